@@ -1,0 +1,222 @@
+//! The bitmask MRV solver: the public face of the one search loop.
+//!
+//! [`Solver`] owns a fixed stack and is meant to be created once per worker
+//! and reused for every puzzle: solving never allocates. What the search
+//! does at each node and at each solution is decided by a [`Visitor`]; the
+//! stock visitors find the first solution ([`FirstSolution`]) or count
+//! solutions up to a limit ([`CountUpTo`]). The scored search in
+//! [`crate::score`] is another visitor over the same loop.
+
+mod search;
+mod state;
+
+pub use state::{bit_digit, digit_bit, Contradiction, State as Node, ALL_DIGITS};
+
+use crate::grid::{Conflict, Grid};
+use search::Search;
+
+/// What a visitor tells the search to do next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep going (expand this node, or look for more solutions).
+    Continue,
+    /// Abandon this node's subtree (branch-and-bound); at a solution the
+    /// same as `Continue`.
+    Prune,
+    /// End the whole search now.
+    Stop,
+}
+
+/// Decides what happens at each node and at each solution of the search.
+///
+/// All methods but [`solution`](Visitor::solution) have defaults that keep
+/// the plain search, and they are inlined into the loop, so a visitor pays
+/// only for what it overrides.
+pub trait Visitor {
+    /// Called at every node once propagation succeeded, before branching.
+    #[inline(always)]
+    fn enter(&mut self, _node: &Node) -> Flow {
+        Flow::Continue
+    }
+
+    /// Called with each complete grid the search reaches.
+    fn solution(&mut self, grid: &Grid) -> Flow;
+
+    /// Whether to try the candidates of `cell` from 9 down to 1 instead of
+    /// from 1 up.
+    #[inline(always)]
+    fn prefers_high_digits(&self, _cell: usize) -> bool {
+        false
+    }
+}
+
+/// Counters of one search.
+///
+/// `nodes` counts every state the search propagated (the root, each guess
+/// and each resumed alternative); `guesses` counts branch points (a digit
+/// tried on a cell with two or more candidates); `dead_ends` counts nodes
+/// where propagation found a contradiction. None of them depends on timing
+/// or threads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// States propagated.
+    pub nodes: u64,
+    /// Branch points (guesses).
+    pub guesses: u64,
+    /// Contradictions met (backtracks forced by propagation).
+    pub dead_ends: u64,
+    /// True when the visitor ended the search early.
+    pub stopped: bool,
+}
+
+/// The result of a first-solution or counting search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Solutions found (at most the limit asked for).
+    pub solutions: u64,
+    /// The first solution found, if any.
+    pub solution: Option<Grid>,
+    /// Search counters.
+    pub stats: Stats,
+}
+
+/// An engine that can find and count solutions: implemented by the bitmask
+/// [`Solver`] and by the dancing-links engine, so callers can swap them.
+pub trait Engine {
+    /// Counts the solutions of `puzzle`, stopping once `limit` (at least 1)
+    /// are found; keeps the first. Contradictory givens give `Err`.
+    fn count_solutions_up_to(&mut self, puzzle: &Grid, limit: u64) -> Result<Outcome, Conflict>;
+
+    /// Finds one solution (the same as counting up to 1).
+    fn solve_first(&mut self, puzzle: &Grid) -> Result<Outcome, Conflict> {
+        self.count_solutions_up_to(puzzle, 1)
+    }
+}
+
+/// Stops at the first solution and keeps it.
+#[derive(Debug, Default)]
+pub struct FirstSolution {
+    /// The solution, once found.
+    pub solution: Option<Grid>,
+}
+
+impl Visitor for FirstSolution {
+    #[inline]
+    fn solution(&mut self, grid: &Grid) -> Flow {
+        self.solution = Some(*grid);
+        Flow::Stop
+    }
+}
+
+/// Counts solutions, stopping when `limit` are found; keeps the first.
+#[derive(Debug)]
+pub struct CountUpTo {
+    /// Stop after this many solutions.
+    pub limit: u64,
+    /// Solutions seen so far.
+    pub count: u64,
+    /// The first solution seen.
+    pub first: Option<Grid>,
+}
+
+impl CountUpTo {
+    /// A counter that stops at `limit` solutions (a limit of 0 counts as 1).
+    pub fn new(limit: u64) -> CountUpTo {
+        CountUpTo {
+            limit: limit.max(1),
+            count: 0,
+            first: None,
+        }
+    }
+}
+
+impl Visitor for CountUpTo {
+    #[inline]
+    fn solution(&mut self, grid: &Grid) -> Flow {
+        if self.count == 0 {
+            self.first = Some(*grid);
+        }
+        self.count += 1;
+        if self.count >= self.limit {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        }
+    }
+}
+
+/// The bitmask MRV solver. Create one per worker and reuse it.
+///
+/// ```
+/// use batchdoku::{Grid, Solver, Engine};
+/// let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+/// let puzzle: Grid = batchdoku::parse::parse_line(line.as_bytes()).unwrap();
+/// let mut solver = Solver::new();
+/// let outcome = solver.count_solutions_up_to(&puzzle, 2).unwrap();
+/// assert_eq!(outcome.solutions, 1);
+/// assert!(outcome.solution.unwrap().solves(&puzzle));
+/// println!("guesses: {}", outcome.stats.guesses);
+/// ```
+pub struct Solver {
+    search: Search,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new()
+    }
+}
+
+impl std::fmt::Debug for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Solver")
+    }
+}
+
+impl Solver {
+    /// A solver with its stack allocated (once; solving never allocates).
+    pub fn new() -> Solver {
+        Solver {
+            search: Search::new(),
+        }
+    }
+
+    /// Runs the search over `puzzle`, letting `visitor` decide what to do
+    /// at each node and solution. Contradictory givens are reported as a
+    /// [`Conflict`] without searching.
+    pub fn search<V: Visitor>(
+        &mut self,
+        puzzle: &Grid,
+        visitor: &mut V,
+    ) -> Result<Stats, Conflict> {
+        if let Some(conflict) = puzzle.first_conflict() {
+            return Err(conflict);
+        }
+        Ok(self.search.run(puzzle, visitor))
+    }
+}
+
+impl Engine for Solver {
+    fn count_solutions_up_to(&mut self, puzzle: &Grid, limit: u64) -> Result<Outcome, Conflict> {
+        let mut counter = CountUpTo::new(limit);
+        let stats = self.search(puzzle, &mut counter)?;
+        Ok(Outcome {
+            solutions: counter.count,
+            solution: counter.first,
+            stats,
+        })
+    }
+
+    fn solve_first(&mut self, puzzle: &Grid) -> Result<Outcome, Conflict> {
+        let mut first = FirstSolution::default();
+        let stats = self.search(puzzle, &mut first)?;
+        Ok(Outcome {
+            solutions: u64::from(first.solution.is_some()),
+            solution: first.solution,
+            stats,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;
