@@ -32,3 +32,8 @@ pub mod solver;
 
 pub use grid::Grid;
 pub use solver::{Engine, Outcome, Solver, Stats};
+pub mod jobs;
+pub mod output;
+pub mod pipeline;
+pub mod progress;
+pub mod stats;

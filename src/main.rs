@@ -1,1 +1,21 @@
-fn main() {}
+//! The `batchdoku` binary: parse arguments, run the command, map the
+//! outcome to an exit code. All errors are printed by one function.
+
+mod app;
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    app::install_interrupt_handler();
+    match app::run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("batchdoku: {err:#}");
+            ExitCode::from(app::EXIT_FATAL)
+        }
+    }
+}

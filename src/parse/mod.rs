@@ -162,3 +162,6 @@ pub fn parse_line(line: &[u8]) -> Result<Grid, ParseError> {
 pub fn is_separator(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b',' | b';' | b'#' | b'|' | b'\r')
 }
+
+mod reader;
+pub use reader::{InputFormat, Record, RecordReader};

@@ -1,0 +1,185 @@
+//! Command-line arguments (clap) and their conversion into validated
+//! pipeline settings. Enum-valued flags become enums here, once.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use batchdoku::output::OutputFormat;
+use batchdoku::parse::InputFormat;
+use batchdoku::progress::ProgressMode;
+
+/// Bulk 9x9 Sudoku solver: streams puzzle files through all cores and
+/// writes one CSV row per puzzle, in input order.
+#[derive(Debug, Parser)]
+#[command(name = "batchdoku", version, about, long_about = None)]
+#[command(
+    after_help = "Exit codes: 0 = all records processed, none invalid; 1 = some records invalid; \
+2 = fatal error (usage, unreadable input, unwritable output); 130 = interrupted."
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve puzzles: first solution, or count solutions up to a limit.
+    Solve(SolveArgs),
+}
+
+/// Flags shared by every command that streams records.
+#[derive(Debug, Args)]
+pub struct CommonArgs {
+    /// Input files; '-' or none reads stdin. .gz and .zst inputs (and
+    /// compressed stdin) are decompressed on the fly.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+
+    /// Write output to this file (atomically: a temporary file beside it is
+    /// renamed when the run completes). Default: stdout.
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+
+    /// Output format: csv (with header), jsonl (one JSON object per line),
+    /// line (only the 81-digit solution, an empty line when none).
+    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
+    pub format: FormatArg,
+
+    /// Input format (auto detects from the first lines).
+    #[arg(long, value_enum, default_value_t = InputFormatArg::Auto, value_name = "FORMAT")]
+    pub input_format: InputFormatArg,
+
+    /// Do not write the CSV header row.
+    #[arg(long)]
+    pub no_header: bool,
+
+    /// Always show the progress bar on stderr (default: only when stderr is
+    /// a terminal).
+    #[arg(long, conflicts_with = "quiet")]
+    pub progress: bool,
+
+    /// No progress bar and no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Also write the end-of-run summary as JSON to this file.
+    #[arg(long, value_name = "PATH")]
+    pub summary_json: Option<PathBuf>,
+
+    /// Records per batch handed to a worker.
+    #[arg(long, default_value_t = 2048, value_name = "N", hide_short_help = true,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub batch_size: u32,
+}
+
+impl CommonArgs {
+    /// The input paths, stdin when none were given.
+    pub fn input_paths(&self) -> Vec<String> {
+        if self.inputs.is_empty() {
+            vec!["-".to_string()]
+        } else {
+            self.inputs.clone()
+        }
+    }
+
+    /// The worker count.
+    pub fn thread_count(&self) -> usize {
+        match self.threads {
+            Some(n) => n as usize,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+
+    /// When to draw progress.
+    pub fn progress_mode(&self) -> ProgressMode {
+        if self.quiet {
+            ProgressMode::Never
+        } else if self.progress {
+            ProgressMode::Always
+        } else {
+            ProgressMode::Auto
+        }
+    }
+}
+
+/// `batchdoku solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    /// Count solutions up to K (2 = uniqueness check: status unique or
+    /// multiple). 1 finds the first solution only.
+    #[arg(short = 'k', long, default_value_t = 1, value_name = "K",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub count_limit: u64,
+
+    /// Solving engine: mrv (bitmask, minimum remaining values).
+    #[arg(long, value_enum, default_value_t = SolverArg::Mrv)]
+    pub solver: SolverArg,
+}
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FormatArg {
+    /// CSV with a header row.
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
+    /// Only the solution per record.
+    Line,
+}
+
+impl From<FormatArg> for OutputFormat {
+    fn from(f: FormatArg) -> Self {
+        match f {
+            FormatArg::Csv => OutputFormat::Csv,
+            FormatArg::Jsonl => OutputFormat::Jsonl,
+            FormatArg::Line => OutputFormat::Line,
+        }
+    }
+}
+
+/// `--input-format`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum InputFormatArg {
+    /// Detect from the first lines.
+    Auto,
+    /// One 81-character puzzle per line.
+    Line,
+    /// CSV with a header (quizzes,solutions / puzzle,solution).
+    Csv,
+    /// Grids of 9 lines of 9 cells.
+    Block,
+    /// Luogu P10481: a count line, then that many block grids.
+    Luogu,
+    /// POJ 3074: 81-character lines ended by a line `end`.
+    Poj,
+}
+
+impl From<InputFormatArg> for InputFormat {
+    fn from(f: InputFormatArg) -> Self {
+        match f {
+            InputFormatArg::Auto => InputFormat::Auto,
+            InputFormatArg::Line => InputFormat::Line,
+            InputFormatArg::Csv => InputFormat::Csv,
+            InputFormatArg::Block => InputFormat::Block,
+            InputFormatArg::Luogu => InputFormat::Luogu,
+            InputFormatArg::Poj => InputFormat::Poj,
+        }
+    }
+}
+
+/// `--solver`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SolverArg {
+    /// Bitmask solver with minimum-remaining-values branching.
+    Mrv,
+}

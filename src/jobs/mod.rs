@@ -1,0 +1,6 @@
+//! The per-record work of each command, as [`Job`](crate::pipeline::Job)s
+//! the pipeline runs: thin layers over the solver core.
+
+mod solve;
+
+pub use solve::{EngineKind, SolveJob};

@@ -1,0 +1,96 @@
+//! `solve`: first solution, or count solutions up to a limit (uniqueness),
+//! on the engine the user picked.
+
+use std::fmt::Write as _;
+
+use crate::grid::Grid;
+use crate::output::{Row, Status};
+use crate::parse::Record;
+use crate::pipeline::Job;
+use crate::solver::{Engine, Solver};
+
+/// Which engine solves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    /// The bitmask MRV solver (default).
+    Mrv,
+}
+
+impl EngineKind {
+    /// The engine's name on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EngineKind::Mrv => "mrv",
+        }
+    }
+
+    /// A fresh engine of this kind (once per worker).
+    pub fn build(self) -> Box<dyn Engine + Send> {
+        match self {
+            EngineKind::Mrv => Box::new(Solver::new()),
+        }
+    }
+}
+
+/// Solves each puzzle: first solution when `count_limit` is 1, else counts
+/// solutions up to the limit.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveJob {
+    /// Stop counting at this many solutions (1 = first solution only).
+    pub count_limit: u64,
+    /// The engine to use.
+    pub engine: EngineKind,
+}
+
+impl Job for SolveJob {
+    type Scratch = Box<dyn Engine + Send>;
+
+    fn scratch(&self) -> Self::Scratch {
+        self.engine.build()
+    }
+
+    fn process(&self, engine: &mut Self::Scratch, puzzle: &Grid, record: &Record, row: &mut Row) {
+        let outcome = if self.count_limit <= 1 {
+            engine.solve_first(puzzle)
+        } else {
+            engine.count_solutions_up_to(puzzle, self.count_limit)
+        };
+        let outcome = match outcome {
+            Ok(o) => o,
+            Err(conflict) => {
+                row.status = Status::Invalid;
+                let _ = write!(row.error, "{conflict}");
+                return;
+            }
+        };
+        row.guesses = outcome.stats.guesses;
+        row.nodes = outcome.stats.nodes;
+        row.solutions = outcome.solutions;
+        row.solution = outcome.solution;
+        // Answers are checked: a solution that does not solve the puzzle is
+        // an internal error, reported instead of written.
+        if let Some(solution) = &outcome.solution {
+            if !solution.solves(puzzle) {
+                row.status = Status::Invalid;
+                row.solution = None;
+                row.error
+                    .push_str("internal error: engine returned an invalid solution");
+                return;
+            }
+        }
+        row.status = match (self.count_limit, outcome.solutions) {
+            (_, 0) => Status::Unsolvable,
+            (0 | 1, _) => Status::Solved,
+            (_, 1) => Status::Unique,
+            _ => Status::Multiple,
+        };
+        match &record.expected {
+            None => {}
+            Some(Ok(expected)) => row.expected = Some(expected.solves(puzzle)),
+            Some(Err(e)) => {
+                row.status = Status::Invalid;
+                let _ = write!(row.error, "expected solution: {e}");
+            }
+        }
+    }
+}

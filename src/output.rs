@@ -1,0 +1,493 @@
+//! The output schema: one [`Row`] per input record, a [`Status`] enum, the
+//! selectable [`Column`]s, and the encoders that turn rows into CSV, JSON
+//! lines or bare solution lines.
+//!
+//! Workers encode their rows into a byte buffer per batch (so formatting
+//! runs in parallel); the writer thread only copies finished buffers out in
+//! input order. Encoding reuses the buffers and never allocates per row
+//! once warm.
+
+use std::io::Write;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+use crate::grid::Grid;
+
+/// The outcome class of one record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Status {
+    /// A solution was found (count limit 1; scored search complete).
+    Solved,
+    /// Exactly one solution (count limit 2 or more).
+    Unique,
+    /// At least two solutions (count limit 2 or more).
+    Multiple,
+    /// Consistent givens but no solution.
+    Unsolvable,
+    /// Malformed record or contradictory givens.
+    Invalid,
+    /// The per-puzzle node limit was hit; the result is not proven.
+    Limit,
+}
+
+impl Status {
+    /// Every status, in the order summaries list them.
+    pub const ALL: [Status; 6] = [
+        Status::Solved,
+        Status::Unique,
+        Status::Multiple,
+        Status::Unsolvable,
+        Status::Invalid,
+        Status::Limit,
+    ];
+
+    /// The lowercase name written in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Unique => "unique",
+            Status::Multiple => "multiple",
+            Status::Unsolvable => "unsolvable",
+            Status::Invalid => "invalid",
+            Status::Limit => "limit",
+        }
+    }
+
+    /// Position in [`Status::ALL`].
+    pub fn ordinal(self) -> usize {
+        self as usize
+    }
+}
+
+/// One output column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// 1-based record number in input order.
+    Index,
+    /// Source line where the record starts.
+    Line,
+    /// The puzzle, 81 characters with `.` blanks (empty when malformed).
+    Puzzle,
+    /// The status name.
+    Status,
+    /// Number of solutions found (up to the count limit).
+    Solutions,
+    /// The solution (81 digits), empty when none.
+    Solution,
+    /// Branch points of the search.
+    Guesses,
+    /// Best score (scored search): -1 when no solution, empty when invalid.
+    Score,
+    /// Nodes searched.
+    Nodes,
+    /// `match`/`mismatch` against the input's expected solution.
+    Expected,
+    /// What is wrong with an invalid record, with its source and line.
+    Error,
+    /// Text that followed the cells on the input line.
+    Trailing,
+}
+
+impl Column {
+    /// The header name of the column.
+    pub fn name(self) -> &'static str {
+        match self {
+            Column::Index => "index",
+            Column::Line => "line",
+            Column::Puzzle => "puzzle",
+            Column::Status => "status",
+            Column::Solutions => "solutions",
+            Column::Solution => "solution",
+            Column::Guesses => "guesses",
+            Column::Score => "score",
+            Column::Nodes => "nodes",
+            Column::Expected => "expected",
+            Column::Error => "error",
+            Column::Trailing => "trailing",
+        }
+    }
+}
+
+/// How rows are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// CSV with a header row (unless suppressed).
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
+    /// Only the 81-digit solution per record; an empty line when none.
+    Line,
+}
+
+impl OutputFormat {
+    /// The format's name on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutputFormat::Csv => "csv",
+            OutputFormat::Jsonl => "jsonl",
+            OutputFormat::Line => "line",
+        }
+    }
+}
+
+/// The result of processing one record, filled by a job and read by the
+/// encoder. Reused across records: `reset` clears it.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// 1-based record number.
+    pub index: u64,
+    /// Source line of the record.
+    pub line: u64,
+    /// The parsed puzzle, when well-formed.
+    pub puzzle: Option<Grid>,
+    /// Outcome class.
+    pub status: Status,
+    /// Solutions found.
+    pub solutions: u64,
+    /// The solution written out.
+    pub solution: Option<Grid>,
+    /// Branch points.
+    pub guesses: u64,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Best score, when scored.
+    pub score: Option<i64>,
+    /// Whether the expected solution matched, when the input had one.
+    pub expected: Option<bool>,
+    /// Error text (empty unless invalid).
+    pub error: String,
+}
+
+impl Default for Row {
+    fn default() -> Self {
+        Row {
+            index: 0,
+            line: 0,
+            puzzle: None,
+            status: Status::Invalid,
+            solutions: 0,
+            solution: None,
+            guesses: 0,
+            nodes: 0,
+            score: None,
+            expected: None,
+            error: String::new(),
+        }
+    }
+}
+
+impl Row {
+    /// Clears the row for the next record, keeping the error buffer.
+    pub fn reset(&mut self, index: u64, line: u64) {
+        self.index = index;
+        self.line = line;
+        self.puzzle = None;
+        self.status = Status::Invalid;
+        self.solutions = 0;
+        self.solution = None;
+        self.guesses = 0;
+        self.nodes = 0;
+        self.score = None;
+        self.expected = None;
+        self.error.clear();
+    }
+}
+
+/// A row paired with its columns and trailing text, for serde.
+struct JsonRow<'a> {
+    row: &'a Row,
+    columns: &'a [Column],
+    trailing: &'a [u8],
+}
+
+impl Serialize for JsonRow<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let row = self.row;
+        let mut map = s.serialize_map(Some(self.columns.len()))?;
+        for &col in self.columns {
+            let key = col.name();
+            match col {
+                Column::Index => map.serialize_entry(key, &row.index)?,
+                Column::Line => map.serialize_entry(key, &row.line)?,
+                Column::Puzzle => match &row.puzzle {
+                    Some(g) => map.serialize_entry(key, ascii(&g.to_line()))?,
+                    None => map.serialize_entry(key, &None::<&str>)?,
+                },
+                Column::Status => map.serialize_entry(key, row.status.as_str())?,
+                Column::Solutions => map.serialize_entry(key, &row.solutions)?,
+                Column::Solution => match &row.solution {
+                    Some(g) => map.serialize_entry(key, ascii(&g.to_line()))?,
+                    None => map.serialize_entry(key, &None::<&str>)?,
+                },
+                Column::Guesses => map.serialize_entry(key, &row.guesses)?,
+                Column::Score => map.serialize_entry(key, &row.score)?,
+                Column::Nodes => map.serialize_entry(key, &row.nodes)?,
+                Column::Expected => map.serialize_entry(key, &expected_str(row.expected))?,
+                Column::Error => {
+                    let e = (!row.error.is_empty()).then_some(row.error.as_str());
+                    map.serialize_entry(key, &e)?
+                }
+                Column::Trailing => {
+                    map.serialize_entry(key, &String::from_utf8_lossy(self.trailing))?
+                }
+            }
+        }
+        map.end()
+    }
+}
+
+fn ascii(line: &[u8; 81]) -> &str {
+    // Grid lines are ASCII digits and '.' by construction.
+    std::str::from_utf8(line).unwrap_or("")
+}
+
+fn expected_str(expected: Option<bool>) -> Option<&'static str> {
+    expected.map(|m| if m { "match" } else { "mismatch" })
+}
+
+/// Writes CSV fields into a growing byte buffer with `csv-core` (quoting
+/// only the fields that need it), without allocating once warm.
+#[derive(Debug)]
+struct CsvFields {
+    wtr: csv_core::Writer,
+    first: bool,
+}
+
+impl CsvFields {
+    fn new() -> CsvFields {
+        CsvFields {
+            wtr: csv_core::Writer::new(),
+            first: true,
+        }
+    }
+
+    /// Runs one csv-core step with enough room (`room` bytes) at the end of
+    /// `out`, keeping only what it wrote.
+    fn step(out: &mut Vec<u8>, room: usize, f: impl FnOnce(&mut [u8]) -> usize) {
+        let start = out.len();
+        out.resize(start + room, 0);
+        let n = f(&mut out[start..]);
+        out.truncate(start + n);
+    }
+
+    fn field(&mut self, out: &mut Vec<u8>, field: &[u8]) {
+        let wtr = &mut self.wtr;
+        if !self.first {
+            // A delimiter may first close the previous field's quote.
+            Self::step(out, 2, |buf| wtr.delimiter(buf).1);
+        }
+        self.first = false;
+        // Worst case: every byte doubled, plus the opening quote.
+        Self::step(out, 2 * field.len() + 1, |buf| wtr.field(field, buf).2);
+    }
+
+    fn num(&mut self, out: &mut Vec<u8>, n: i64) {
+        let mut buf = [0u8; 24];
+        let mut cursor = std::io::Cursor::new(&mut buf[..]);
+        // 24 bytes hold any i64.
+        let _ = write!(cursor, "{n}");
+        let len = cursor.position() as usize;
+        self.field(out, &buf[..len]);
+    }
+
+    fn end(&mut self, out: &mut Vec<u8>) {
+        let wtr = &mut self.wtr;
+        Self::step(out, 4, |buf| wtr.terminator(buf).1);
+        self.first = true;
+    }
+}
+
+/// Encodes rows into a byte buffer in one output format. One per worker.
+#[derive(Debug)]
+pub struct RowEncoder {
+    format: OutputFormat,
+    columns: Vec<Column>,
+    csv: CsvFields,
+}
+
+impl RowEncoder {
+    /// An encoder writing `columns` in `format`.
+    pub fn new(format: OutputFormat, columns: &[Column]) -> RowEncoder {
+        RowEncoder {
+            format,
+            columns: columns.to_vec(),
+            csv: CsvFields::new(),
+        }
+    }
+
+    /// The header line for CSV output (empty for other formats).
+    pub fn header(format: OutputFormat, columns: &[Column]) -> Vec<u8> {
+        if format != OutputFormat::Csv {
+            return Vec::new();
+        }
+        let mut wtr = csv::Writer::from_writer(Vec::new());
+        // Writing to a Vec cannot fail.
+        let _ = wtr.write_record(columns.iter().map(|c| c.name()));
+        wtr.into_inner().unwrap_or_default()
+    }
+
+    /// Appends one row (with the record's trailing text) to `out`.
+    pub fn encode(&mut self, row: &Row, trailing: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
+        match self.format {
+            OutputFormat::Line => {
+                if let Some(g) = &row.solution {
+                    out.extend_from_slice(&g.to_line());
+                }
+                out.push(b'\n');
+            }
+            OutputFormat::Jsonl => {
+                let json = JsonRow {
+                    row,
+                    columns: &self.columns,
+                    trailing,
+                };
+                serde_json::to_writer(&mut *out, &json)?;
+                out.push(b'\n');
+            }
+            OutputFormat::Csv => self.encode_csv(row, trailing, out),
+        }
+        Ok(())
+    }
+
+    fn encode_csv(&mut self, row: &Row, trailing: &[u8], out: &mut Vec<u8>) {
+        let csv = &mut self.csv;
+        for &col in &self.columns {
+            match col {
+                Column::Index => csv.num(out, row.index as i64),
+                Column::Line => csv.num(out, row.line as i64),
+                Column::Puzzle => match &row.puzzle {
+                    Some(g) => csv.field(out, &g.to_line()),
+                    None => csv.field(out, b""),
+                },
+                Column::Status => csv.field(out, row.status.as_str().as_bytes()),
+                Column::Solutions => csv.num(out, row.solutions as i64),
+                Column::Solution => match &row.solution {
+                    Some(g) => csv.field(out, &g.to_line()),
+                    None => csv.field(out, b""),
+                },
+                Column::Guesses => csv.num(out, row.guesses as i64),
+                Column::Score => match row.score {
+                    Some(s) => csv.num(out, s),
+                    None => csv.field(out, b""),
+                },
+                Column::Nodes => csv.num(out, row.nodes as i64),
+                Column::Expected => {
+                    csv.field(out, expected_str(row.expected).unwrap_or("").as_bytes())
+                }
+                Column::Error => csv.field(out, row.error.as_bytes()),
+                Column::Trailing => csv.field(out, trailing),
+            }
+        }
+        csv.end(out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOLVED: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    fn sample_row() -> Row {
+        let g = crate::parse::parse_line(SOLVED.as_bytes()).unwrap();
+        let mut row = Row::default();
+        row.reset(3, 7);
+        row.puzzle = Some(g);
+        row.status = Status::Unique;
+        row.solutions = 1;
+        row.solution = Some(g);
+        row.guesses = 2;
+        row
+    }
+
+    #[test]
+    fn csv_row_has_every_column_in_order() {
+        let cols = [
+            Column::Index,
+            Column::Line,
+            Column::Status,
+            Column::Solution,
+            Column::Error,
+        ];
+        let mut enc = RowEncoder::new(OutputFormat::Csv, &cols);
+        let mut out = Vec::new();
+        enc.encode(&sample_row(), b"", &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            format!("3,7,unique,{SOLVED},\n")
+        );
+        assert_eq!(
+            RowEncoder::header(OutputFormat::Csv, &cols),
+            b"index,line,status,solution,error\n"
+        );
+    }
+
+    #[test]
+    fn csv_quotes_errors_with_commas() {
+        let cols = [Column::Status, Column::Error, Column::Trailing];
+        let mut enc = RowEncoder::new(OutputFormat::Csv, &cols);
+        let mut row = Row::default();
+        row.error.push_str("bad, \"char\"");
+        let mut out = Vec::new();
+        enc.encode(&row, b"id,7", &mut out).unwrap();
+        assert_eq!(out, b"invalid,\"bad, \"\"char\"\"\",\"id,7\"\n");
+    }
+
+    #[test]
+    fn csv_empty_first_field_and_quotes_round_trip() {
+        let cols = [
+            Column::Puzzle,
+            Column::Error,
+            Column::Status,
+            Column::Trailing,
+        ];
+        let mut enc = RowEncoder::new(OutputFormat::Csv, &cols);
+        let mut row = Row::default();
+        row.error.push_str("a \"q\"\nb");
+        let mut out = Vec::new();
+        enc.encode(&row, b"x", &mut out).unwrap();
+        enc.encode(&row, b"", &mut out).unwrap();
+        let mut rdr = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(&out[..]);
+        let recs: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
+        assert_eq!(recs.len(), 2);
+        assert_eq!(&recs[0][0], "");
+        assert_eq!(&recs[0][1], "a \"q\"\nb");
+        assert_eq!(&recs[0][2], "invalid");
+        assert_eq!(&recs[0][3], "x");
+        assert_eq!(&recs[1][3], "");
+    }
+
+    #[test]
+    fn jsonl_row_is_one_object_per_line() {
+        let cols = [
+            Column::Index,
+            Column::Status,
+            Column::Solution,
+            Column::Score,
+            Column::Error,
+        ];
+        let mut enc = RowEncoder::new(OutputFormat::Jsonl, &cols);
+        let mut out = Vec::new();
+        enc.encode(&sample_row(), b"", &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.ends_with('\n'));
+        let v: serde_json::Value = serde_json::from_str(text.trim_end()).unwrap();
+        assert_eq!(v["index"], 3);
+        assert_eq!(v["status"], "unique");
+        assert_eq!(v["solution"], SOLVED);
+        assert!(v["score"].is_null());
+        assert!(v["error"].is_null());
+    }
+
+    #[test]
+    fn line_format_writes_solution_or_empty_line() {
+        let mut enc = RowEncoder::new(OutputFormat::Line, &[]);
+        let mut out = Vec::new();
+        enc.encode(&sample_row(), b"", &mut out).unwrap();
+        enc.encode(&Row::default(), b"", &mut out).unwrap();
+        assert_eq!(out, format!("{SOLVED}\n\n").as_bytes());
+    }
+}

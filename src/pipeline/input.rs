@@ -1,0 +1,128 @@
+//! Opening inputs: files or stdin, decompressed on the fly when gzip or
+//! zstd (by extension or magic bytes), counted for progress, and wrapped
+//! in a [`RecordReader`]. Every input is opened before any work starts, so
+//! a missing file is fatal before a single row is written.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use crate::parse::{InputFormat, RecordReader};
+
+/// Buffer size for reading inputs.
+const READ_BUFFER: usize = 256 * 1024;
+
+/// Counts the raw (compressed) bytes read, for the progress bar.
+#[derive(Debug)]
+struct CountingReader<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// A boxed buffered byte source.
+pub type Source = Box<dyn BufRead + Send>;
+
+/// One opened input.
+pub struct Input {
+    /// The name used in error messages (`<stdin>` for standard input).
+    pub name: Arc<str>,
+    /// The record reader over the (decompressed) input.
+    pub records: RecordReader<Source>,
+    /// Size in bytes when known (regular files), for the progress bar.
+    pub size: Option<u64>,
+}
+
+impl std::fmt::Debug for Input {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Input").field("name", &self.name).finish()
+    }
+}
+
+/// Compression detected on an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Compression {
+    None,
+    Gzip,
+    Zstd,
+}
+
+/// Detects compression from the first bytes. The magic bytes decide, for
+/// files and stdin alike: a `.gz` or `.zst` file always starts with them,
+/// and a file so named without them is better read as it is than failed.
+fn sniff(head: &[u8]) -> Compression {
+    if head.starts_with(&[0x1f, 0x8b]) {
+        Compression::Gzip
+    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        Compression::Zstd
+    } else {
+        Compression::None
+    }
+}
+
+/// Opens `path` (`-` for stdin) with the given format, counting raw bytes
+/// into `counter`.
+pub fn open(path: &str, format: InputFormat, counter: Arc<AtomicU64>) -> io::Result<Input> {
+    let (raw, name, size): (Box<dyn Read + Send>, Arc<str>, Option<u64>) = if path == "-" {
+        (Box::new(io::stdin()), Arc::from("<stdin>"), None)
+    } else {
+        let file = File::open(path)?;
+        let meta = file.metadata()?;
+        if meta.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "is a directory",
+            ));
+        }
+        let size = meta.is_file().then_some(meta.len());
+        (Box::new(file), Arc::from(path), size)
+    };
+    let mut buffered = BufReader::with_capacity(
+        READ_BUFFER,
+        CountingReader {
+            inner: raw,
+            count: counter,
+        },
+    );
+    // The first fill of a pipe may be short, but a compressor writes its
+    // magic bytes in its first write, so the first fill holds them.
+    let compression = sniff(buffered.fill_buf()?);
+    let source: Source = match compression {
+        Compression::None => Box::new(buffered),
+        Compression::Gzip => Box::new(BufReader::with_capacity(
+            READ_BUFFER,
+            flate2::bufread::MultiGzDecoder::new(buffered),
+        )),
+        Compression::Zstd => Box::new(BufReader::with_capacity(
+            READ_BUFFER,
+            zstd::stream::read::Decoder::with_buffer(buffered)?,
+        )),
+    };
+    let records = RecordReader::new(source, format)?;
+    Ok(Input {
+        name,
+        records,
+        size,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffs_magic_bytes() {
+        assert_eq!(sniff(&[0x1f, 0x8b, 8, 0]), Compression::Gzip);
+        assert_eq!(sniff(&[0x28, 0xb5, 0x2f, 0xfd]), Compression::Zstd);
+        assert_eq!(sniff(b"..3.2.6"), Compression::None);
+        assert_eq!(sniff(b""), Compression::None);
+    }
+}

@@ -1,0 +1,369 @@
+//! The streaming pipeline: one reader thread cuts the inputs into numbered
+//! batches, a rayon pool of workers (each with its own scratch, reused for
+//! every puzzle) turns each batch into encoded output rows, and the writer
+//! (the calling thread) puts batches back in input order and writes them.
+//!
+//! ```text
+//! reader ──work (bounded)──▶ workers ──done (bounded)──▶ writer ──▶ sink
+//!    ▲                                                     │
+//!    └──────────────── free batches (recycled) ◀───────────┘
+//! ```
+//!
+//! Memory is bounded: at most `in_flight` batches exist at any time (the
+//! reader must take a free one before reading), so the writer's reorder
+//! buffer can never grow with the input, even when one batch is slow. Batch
+//! buffers are recycled, so a warm pipeline does not allocate per batch.
+
+mod input;
+mod sink;
+
+pub use input::{open, Input, Source};
+pub use sink::Sink;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{bounded, Receiver, Sender};
+
+use crate::grid::Grid;
+use crate::output::{Column, OutputFormat, Row, RowEncoder, Status};
+use crate::parse::Record;
+use crate::progress::{self, ProgressMode};
+use crate::stats::Totals;
+
+/// The per-record work of a command (solve, score, ...), run by the workers.
+pub trait Job: Sync {
+    /// Per-worker state (a solver, buffers), created once per worker.
+    type Scratch: Send;
+
+    /// Makes one worker's scratch.
+    fn scratch(&self) -> Self::Scratch;
+
+    /// Fills `row` for a well-formed puzzle. `row` arrives reset with its
+    /// index, line and puzzle set. For an invalid result, set
+    /// `Status::Invalid` and write the bare message into `row.error`; the
+    /// pipeline prefixes the source and line.
+    fn process(&self, scratch: &mut Self::Scratch, puzzle: &Grid, record: &Record, row: &mut Row);
+}
+
+/// How a run is shaped.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Worker threads.
+    pub threads: usize,
+    /// Records per batch.
+    pub batch_size: usize,
+    /// Output format.
+    pub format: OutputFormat,
+    /// Output columns (CSV and JSONL).
+    pub columns: Vec<Column>,
+    /// Write the CSV header row.
+    pub header: bool,
+    /// When to draw the progress bar.
+    pub progress: ProgressMode,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug)]
+pub struct Report {
+    /// Totals over every row written.
+    pub totals: Totals,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+    /// The quit flag was raised (Ctrl-C) before the end of input.
+    pub interrupted: bool,
+    /// stdout was closed by its reader (e.g. `| head`): the run stopped
+    /// quietly.
+    pub broken_pipe: bool,
+}
+
+/// A fatal error: the run's output is incomplete and was not kept.
+#[derive(Debug, thiserror::Error)]
+pub enum Fatal {
+    /// Reading an input failed.
+    #[error("{name}: {source}")]
+    Read {
+        /// The input's name.
+        name: Arc<str>,
+        /// The I/O error.
+        source: io::Error,
+    },
+    /// Writing the output failed.
+    #[error("writing output: {0}")]
+    Write(#[source] io::Error),
+}
+
+/// A batch of records and, once processed, their encoded rows.
+struct Batch {
+    seq: u64,
+    source: usize,
+    first_index: u64,
+    records: Vec<Record>,
+    len: usize,
+    out: Vec<u8>,
+    totals: Totals,
+    /// Raw input bytes consumed when the batch was cut (for progress).
+    bytes_read: u64,
+}
+
+impl Batch {
+    fn new(capacity: usize) -> Batch {
+        Batch {
+            seq: 0,
+            source: 0,
+            first_index: 0,
+            records: Vec::with_capacity(capacity),
+            len: 0,
+            out: Vec::new(),
+            totals: Totals::default(),
+            bytes_read: 0,
+        }
+    }
+}
+
+/// Runs `job` over every record of `inputs`, writing rows to `sink` in
+/// input order. `quit` is polled once per batch (Ctrl-C); `bytes_read`
+/// is the counter the inputs were opened with. On success or interruption
+/// the sink is finished only when the run completed.
+pub fn run<J: Job>(
+    job: &J,
+    inputs: Vec<Input>,
+    mut sink: Sink,
+    config: &Config,
+    quit: &AtomicBool,
+    bytes_read: &Arc<AtomicU64>,
+) -> Result<Report, Fatal> {
+    let start = Instant::now();
+    let threads = config.threads.max(1);
+    let in_flight = 4 * threads + 4;
+    let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
+    let total_bytes = inputs.iter().map(|i| i.size).sum::<Option<u64>>();
+    let bar = progress::bar(config.progress, total_bytes);
+
+    let (work_tx, work_rx) = bounded::<Batch>(2 * threads);
+    let (done_tx, done_rx) = bounded::<Batch>(in_flight);
+    let (free_tx, free_rx) = bounded::<Batch>(in_flight);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("batchdoku-worker-{i}"))
+        .build()
+        .map_err(|e| Fatal::Write(io::Error::other(e)))?;
+
+    let header = config.header && config.format == OutputFormat::Csv;
+    let result = std::thread::scope(|s| {
+        let reader = s.spawn(|| {
+            read_batches(
+                inputs,
+                work_tx,
+                free_rx,
+                config.batch_size,
+                in_flight,
+                quit,
+                bytes_read,
+            )
+        });
+        let names = &names;
+        s.spawn(move || {
+            pool.scope(|ps| {
+                for _ in 0..threads {
+                    let work_rx = work_rx.clone();
+                    let done_tx = done_tx.clone();
+                    ps.spawn(move |_| work(job, config, names, &work_rx, &done_tx));
+                }
+            });
+        });
+        let written = write_in_order(
+            &mut sink,
+            header.then_some(config),
+            done_rx,
+            free_tx,
+            quit,
+            &bar,
+            start,
+        );
+        let read = reader
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (written, read)
+    });
+    bar.finish_and_clear();
+    let (written, read) = result;
+    let (totals, broken_pipe) = written?;
+    read?;
+    let interrupted = quit.load(Ordering::SeqCst);
+    let mut report = Report {
+        totals,
+        elapsed: start.elapsed(),
+        interrupted,
+        broken_pipe,
+    };
+    if !interrupted && !broken_pipe {
+        match sink.finish() {
+            Ok(()) => {}
+            // `| head` closing stdout during the final flush is not an error.
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => report.broken_pipe = true,
+            Err(e) => return Err(Fatal::Write(e)),
+        }
+    }
+    Ok(report)
+}
+
+/// The reader thread: fills free batches with records and sends them on.
+fn read_batches(
+    inputs: Vec<Input>,
+    work_tx: Sender<Batch>,
+    free_rx: Receiver<Batch>,
+    batch_size: usize,
+    in_flight: usize,
+    quit: &AtomicBool,
+    bytes_read: &AtomicU64,
+) -> Result<(), Fatal> {
+    let mut created = 0;
+    let mut seq = 0;
+    let mut index = 1;
+    for (source, mut input) in inputs.into_iter().enumerate() {
+        let mut at_end = false;
+        while !at_end {
+            if quit.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            let mut batch = if created < in_flight {
+                created += 1;
+                Batch::new(batch_size)
+            } else {
+                match free_rx.recv() {
+                    Ok(b) => b,
+                    Err(_) => return Ok(()), // the writer stopped
+                }
+            };
+            batch.len = 0;
+            while batch.len < batch_size {
+                if batch.len == batch.records.len() {
+                    batch.records.push(Record::default());
+                }
+                match input.records.read_record(&mut batch.records[batch.len]) {
+                    Ok(true) => batch.len += 1,
+                    Ok(false) => {
+                        at_end = true;
+                        break;
+                    }
+                    Err(e) => {
+                        return Err(Fatal::Read {
+                            name: input.name.clone(),
+                            source: e,
+                        })
+                    }
+                }
+            }
+            if batch.len == 0 {
+                // Nothing read: keep the batch for the next input.
+                created -= 1;
+                continue;
+            }
+            batch.seq = seq;
+            batch.source = source;
+            batch.first_index = index;
+            batch.bytes_read = bytes_read.load(Ordering::Relaxed);
+            seq += 1;
+            index += batch.len as u64;
+            if work_tx.send(batch).is_err() {
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A worker: processes batches until the work channel closes.
+fn work<J: Job>(
+    job: &J,
+    config: &Config,
+    names: &[Arc<str>],
+    work_rx: &Receiver<Batch>,
+    done_tx: &Sender<Batch>,
+) {
+    let mut scratch = job.scratch();
+    let mut encoder = RowEncoder::new(config.format, &config.columns);
+    let mut row = Row::default();
+    let keep_trailing = config.columns.contains(&Column::Trailing);
+    for mut batch in work_rx.iter() {
+        batch.out.clear();
+        batch.totals = Totals::default();
+        let name = &names[batch.source];
+        for i in 0..batch.len {
+            let record = &batch.records[i];
+            row.reset(batch.first_index + i as u64, record.line);
+            match &record.puzzle {
+                Ok(puzzle) => {
+                    row.puzzle = Some(*puzzle);
+                    job.process(&mut scratch, puzzle, record, &mut row);
+                }
+                Err(e) => {
+                    row.status = Status::Invalid;
+                    let _ = write!(row.error, "{e}");
+                }
+            }
+            if row.status == Status::Invalid {
+                let msg = std::mem::take(&mut row.error);
+                let _ = write!(row.error, "{name}:{}: {msg}", record.line);
+            }
+            let trailing: &[u8] = if keep_trailing { &record.trailing } else { &[] };
+            // Encoding into a Vec only fails on a serializer bug.
+            let _ = encoder.encode(&row, trailing, &mut batch.out);
+            batch.totals.add_row(&row);
+        }
+        if done_tx.send(batch).is_err() {
+            return;
+        }
+    }
+}
+
+/// The writer: reorders finished batches by sequence number, writes them,
+/// and recycles them. Returns the totals and whether stdout was closed.
+fn write_in_order(
+    sink: &mut Sink,
+    header: Option<&Config>,
+    done_rx: Receiver<Batch>,
+    free_tx: Sender<Batch>,
+    quit: &AtomicBool,
+    bar: &indicatif::ProgressBar,
+    start: Instant,
+) -> Result<(Totals, bool), Fatal> {
+    let mut totals = Totals::default();
+    let mut pending: BTreeMap<u64, Batch> = BTreeMap::new();
+    let mut next = 0u64;
+    let write = |sink: &mut Sink, bytes: &[u8]| -> Result<bool, Fatal> {
+        match sink.write_all(bytes) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+            Err(e) => Err(Fatal::Write(e)),
+        }
+    };
+    if let Some(config) = header {
+        if !write(sink, &RowEncoder::header(config.format, &config.columns))? {
+            return Ok((totals, true));
+        }
+    }
+    for batch in done_rx.iter() {
+        if quit.load(Ordering::Relaxed) {
+            return Ok((totals, false));
+        }
+        pending.insert(batch.seq, batch);
+        while let Some(batch) = pending.remove(&next) {
+            if !write(sink, &batch.out)? {
+                return Ok((totals, true));
+            }
+            totals += batch.totals;
+            next += 1;
+            bar.set_position(batch.bytes_read);
+            bar.set_message(progress::message(totals.records, start.elapsed()));
+            // The reader may have finished; a closed free list is fine.
+            let _ = free_tx.send(batch);
+        }
+    }
+    Ok((totals, false))
+}

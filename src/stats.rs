@@ -1,0 +1,184 @@
+//! Run totals: records per status, search counters, and the end-of-run
+//! summary printed on stderr or written as JSON.
+
+use std::fmt;
+use std::ops::AddAssign;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::output::{Row, Status};
+
+/// Totals over a set of rows; summed per batch, then over the run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Records read (= rows written, except for filters).
+    pub records: u64,
+    /// Rows per status, indexed by [`Status::ordinal`].
+    pub by_status: [u64; 6],
+    /// Sum of guesses over all rows.
+    pub guesses: u64,
+    /// Sum of nodes over all rows.
+    pub nodes: u64,
+}
+
+impl Totals {
+    /// Counts one row.
+    #[inline]
+    pub fn add_row(&mut self, row: &Row) {
+        self.records += 1;
+        self.by_status[row.status.ordinal()] += 1;
+        self.guesses += row.guesses;
+        self.nodes += row.nodes;
+    }
+
+    /// Rows with the given status.
+    pub fn count(&self, status: Status) -> u64 {
+        self.by_status[status.ordinal()]
+    }
+}
+
+impl AddAssign for Totals {
+    fn add_assign(&mut self, rhs: Totals) {
+        self.records += rhs.records;
+        for (a, b) in self.by_status.iter_mut().zip(rhs.by_status) {
+            *a += b;
+        }
+        self.guesses += rhs.guesses;
+        self.nodes += rhs.nodes;
+    }
+}
+
+/// The end-of-run summary.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// The command that ran (`solve`, `score`, ...).
+    pub command: &'static str,
+    /// Records read.
+    pub records: u64,
+    /// Rows written.
+    pub rows: u64,
+    /// Rows per status name (statuses with zero rows included).
+    pub statuses: std::collections::BTreeMap<&'static str, u64>,
+    /// Wall-clock seconds.
+    pub elapsed_seconds: f64,
+    /// Records per second.
+    pub puzzles_per_second: f64,
+    /// Mean guesses per record.
+    pub mean_guesses: f64,
+    /// Mean nodes per record.
+    pub mean_nodes: f64,
+    /// Worker threads.
+    pub threads: usize,
+    /// True when the run was interrupted before the end of input.
+    pub interrupted: bool,
+}
+
+impl Summary {
+    /// Builds the summary of a run.
+    pub fn new(
+        command: &'static str,
+        totals: &Totals,
+        elapsed: Duration,
+        threads: usize,
+    ) -> Summary {
+        let secs = elapsed.as_secs_f64();
+        let n = totals.records.max(1) as f64;
+        Summary {
+            command,
+            records: totals.records,
+            rows: totals.records,
+            statuses: Status::ALL
+                .iter()
+                .map(|&s| (s.as_str(), totals.count(s)))
+                .collect(),
+            elapsed_seconds: secs,
+            puzzles_per_second: if secs > 0.0 {
+                totals.records as f64 / secs
+            } else {
+                0.0
+            },
+            mean_guesses: totals.guesses as f64 / n,
+            mean_nodes: totals.nodes as f64 / n,
+            threads,
+            interrupted: false,
+        }
+    }
+}
+
+impl fmt::Display for Summary {
+    /// A compact human summary, e.g.
+    /// `batchdoku solve: 1000 records (unique 998, invalid 2) in 0.01 s, 100000 puzzles/s, 1.20 guesses/puzzle, 2 threads`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "batchdoku {}: {} records", self.command, self.records)?;
+        if self.rows != self.records {
+            write!(f, ", {} rows", self.rows)?;
+        }
+        let parts: Vec<String> = Status::ALL
+            .iter()
+            .filter_map(|s| {
+                let n = self.statuses.get(s.as_str()).copied().unwrap_or(0);
+                (n > 0).then(|| format!("{} {}", s.as_str(), n))
+            })
+            .collect();
+        if !parts.is_empty() {
+            write!(f, " ({})", parts.join(", "))?;
+        }
+        write!(
+            f,
+            " in {:.2} s, {:.0} puzzles/s, {:.2} guesses/puzzle, {} thread{}",
+            self.elapsed_seconds,
+            self.puzzles_per_second,
+            self.mean_guesses,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        )?;
+        if self.interrupted {
+            f.write_str(" (interrupted)")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn totals_add_up() {
+        let mut row = Row {
+            status: Status::Unique,
+            guesses: 3,
+            ..Row::default()
+        };
+        let mut a = Totals::default();
+        a.add_row(&row);
+        a.add_row(&row);
+        let mut b = Totals::default();
+        row.status = Status::Invalid;
+        row.guesses = 0;
+        b.add_row(&row);
+        a += b;
+        assert_eq!(a.records, 3);
+        assert_eq!(a.count(Status::Unique), 2);
+        assert_eq!(a.count(Status::Invalid), 1);
+        assert_eq!(a.guesses, 6);
+    }
+
+    #[test]
+    fn summary_mentions_nonzero_statuses() {
+        let mut t = Totals::default();
+        let row = Row {
+            status: Status::Unique,
+            ..Row::default()
+        };
+        t.add_row(&row);
+        let s = Summary::new("solve", &t, Duration::from_millis(500), 2);
+        let text = s.to_string();
+        assert!(text.contains("1 records (unique 1)"), "{text}");
+        assert!(text.contains("2 puzzles/s"), "{text}");
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["statuses"]["unique"], 1);
+        assert_eq!(json["statuses"]["invalid"], 0);
+    }
+}
