@@ -1,1 +1,6 @@
+//! Integration tests: run the real `batchdoku` binary on fixtures.
 
+mod util;
+
+mod pipeline;
+mod solve;

@@ -1,0 +1,170 @@
+//! `batchdoku solve`: statuses, columns, exit codes, flags.
+
+use crate::util::*;
+
+#[test]
+fn every_status_and_error_is_reported_in_place() {
+    let r = run_paths(&["solve", "-q", "-k", "2"], &[&fixture("statuses.txt")]);
+    assert_eq!(r.code, 1, "some records are invalid: {}", r.stderr);
+    let (h, rows) = r.csv();
+    assert_eq!(
+        h,
+        [
+            "index",
+            "line",
+            "puzzle",
+            "status",
+            "solutions",
+            "solution",
+            "guesses",
+            "error"
+        ]
+    );
+    let status: Vec<&str> = rows.iter().map(|r| r[col(&h, "status")].as_str()).collect();
+    assert_eq!(
+        status,
+        [
+            "unique",
+            "unsolvable",
+            "invalid",
+            "invalid",
+            "invalid",
+            "multiple",
+            "multiple"
+        ]
+    );
+    let err = |i: usize| rows[i][col(&h, "error")].as_str();
+    assert!(
+        err(2).ends_with("statuses.txt:3: expected 81 cells, found 79"),
+        "{}",
+        err(2)
+    );
+    assert!(
+        err(3).ends_with(":4: bad character 'x' at column 80"),
+        "{}",
+        err(3)
+    );
+    assert!(
+        err(4).contains(":5: contradictory givens: digit 3 twice in row 1"),
+        "{}",
+        err(4)
+    );
+    assert_eq!(err(0), "");
+    for row in &rows {
+        let solution = &row[col(&h, "solution")];
+        if !solution.is_empty() {
+            assert_solves(&row[col(&h, "puzzle")], solution);
+        }
+    }
+    assert_eq!(rows[5][col(&h, "solutions")], "2");
+    assert_eq!(rows[1][col(&h, "solutions")], "0");
+}
+
+#[test]
+fn first_solution_mode_says_solved() {
+    let r = run_paths(&["solve", "-q"], &[&fixture("statuses.txt")]);
+    let (h, rows) = r.csv();
+    assert_eq!(rows[0][col(&h, "status")], "solved");
+    assert_eq!(rows[5][col(&h, "status")], "solved");
+    assert_eq!(rows[5][col(&h, "solutions")], "1");
+    assert_eq!(rows[1][col(&h, "status")], "unsolvable");
+}
+
+#[test]
+fn sample_solutions_are_valid_and_agree_with_counts() {
+    let r = run_paths(&["solve", "-q", "-k", "2"], &[&data("sample.txt")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (h, rows) = r.csv();
+    let input = std::fs::read_to_string(data("sample.txt")).unwrap();
+    assert_eq!(rows.len(), input.lines().count());
+    let mut unique = 0;
+    for (row, line) in rows.iter().zip(input.lines()) {
+        assert_eq!(row[col(&h, "puzzle")], line);
+        assert_solves(line, &row[col(&h, "solution")]);
+        match row[col(&h, "status")].as_str() {
+            "unique" => unique += 1,
+            "multiple" => assert_eq!(row[col(&h, "solutions")], "2"),
+            s => panic!("unexpected status {s}"),
+        }
+    }
+    assert_eq!(unique, 171);
+}
+
+#[test]
+fn exit_codes() {
+    let ok = run(
+        &["solve", "-q"],
+        Some(
+            b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n",
+        ),
+    );
+    assert_eq!(ok.code, 0);
+    let unsolvable = run(
+        &["solve", "-q"],
+        Some(
+            b".12345678...........................9............................................\n",
+        ),
+    );
+    assert_eq!(
+        unsolvable.code, 0,
+        "an unsolvable puzzle is a result, not an error"
+    );
+    let invalid = run(&["solve", "-q"], Some(b"12\n"));
+    assert_eq!(invalid.code, 1);
+    let missing = run(&["solve", "/no/such/file.txt"], None);
+    assert_eq!(missing.code, 2);
+    assert!(
+        missing.stderr.contains("/no/such/file.txt"),
+        "{}",
+        missing.stderr
+    );
+    assert!(
+        missing.stdout.is_empty(),
+        "nothing written before a fatal error"
+    );
+    let bad_flag = run(&["solve", "--no-such-flag"], None);
+    assert_eq!(bad_flag.code, 2);
+    let bad_k = run(&["solve", "-k", "0"], None);
+    assert_eq!(bad_k.code, 2);
+    let help = run(&["solve", "--help"], None);
+    assert_eq!(help.code, 0);
+    assert!(help.stdout_str().contains("--count-limit"));
+}
+
+#[test]
+fn empty_and_blank_inputs_give_no_rows() {
+    for input in [&b""[..], b"\n\n  \n", b"\r\n"] {
+        let r = run(&["solve", "-q"], Some(input));
+        assert_eq!(r.code, 0);
+        let (_, rows) = r.csv();
+        assert!(rows.is_empty());
+    }
+}
+
+#[test]
+fn summary_reports_counts_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("summary.json");
+    let r = run(
+        &[
+            "solve",
+            "-k",
+            "2",
+            "--summary-json",
+            json.to_str().unwrap(),
+            fixture("statuses.txt").to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("7 records"), "{}", r.stderr);
+    assert!(r.stderr.contains("invalid 3"), "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(v["records"], 7);
+    assert_eq!(v["statuses"]["invalid"], 3);
+    assert_eq!(v["statuses"]["multiple"], 2);
+    assert_eq!(v["statuses"]["unique"], 1);
+    assert_eq!(v["statuses"]["unsolvable"], 1);
+    let quiet = run_paths(&["solve", "-q"], &[&fixture("statuses.txt")]);
+    assert!(quiet.stderr.is_empty(), "{}", quiet.stderr);
+}
