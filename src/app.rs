@@ -71,6 +71,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             stream("solve", &job, inputs, &args.common, columns)
         }
+        Command::Bench(args) => {
+            crate::bench_cmd::run(&args)?;
+            Ok(ExitCode::from(EXIT_OK))
+        }
     }
 }
 

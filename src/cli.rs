@@ -28,6 +28,49 @@ pub struct Cli {
 pub enum Command {
     /// Solve puzzles: first solution, or count solutions up to a limit.
     Solve(SolveArgs),
+    /// Measure solver throughput in memory (no I/O timed), per thread count.
+    Bench(BenchArgs),
+}
+
+/// `batchdoku bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Puzzle files (any input format); none: the bundled sample
+    /// (data/sample.txt, compiled in).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+
+    /// Thread counts to measure, comma-separated.
+    #[arg(short = 'j', long, value_delimiter = ',', default_values_t = [1u32, 2],
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Vec<u32>,
+
+    /// 1 = first solution, 2 = uniqueness check (count up to 2), or any K.
+    #[arg(short = 'k', long, default_value_t = 1, value_name = "K",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub count_limit: u64,
+
+    /// Solving engine.
+    #[arg(long, value_enum, default_value_t = SolverArg::Mrv)]
+    pub solver: SolverArg,
+
+    /// Solve each set repeatedly for at least this many seconds per thread
+    /// count.
+    #[arg(long, default_value_t = 2.0, value_name = "SECONDS")]
+    pub min_time: f64,
+
+    /// Table format.
+    #[arg(long, value_enum, default_value_t = TableFormat::Markdown)]
+    pub format: TableFormat,
+}
+
+/// `bench --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TableFormat {
+    /// A Markdown table.
+    Markdown,
+    /// CSV with a header.
+    Csv,
 }
 
 /// Flags shared by every command that streams records.

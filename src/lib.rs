@@ -26,6 +26,7 @@
 #![deny(missing_docs)]
 #![deny(missing_debug_implementations)]
 
+pub mod bench;
 pub mod grid;
 pub mod parse;
 pub mod solver;

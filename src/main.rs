@@ -2,6 +2,7 @@
 //! outcome to an exit code. All errors are printed by one function.
 
 mod app;
+mod bench_cmd;
 mod cli;
 
 use std::process::ExitCode;

@@ -1,0 +1,133 @@
+//! In-memory throughput measurement for `batchdoku bench`: puzzles are
+//! parsed once, then solved again and again for at least a minimum time on
+//! each thread count, with no I/O in the timed part.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::grid::Grid;
+use crate::jobs::EngineKind;
+
+/// Small sets are repeated up to this many puzzles so that every thread has
+/// work and warm-up does not dominate.
+const MIN_WORKING_SET: usize = 20_000;
+
+/// What one measurement found.
+#[derive(Clone, Debug, Serialize)]
+pub struct Measurement {
+    /// Threads used.
+    pub threads: usize,
+    /// Puzzles solved in the timed runs.
+    pub solved: u64,
+    /// Seconds timed.
+    pub seconds: f64,
+    /// Puzzles per second.
+    pub puzzles_per_second: f64,
+    /// Microseconds per puzzle per thread (`threads / rate`).
+    pub micros_per_puzzle: f64,
+    /// Percent of puzzles solved without a guess.
+    pub no_guess_percent: f64,
+    /// Mean guesses per puzzle.
+    pub guesses_per_puzzle: f64,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    solved: u64,
+    no_guess: u64,
+    guesses: u64,
+}
+
+/// Solves `puzzles` (repeated into a working set of at least 20,000)
+/// with `threads` threads, each owning an engine and a contiguous share,
+/// looping until `min_time` has passed. Invalid puzzles count as solved
+/// (they are rejected quickly, as in a real run).
+pub fn measure(
+    puzzles: &[Grid],
+    threads: usize,
+    count_limit: u64,
+    engine: EngineKind,
+    min_time: Duration,
+) -> Measurement {
+    let threads = threads.max(1);
+    let reps = if puzzles.is_empty() {
+        0
+    } else {
+        MIN_WORKING_SET.div_ceil(puzzles.len())
+    };
+    let set: Vec<Grid> = (0..reps).flat_map(|_| puzzles.iter().copied()).collect();
+    let share = set.len().div_ceil(threads).max(1);
+    let start = Instant::now();
+    let tallies: Vec<Tally> = std::thread::scope(|s| {
+        let handles: Vec<_> = set
+            .chunks(share)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut engine = engine.build();
+                    let mut tally = Tally::default();
+                    loop {
+                        for p in part {
+                            let outcome = if count_limit <= 1 {
+                                engine.solve_first(p)
+                            } else {
+                                engine.count_solutions_up_to(p, count_limit)
+                            };
+                            let guesses = outcome.map_or(0, |o| o.stats.guesses);
+                            tally.solved += 1;
+                            tally.guesses += guesses;
+                            tally.no_guess += u64::from(guesses == 0);
+                        }
+                        if start.elapsed() >= min_time {
+                            return tally;
+                        }
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    let total = tallies.iter().fold(Tally::default(), |a, t| Tally {
+        solved: a.solved + t.solved,
+        no_guess: a.no_guess + t.no_guess,
+        guesses: a.guesses + t.guesses,
+    });
+    let rate = total.solved as f64 / seconds;
+    let n = total.solved.max(1) as f64;
+    Measurement {
+        threads,
+        solved: total.solved,
+        seconds,
+        puzzles_per_second: rate,
+        micros_per_puzzle: if rate > 0.0 {
+            threads as f64 * 1e6 / rate
+        } else {
+            0.0
+        },
+        no_guess_percent: 100.0 * total.no_guess as f64 / n,
+        guesses_per_puzzle: total.guesses as f64 / n,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measures_every_thread_and_counts_guesses() {
+        let easy = crate::parse::parse_line(
+            b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+        )
+        .unwrap();
+        let m = measure(&[easy], 2, 2, EngineKind::Mrv, Duration::from_millis(1));
+        assert_eq!(m.threads, 2);
+        assert!(m.solved >= 20_000);
+        assert_eq!(m.no_guess_percent, 100.0);
+        assert_eq!(m.guesses_per_puzzle, 0.0);
+        assert!(m.puzzles_per_second > 0.0);
+    }
+}

@@ -1,0 +1,146 @@
+//! `batchdoku bench`: load puzzle files into memory, measure solver
+//! throughput at each thread count, print a table.
+
+use std::time::Duration;
+
+use anyhow::Context;
+
+use batchdoku::bench::{self, Measurement};
+use batchdoku::jobs::EngineKind;
+use batchdoku::parse::{InputFormat, Record, RecordReader};
+use batchdoku::pipeline;
+use batchdoku::Grid;
+
+use crate::cli::{BenchArgs, SolverArg, TableFormat};
+
+/// The bundled sample, used when no file is given.
+const SAMPLE: &str = include_str!("../data/sample.txt");
+
+/// Runs the benchmark and prints the table on stdout.
+pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+    let engine = match args.solver {
+        SolverArg::Mrv => EngineKind::Mrv,
+    };
+    if !(args.min_time.is_finite() && args.min_time >= 0.0) {
+        anyhow::bail!("--min-time must be a non-negative number of seconds");
+    }
+    let min_time = Duration::from_secs_f64(args.min_time);
+    let sets: Vec<(String, Vec<Grid>)> = if args.files.is_empty() {
+        vec![(
+            "data/sample.txt".to_string(),
+            read_all(RecordReader::new(SAMPLE.as_bytes(), InputFormat::Line)?)?,
+        )]
+    } else {
+        args.files
+            .iter()
+            .map(|f| {
+                let input = pipeline::open(f, InputFormat::Auto, Default::default())
+                    .with_context(|| f.clone())?;
+                Ok((
+                    f.clone(),
+                    read_all(input.records).with_context(|| f.clone())?,
+                ))
+            })
+            .collect::<anyhow::Result<_>>()?
+    };
+    let mode = if args.count_limit == 1 {
+        "first".to_string()
+    } else {
+        format!("count{}", args.count_limit)
+    };
+    let header = [
+        "file",
+        "puzzles",
+        "solver",
+        "mode",
+        "threads",
+        "puzzles/s",
+        "us/puzzle",
+        "no-guess %",
+        "guesses/puzzle",
+        "speed-up",
+    ];
+    let mut table = Table::new(args.format, &header);
+    for (name, puzzles) in &sets {
+        if puzzles.is_empty() {
+            eprintln!("batchdoku: {name}: no valid puzzles, skipped");
+            continue;
+        }
+        let mut base: Option<f64> = None;
+        for &threads in &args.threads {
+            let m: Measurement = bench::measure(
+                puzzles,
+                threads as usize,
+                args.count_limit,
+                engine,
+                min_time,
+            );
+            let base_rate = *base.get_or_insert(m.puzzles_per_second / m.threads as f64);
+            table.row(&[
+                name.clone(),
+                puzzles.len().to_string(),
+                engine.as_str().to_string(),
+                mode.clone(),
+                m.threads.to_string(),
+                format!("{:.0}", m.puzzles_per_second),
+                format!("{:.2}", m.micros_per_puzzle),
+                format!("{:.1}", m.no_guess_percent),
+                format!("{:.2}", m.guesses_per_puzzle),
+                format!("{:.2}", m.puzzles_per_second / base_rate),
+            ]);
+        }
+    }
+    print!("{}", table.text);
+    Ok(())
+}
+
+/// Reads every well-formed puzzle of an input.
+fn read_all<R: std::io::BufRead>(mut rdr: RecordReader<R>) -> std::io::Result<Vec<Grid>> {
+    let mut rec = Record::default();
+    let mut out = Vec::new();
+    while rdr.read_record(&mut rec)? {
+        if let Ok(g) = rec.puzzle {
+            out.push(g);
+        }
+    }
+    Ok(out)
+}
+
+/// A table written as Markdown or CSV.
+struct Table {
+    format: TableFormat,
+    text: String,
+}
+
+impl Table {
+    fn new(format: TableFormat, header: &[&str]) -> Table {
+        let mut t = Table {
+            format,
+            text: String::new(),
+        };
+        t.row(&header.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        if format == TableFormat::Markdown {
+            let rule: Vec<String> = header
+                .iter()
+                .enumerate()
+                .map(|(i, _)| if i == 0 { "---".into() } else { "---:".into() })
+                .collect();
+            t.row(&rule);
+        }
+        t
+    }
+
+    fn row(&mut self, cells: &[String]) {
+        match self.format {
+            TableFormat::Markdown => {
+                self.text.push_str("| ");
+                self.text.push_str(&cells.join(" | "));
+                self.text.push_str(" |\n");
+            }
+            TableFormat::Csv => {
+                self.text.push_str(&cells.join(","));
+                self.text.push('\n');
+            }
+        }
+    }
+}
