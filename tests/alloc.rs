@@ -1,0 +1,96 @@
+//! The hot loop never allocates: a counting global allocator checks that,
+//! once a worker's solver and encoder exist, solving, counting and encoding
+//! rows perform zero heap allocations. (Its own test binary, because it
+//! replaces the global allocator.)
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use batchdoku::output::{Column, OutputFormat, Row, RowEncoder, Status};
+use batchdoku::{parse, Engine, Grid, Solver};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+const PUZZLES: &str = include_str!("../data/sample.txt");
+
+fn puzzles() -> Vec<Grid> {
+    PUZZLES
+        .lines()
+        .map(|l| parse::parse_line(l.as_bytes()).unwrap())
+        .collect()
+}
+
+/// Allocations made while `f` runs (this binary has a single test, so no
+/// other test thread allocates meanwhile).
+fn allocations_during(f: impl FnOnce()) -> u64 {
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    f();
+    ALLOCATIONS.load(Ordering::SeqCst) - before
+}
+
+#[test]
+fn solving_and_encoding_do_not_allocate() {
+    // One test function so no other test thread allocates meanwhile.
+    let probe = allocations_during(|| {
+        std::hint::black_box(vec![1u8; 10]);
+    });
+    assert!(probe >= 1, "the counting allocator does not count");
+    let puzzles = puzzles();
+    let mut solver = Solver::new();
+    let columns = [
+        Column::Index,
+        Column::Line,
+        Column::Puzzle,
+        Column::Status,
+        Column::Solutions,
+        Column::Solution,
+        Column::Guesses,
+        Column::Error,
+    ];
+    let mut csv = RowEncoder::new(OutputFormat::Csv, &columns);
+    let mut jsonl = RowEncoder::new(OutputFormat::Jsonl, &columns);
+    let mut row = Row::default();
+    let mut out = Vec::with_capacity(1 << 20);
+    // Warm-up: buffers reach their working size.
+    for p in &puzzles {
+        let _ = solver.count_solutions_up_to(p, 2);
+    }
+    let mut found = 0;
+    let n = allocations_during(|| {
+        for (i, p) in puzzles.iter().enumerate() {
+            let first = solver.solve_first(p).unwrap();
+            let counted = solver.count_solutions_up_to(p, 10).unwrap();
+            found += first.solutions + counted.solutions;
+            row.reset(i as u64 + 1, i as u64 + 1);
+            row.puzzle = Some(*p);
+            row.status = Status::Unique;
+            row.solution = counted.solution;
+            row.solutions = counted.solutions;
+            row.guesses = counted.stats.guesses;
+            csv.encode(&row, b"", &mut out).unwrap();
+            jsonl.encode(&row, b"", &mut out).unwrap();
+        }
+    });
+    assert!(found > puzzles.len() as u64);
+    assert!(out.len() < 1 << 20, "output buffer outgrew its capacity");
+    assert_eq!(n, 0, "{n} heap allocations in the hot loop");
+}
