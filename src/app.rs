@@ -69,6 +69,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if inputs.0.iter().any(|i| i.records.has_expected()) {
                 columns.push(Column::Expected);
             }
+            if args.common.keep_trailing {
+                columns.push(Column::Trailing);
+            }
             stream("solve", &job, inputs, &args.common, columns)
         }
         Command::Bench(args) => {

@@ -103,6 +103,12 @@ pub struct CommonArgs {
     #[arg(long)]
     pub no_header: bool,
 
+    /// Carry the text after the 81 cells of each input line (an id, a
+    /// rating) into the output: a final CSV column / a JSONL field
+    /// `trailing`, so results can be joined back to their source.
+    #[arg(long)]
+    pub keep_trailing: bool,
+
     /// Always show the progress bar on stderr (default: only when stderr is
     /// a terminal).
     #[arg(long, conflicts_with = "quiet")]

@@ -2,5 +2,6 @@
 
 mod util;
 
+mod interrupt;
 mod pipeline;
 mod solve;
