@@ -92,6 +92,12 @@ fn starts_with_grid(line: &[u8]) -> bool {
     line.len() >= CELLS && line[..CELLS].iter().all(|&b| cell_value(b).is_some())
 }
 
+/// True when `line` has no control bytes other than tab (non-ASCII bytes,
+/// e.g. UTF-8 header names, are allowed).
+fn is_text(line: &[u8]) -> bool {
+    line.iter().all(|&b| b == b'\t' || (b >= 0x20 && b != 0x7F))
+}
+
 /// The format of an input whose first meaningful (non-blank, non-comment)
 /// line is `line` (BOM and line end already removed; may be only the start
 /// of an overlong line). Never returns `Auto`.
@@ -104,9 +110,11 @@ pub(crate) fn detect(line: &[u8]) -> InputFormat {
         // POJ files are read as line files: `end` is skipped there.
         return InputFormat::Line;
     }
-    if t.contains(&b',') {
+    if t.contains(&b',') && is_text(t) {
         // A header row, or a headerless row whose first field is not a
         // bare grid (e.g. a quoted one): the CSV reader sorts these out.
+        // Binary junk with a comma is not a header: it is read as lines so
+        // that every line of it becomes an (invalid) record.
         return InputFormat::Csv;
     }
     match classify_row(t) {
@@ -170,6 +178,8 @@ mod tests {
         assert_eq!(detect(b"-----------"), InputFormat::Block);
         assert_eq!(detect(b"hello world"), InputFormat::Line);
         assert_eq!(detect(b"\x00\xff\xfe"), InputFormat::Line);
+        assert_eq!(detect(b"\x8e\x01,\x02"), InputFormat::Line);
+        assert_eq!(detect("题目,答案".as_bytes()), InputFormat::Csv);
         assert_eq!(detect(b"1234"), InputFormat::Luogu);
     }
 }

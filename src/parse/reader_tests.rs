@@ -686,8 +686,20 @@ fn fixtures_read_as_documented() {
         assert_eq!(recs.len(), records, "{name}");
         assert_eq!(valid(&recs), ok, "{name}");
     }
-    let (_, _, bin) = fixture("hostile_binary.bin");
-    assert!(!bin.is_empty() && valid(&bin) == 0);
+    // Binary: read as lines, every line an invalid record.
+    let (format, _, bin) = fixture("hostile_binary.bin");
+    assert_eq!(format, InputFormat::Line);
+    let bytes = std::fs::read(format!(
+        "{}/tests/fixtures/formats/hostile_binary.bin",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let content_lines = bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.trim_ascii().is_empty() && l.trim_ascii()[0] != b'#')
+        .count();
+    assert_eq!(bin.len(), content_lines);
+    assert_eq!(valid(&bin), 0);
 
     // The two NOIP samples read the same in every layout.
     let noip: Vec<Grid> = ["noip_sample1.txt", "noip_sample2.txt"]
