@@ -217,15 +217,18 @@ impl<R: BufRead> RecordReader<R> {
             let line = self.lines.line();
             let indent = line.iter().take_while(|b| b.is_ascii_whitespace()).count();
             let body = &line[indent..];
-            // Fast path: a body starting with a cell is a record.
+            let overlong = self.lines.overlong();
+            // A body starting with a cell is a record (the common case).
             let starts_with_cell = body
                 .first()
                 .is_some_and(|&b| super::cell_value(b).is_some());
-            if !starts_with_cell && !self.lines.overlong() {
-                if body.is_empty() || body[0] == b'#' {
+            if !starts_with_cell {
+                // Comments are known by their start, even when overlong;
+                // blank and `end` lines only when seen whole.
+                if body.first() == Some(&b'#') || (!overlong && body.is_empty()) {
                     continue;
                 }
-                if body.trim_ascii_end() == b"end" {
+                if !overlong && body.trim_ascii_end() == b"end" {
                     if poj {
                         self.mode = Mode::Line { poj, ended: true };
                         return Ok(false);
@@ -233,11 +236,8 @@ impl<R: BufRead> RecordReader<R> {
                     continue;
                 }
             }
-            if !starts_with_cell && self.lines.overlong() && body.first() == Some(&b'#') {
-                continue; // an overlong comment is still a comment
-            }
             rec.set(self.lines.line_no(), Ok(Grid::empty()));
-            if self.lines.overlong() {
+            if overlong {
                 let limit = MAX_LINE_BYTES as u32;
                 rec.puzzle = Err(ParseError::new(ParseErrorKind::LineTooLong { limit }, 0));
                 return Ok(true);

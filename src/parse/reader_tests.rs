@@ -149,6 +149,11 @@ fn ten_megabyte_line_is_one_invalid_record() {
         recs[0].puzzle.unwrap_err().to_string(),
         "line longer than 4096 bytes"
     );
+    // A huge comment line is still a comment.
+    let input = cat(&[b"# ", &huge, b"\n", P2]);
+    let (_, _, recs) = read_all(&input, InputFormat::Line);
+    assert_eq!(recs.len(), 1);
+    assert_eq!((recs[0].line, recs[0].puzzle), (2, Ok(grid(P2))));
     // A valid puzzle with a huge comment is rejected too, and the next
     // line is still read in step.
     let input = cat(&[P1, b" ", &huge, b"\n", P2, b"\n"]);
