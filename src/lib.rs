@@ -26,6 +26,8 @@
 #![deny(missing_docs)]
 #![deny(missing_debug_implementations)]
 
+pub mod dlx;
+pub mod generate;
 pub mod grid;
 pub mod parse;
 pub mod solver;
