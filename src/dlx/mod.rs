@@ -10,9 +10,10 @@
 //! The matrix has 729 rows (cell `r,c` holds digit `d`) and 324 columns
 //! (each cell filled once; each digit once per row, per column and per box).
 //! A given selects its own row up front. The search always branches on the
-//! column with the fewest remaining rows (Knuth's S heuristic, stopping the
-//! scan early at a column of size 0 or 1), and is iterative with a fixed
-//! 81-entry stack. Links are `u16` indices into arrays allocated once per
+//! column with the fewest remaining rows (Knuth's S heuristic; the first
+//! such column in column order, found by a vectorised scan of the column
+//! sizes, see the `matrix` module), and is iterative with a fixed 81-entry
+//! stack. Links are `u16` indices into arrays allocated once per
 //! [`DlxSolver`]; each puzzle starts by copying a pristine set of links back,
 //! so solving never touches the heap.
 
@@ -20,7 +21,7 @@ mod matrix;
 
 use crate::grid::{Conflict, Grid, CELLS};
 use crate::solver::{Engine, Outcome, Stats};
-use matrix::{cell_digit_of, Links, COLUMN_OF, ROOT};
+use matrix::{cell_digit_of, column_of, Choice, Links};
 
 /// The dancing-links engine. Create one per worker and reuse it: the
 /// matrix is built once in [`DlxSolver::new`] and only reset (copied back)
@@ -95,21 +96,23 @@ impl DlxSolver {
         let mut first = None;
         let mut depth = 0usize;
         'search: loop {
-            if self.work.first_column() == ROOT {
-                if count == 0 {
-                    first = Some(self.current_grid(puzzle, depth));
+            match self.work.smallest_column() {
+                Choice::Complete => {
+                    if count == 0 {
+                        first = Some(self.current_grid(puzzle, depth));
+                    }
+                    count += 1;
+                    if count >= limit {
+                        stats.stopped = true;
+                        break 'search;
+                    }
                 }
-                count += 1;
-                if count >= limit {
-                    stats.stopped = true;
-                    break 'search;
-                }
-            } else {
-                stats.nodes += 1;
-                let (column, size) = self.work.smallest_column();
-                if size == 0 {
+                Choice::Column(_, 0) => {
+                    stats.nodes += 1;
                     stats.dead_ends += 1;
-                } else {
+                }
+                Choice::Column(column, size) => {
+                    stats.nodes += 1;
                     if size >= 2 {
                         stats.guesses += 1;
                     }
@@ -130,7 +133,7 @@ impl DlxSolver {
                 depth -= 1;
                 let node = self.stack[depth];
                 self.work.deselect_rest(node);
-                let column = COLUMN_OF[node as usize];
+                let column = column_of(node);
                 let next = self.work.down(node);
                 if next != column {
                     // A second or later row: the column had 2+ rows.
@@ -154,7 +157,7 @@ impl Engine for DlxSolver {
         if let Some(conflict) = puzzle.first_conflict() {
             return Err(conflict);
         }
-        *self.work = *self.pristine;
+        self.work.reset_from(&self.pristine);
         for (cell, &digit) in puzzle.cells().iter().enumerate() {
             if digit != 0 {
                 self.work.select_given(cell, digit);
