@@ -10,10 +10,10 @@
 //! The matrix has 729 rows (cell `r,c` holds digit `d`) and 324 columns
 //! (each cell filled once; each digit once per row, per column and per box).
 //! A given selects its own row up front. The search always branches on the
-//! column with the fewest remaining rows (Knuth's S heuristic; the first
-//! such column in column order, found by a vectorised scan of the column
-//! sizes, see the `matrix` module), and is iterative with a fixed 81-entry
-//! stack. Links are `u16` indices into arrays allocated once per
+//! column with the fewest remaining rows (Knuth's S heuristic, found by a
+//! vectorised blockwise scan of the column sizes that stops early once a
+//! column of 0 or 1 rows turns up; see the `matrix` module), and is
+//! iterative with a fixed 81-entry stack. Links are `u16` indices into arrays allocated once per
 //! [`DlxSolver`]; each puzzle starts by copying a pristine set of links back,
 //! so solving never touches the heap.
 
