@@ -27,6 +27,8 @@
 #![deny(missing_debug_implementations)]
 
 pub mod bench;
+pub mod dlx;
+pub mod generate;
 pub mod grid;
 pub mod parse;
 pub mod solver;
