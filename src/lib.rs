@@ -8,6 +8,7 @@
 //! - [`grid`]: the [`Grid`] type, unit and peer tables, validity checks.
 //! - [`parse`]: record parsers and format detection.
 //! - [`solver`]: the one search loop, driven by a [`solver::Visitor`].
+//! - [`score`]: the best weighted score over all solutions (branch-and-bound).
 //!
 //! ## Example
 //! ```
@@ -28,6 +29,7 @@
 
 pub mod grid;
 pub mod parse;
+pub mod score;
 pub mod solver;
 
 pub use grid::Grid;
