@@ -8,6 +8,7 @@
 //! - [`grid`]: the [`Grid`] type, unit and peer tables, validity checks.
 //! - [`parse`]: record parsers and format detection.
 //! - [`solver`]: the one search loop, driven by a [`solver::Visitor`].
+//! - [`score`]: the best weighted score over all solutions (branch-and-bound).
 //!
 //! ## Example
 //! ```
@@ -31,6 +32,7 @@ pub mod dlx;
 pub mod generate;
 pub mod grid;
 pub mod parse;
+pub mod score;
 pub mod solver;
 
 pub use grid::Grid;

@@ -1,0 +1,294 @@
+//! Per-cell weights of the scored search, and their text format.
+//!
+//! A score is `sum over cells of weight[cell] * digit`. The default table is
+//! the "target" board of NOIP 2009 (6 on the outer ring up to 10 in the
+//! centre); any other table can be read from text: 81 integers, separated by
+//! whitespace and/or commas, in row-major order (usually 9 lines of 9, but
+//! line breaks are not significant). Negative weights are allowed.
+//!
+//! Besides the raw table, [`Weights`] keeps, for each of the 27 units, its
+//! cells sorted by weight (heaviest first). The branch-and-bound uses that
+//! order at every node, so it is computed once when the weights are built,
+//! never per puzzle.
+
+use std::io::BufRead;
+use std::str::FromStr;
+
+use crate::grid::{Grid, CELLS, UNITS};
+
+/// Why a weights table could not be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    /// The text did not hold exactly 81 integers.
+    #[error("weights: expected 81 integers, found {found}")]
+    Count {
+        /// How many tokens the text held.
+        found: usize,
+    },
+    /// A token is not a decimal integer.
+    #[error("weights: line {line}: token {token} is not an integer")]
+    NotInteger {
+        /// 1-based line number.
+        line: usize,
+        /// 1-based position of the token within its line.
+        token: usize,
+    },
+    /// A token is an integer outside the `i32` range.
+    #[error("weights: line {line}: token {token} is out of range (must fit in 32 bits)")]
+    OutOfRange {
+        /// 1-based line number.
+        line: usize,
+        /// 1-based position of the token within its line.
+        token: usize,
+    },
+    /// The reader failed.
+    #[error("weights: read error: {kind}")]
+    Io {
+        /// The kind of I/O error.
+        kind: std::io::ErrorKind,
+    },
+}
+
+/// A weight per cell (row-major, cell = 9 * row + column).
+///
+/// ```
+/// use batchdoku::score::Weights;
+/// let w = Weights::target();
+/// assert_eq!(w.get(0), 6); // corner
+/// assert_eq!(w.get(40), 10); // centre
+/// let flat: Weights = "1 ".repeat(81).parse().unwrap();
+/// assert_eq!(flat.get(80), 1);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    cells: [i32; CELLS],
+    /// For each unit, its cells sorted by weight, heaviest first.
+    unit_order: [[u8; 9]; 27],
+}
+
+impl Default for Weights {
+    /// The target weights.
+    fn default() -> Self {
+        Weights::target()
+    }
+}
+
+impl Weights {
+    /// The NOIP 2009 "target" weights: `6 + min(r, 8 - r, c, 8 - c)` for
+    /// 0-based row `r` and column `c` (6 on the outer ring, 10 in the
+    /// centre).
+    pub fn target() -> Weights {
+        let mut cells = [0i32; CELLS];
+        for (cell, w) in cells.iter_mut().enumerate() {
+            let (r, c) = (cell / 9, cell % 9);
+            *w = 6 + r.min(8 - r).min(c).min(8 - c) as i32;
+        }
+        Weights::new(cells)
+    }
+
+    /// Weights from a row-major table of 81 values.
+    pub fn new(cells: [i32; CELLS]) -> Weights {
+        let mut unit_order = UNITS;
+        for order in &mut unit_order {
+            // Stable: equal weights keep cell order, so the table is
+            // deterministic.
+            order.sort_by_key(|&c| std::cmp::Reverse(cells[c as usize]));
+        }
+        Weights { cells, unit_order }
+    }
+
+    /// The weight of one cell (0..81).
+    #[inline(always)]
+    pub fn get(&self, cell: usize) -> i32 {
+        self.cells[cell]
+    }
+
+    /// The whole table, row-major.
+    #[inline]
+    pub fn as_array(&self) -> &[i32; CELLS] {
+        &self.cells
+    }
+
+    /// The score of `grid`: the sum of weight times digit (blank cells add
+    /// nothing).
+    #[inline]
+    pub fn score(&self, grid: &Grid) -> i64 {
+        self.cells
+            .iter()
+            .zip(grid.cells())
+            .map(|(&w, &d)| i64::from(w) * i64::from(d))
+            .sum()
+    }
+
+    /// The cells of unit `u` (as in [`UNITS`]) sorted heaviest first.
+    #[inline(always)]
+    pub(crate) fn unit_order(&self, u: usize) -> &[u8; 9] {
+        &self.unit_order[u]
+    }
+
+    /// Reads a table of 81 integers (see the [module docs](self) for the
+    /// format) from `reader`.
+    pub fn from_reader<R: BufRead>(reader: R) -> Result<Weights, WeightsError> {
+        let mut parser = TableParser::default();
+        for (index, line) in reader.lines().enumerate() {
+            let line = line.map_err(|e| WeightsError::Io { kind: e.kind() })?;
+            parser.line(index + 1, &line)?;
+        }
+        parser.finish()
+    }
+}
+
+impl FromStr for Weights {
+    type Err = WeightsError;
+
+    /// Parses a table of 81 integers (see the [module docs](self)).
+    fn from_str(s: &str) -> Result<Weights, WeightsError> {
+        let mut parser = TableParser::default();
+        for (index, line) in s.lines().enumerate() {
+            parser.line(index + 1, line)?;
+        }
+        parser.finish()
+    }
+}
+
+/// Collects integers line by line, counting every token so a wrong count is
+/// reported with the number actually found.
+#[derive(Default)]
+struct TableParser {
+    cells: Vec<i32>,
+    found: usize,
+}
+
+impl TableParser {
+    fn line(&mut self, line_no: usize, line: &str) -> Result<(), WeightsError> {
+        let tokens = line
+            .split(|ch: char| ch == ',' || ch.is_whitespace())
+            .filter(|t| !t.is_empty());
+        for (index, token) in tokens.enumerate() {
+            self.found += 1;
+            let value = token.parse::<i32>().map_err(|e| {
+                let (line, token) = (line_no, index + 1);
+                match e.kind() {
+                    std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+                        WeightsError::OutOfRange { line, token }
+                    }
+                    _ => WeightsError::NotInteger { line, token },
+                }
+            })?;
+            if self.cells.len() < CELLS {
+                self.cells.push(value);
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<Weights, WeightsError> {
+        let cells: [i32; CELLS] = self
+            .cells
+            .try_into()
+            .ok()
+            .filter(|_| self.found == CELLS)
+            .ok_or(WeightsError::Count { found: self.found })?;
+        Ok(Weights::new(cells))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn target_rings() {
+        let w = Weights::target();
+        assert_eq!(w.get(0), 6);
+        assert_eq!(w.get(8), 6);
+        assert_eq!(w.get(10), 7);
+        assert_eq!(w.get(20), 8);
+        assert_eq!(w.get(30), 9);
+        assert_eq!(w.get(40), 10);
+        assert_eq!(w.get(80), 6);
+        let total: i32 = w.as_array().iter().sum();
+        // Rings of 32, 24, 16, 8 and 1 cells.
+        assert_eq!(total, 32 * 6 + 24 * 7 + 16 * 8 + 8 * 9 + 10);
+    }
+
+    #[test]
+    fn parses_nine_lines_and_one_line_alike() {
+        let target = Weights::target();
+        let rows: Vec<String> = (0..9)
+            .map(|r| {
+                (0..9)
+                    .map(|c| target.get(r * 9 + c).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        let block = rows.join("\n") + "\n";
+        assert_eq!(block.parse::<Weights>().unwrap(), target);
+        let one_line = rows.join(", ");
+        assert_eq!(one_line.parse::<Weights>().unwrap(), target);
+        let from_reader = Weights::from_reader(block.as_bytes()).unwrap();
+        assert_eq!(from_reader, target);
+    }
+
+    #[test]
+    fn negatives_and_commas() {
+        let text = (0..81)
+            .map(|i: i32| (i - 40).to_string())
+            .collect::<Vec<_>>()
+            .join(",");
+        let w: Weights = text.parse().unwrap();
+        assert_eq!(w.get(0), -40);
+        assert_eq!(w.get(80), 40);
+        assert_eq!(w.unit_order(0)[0], 8); // heaviest cell of row 0
+    }
+
+    #[test]
+    fn wrong_count_is_reported() {
+        let short = "1 ".repeat(80);
+        assert_eq!(
+            short.parse::<Weights>(),
+            Err(WeightsError::Count { found: 80 })
+        );
+        let long = "1 ".repeat(82);
+        assert_eq!(
+            long.parse::<Weights>(),
+            Err(WeightsError::Count { found: 82 })
+        );
+        assert_eq!("".parse::<Weights>(), Err(WeightsError::Count { found: 0 }));
+    }
+
+    #[test]
+    fn bad_token_is_reported_with_its_line() {
+        let text = format!("{}\n1 2 x 4\n", "1 ".repeat(9));
+        assert_eq!(
+            text.parse::<Weights>(),
+            Err(WeightsError::NotInteger { line: 2, token: 3 })
+        );
+        let text = "1 1.5";
+        assert_eq!(
+            text.parse::<Weights>(),
+            Err(WeightsError::NotInteger { line: 1, token: 2 })
+        );
+        let text = "\n\n 99999999999";
+        assert_eq!(
+            text.parse::<Weights>(),
+            Err(WeightsError::OutOfRange { line: 3, token: 1 })
+        );
+        let err = WeightsError::NotInteger { line: 2, token: 3 };
+        assert_eq!(
+            err.to_string(),
+            "weights: line 2: token 3 is not an integer"
+        );
+    }
+
+    #[test]
+    fn score_sums_weight_times_digit() {
+        let w = Weights::target();
+        let mut g = Grid::empty();
+        assert_eq!(w.score(&g), 0);
+        g.set(40, 9);
+        g.set(0, 1);
+        assert_eq!(w.score(&g), 90 + 6);
+    }
+}
