@@ -70,7 +70,7 @@ impl Search {
             self.queue.clear();
             let cell = frame.cell as usize;
             let m = cur.candidates(cell);
-            if m & (m - 1) == 0 {
+            if m & m.wrapping_sub(1) == 0 {
                 self.queue.push(cell);
             }
             alive = true;

@@ -163,7 +163,7 @@ impl State {
             if m & bit != 0 {
                 let m = m & !bit;
                 self.cand[p] = m;
-                if m & (m - 1) == 0 {
+                if m & m.wrapping_sub(1) == 0 {
                     if m == 0 {
                         return Err(Contradiction);
                     }
