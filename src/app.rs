@@ -8,9 +8,10 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 
-use batchdoku::jobs::{EngineKind, SolveJob};
+use batchdoku::jobs::{ScoreJob, SolveJob};
 use batchdoku::output::{Column, Status};
 use batchdoku::pipeline::{self, Config, Input, Job, Sink};
+use batchdoku::score::{ScoreOptions, Weights};
 use batchdoku::stats::Summary;
 
 use crate::cli::{Cli, Command, CommonArgs, SolverArg};
@@ -51,9 +52,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => {
             let job = SolveJob {
                 count_limit: args.count_limit,
-                engine: match args.solver {
-                    SolverArg::Mrv => EngineKind::Mrv,
-                },
+                engine: args.solver.into(),
             };
             let mut columns = vec![
                 Column::Index,
@@ -73,6 +72,47 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 columns.push(Column::Trailing);
             }
             stream("solve", &job, inputs, &args.common, columns)
+        }
+        Command::Score(args) => {
+            if let SolverArg::Dlx = args.solver {
+                anyhow::bail!(
+                    "score: the dlx engine does not support scored search; use --solver mrv"
+                );
+            }
+            let weights = if args.weights == "target" {
+                Weights::target()
+            } else {
+                let file =
+                    std::fs::File::open(&args.weights).with_context(|| args.weights.clone())?;
+                Weights::from_reader(std::io::BufReader::new(file))
+                    .with_context(|| format!("{}: bad weights file", args.weights))?
+            };
+            let job = ScoreJob {
+                weights,
+                options: ScoreOptions {
+                    node_limit: args.node_limit,
+                    count_solutions: args.count,
+                    prune: true,
+                },
+            };
+            let mut columns = vec![
+                Column::Index,
+                Column::Line,
+                Column::Puzzle,
+                Column::Status,
+                Column::Score,
+                Column::Solution,
+                Column::Nodes,
+                Column::Error,
+            ];
+            if args.count {
+                columns.push(Column::Solutions);
+            }
+            if args.common.keep_trailing {
+                columns.push(Column::Trailing);
+            }
+            let inputs = open_inputs(&args.common)?;
+            stream("score", &job, inputs, &args.common, columns)
         }
         Command::Bench(args) => {
             crate::bench_cmd::run(&args)?;

@@ -11,16 +11,14 @@ use batchdoku::parse::{InputFormat, Record, RecordReader};
 use batchdoku::pipeline;
 use batchdoku::Grid;
 
-use crate::cli::{BenchArgs, SolverArg, TableFormat};
+use crate::cli::{BenchArgs, TableFormat};
 
 /// The bundled sample, used when no file is given.
 const SAMPLE: &str = include_str!("../data/sample.txt");
 
 /// Runs the benchmark and prints the table on stdout.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
-    let engine = match args.solver {
-        SolverArg::Mrv => EngineKind::Mrv,
-    };
+    let engine: EngineKind = args.solver.into();
     if !(args.min_time.is_finite() && args.min_time >= 0.0) {
         anyhow::bail!("--min-time must be a non-negative number of seconds");
     }

@@ -28,6 +28,9 @@ pub struct Cli {
 pub enum Command {
     /// Solve puzzles: first solution, or count solutions up to a limit.
     Solve(SolveArgs),
+    /// Best score over all solutions of each puzzle (branch-and-bound):
+    /// the maximum of sum(weight x digit), -1 when there is no solution.
+    Score(ScoreArgs),
     /// Measure solver throughput in memory (no I/O timed), per thread count.
     Bench(BenchArgs),
 }
@@ -170,7 +173,35 @@ pub struct SolveArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub count_limit: u64,
 
-    /// Solving engine: mrv (bitmask, minimum remaining values).
+    /// Solving engine: mrv (bitmask, minimum remaining values) or dlx
+    /// (dancing links, for cross-checking).
+    #[arg(long, value_enum, default_value_t = SolverArg::Mrv)]
+    pub solver: SolverArg,
+}
+
+/// `batchdoku score`.
+#[derive(Debug, Args)]
+pub struct ScoreArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    /// Cell weights: `target` (NOIP 2009 target Sudoku: 6 on the outer
+    /// ring, then 7, 8, 9, and 10 in the centre) or a file of 81 integers
+    /// (9 lines of 9, or one line; negative weights allowed).
+    #[arg(long, default_value = "target", value_name = "target|FILE")]
+    pub weights: String,
+
+    /// Stop a puzzle's search after N nodes: its status becomes `limit` and
+    /// its score is the best found so far, not proven optimal.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub node_limit: Option<u64>,
+
+    /// Also count all solutions (column `solutions`). This needs the full
+    /// enumeration without pruning, so it can be far slower.
+    #[arg(long)]
+    pub count: bool,
+
+    /// Engine: only mrv supports scored search (dlx is refused).
     #[arg(long, value_enum, default_value_t = SolverArg::Mrv)]
     pub solver: SolverArg,
 }
@@ -231,4 +262,15 @@ impl From<InputFormatArg> for InputFormat {
 pub enum SolverArg {
     /// Bitmask solver with minimum-remaining-values branching.
     Mrv,
+    /// Dancing links (exact cover, Algorithm X).
+    Dlx,
+}
+
+impl From<SolverArg> for batchdoku::jobs::EngineKind {
+    fn from(s: SolverArg) -> Self {
+        match s {
+            SolverArg::Mrv => batchdoku::jobs::EngineKind::Mrv,
+            SolverArg::Dlx => batchdoku::jobs::EngineKind::Dlx,
+        }
+    }
 }

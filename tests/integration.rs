@@ -2,6 +2,8 @@
 
 mod util;
 
+mod formats;
 mod interrupt;
 mod pipeline;
+mod score;
 mod solve;

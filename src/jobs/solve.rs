@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use crate::dlx::DlxSolver;
 use crate::grid::Grid;
 use crate::output::{Row, Status};
 use crate::parse::Record;
@@ -14,6 +15,8 @@ use crate::solver::{Engine, Solver};
 pub enum EngineKind {
     /// The bitmask MRV solver (default).
     Mrv,
+    /// Dancing links (Knuth's Algorithm X), for cross-checking.
+    Dlx,
 }
 
 impl EngineKind {
@@ -21,6 +24,7 @@ impl EngineKind {
     pub fn as_str(self) -> &'static str {
         match self {
             EngineKind::Mrv => "mrv",
+            EngineKind::Dlx => "dlx",
         }
     }
 
@@ -28,6 +32,7 @@ impl EngineKind {
     pub fn build(self) -> Box<dyn Engine + Send> {
         match self {
             EngineKind::Mrv => Box::new(Solver::new()),
+            EngineKind::Dlx => Box::new(DlxSolver::new()),
         }
     }
 }

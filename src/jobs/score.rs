@@ -1,0 +1,67 @@
+//! `score`: the best `sum(weight * digit)` over all solutions of each
+//! puzzle, by branch-and-bound on the bitmask solver's search loop.
+
+use std::fmt::Write as _;
+
+use crate::grid::Grid;
+use crate::output::{Row, Status};
+use crate::parse::Record;
+use crate::pipeline::Job;
+use crate::score::{score, ScoreOptions, Weights};
+use crate::solver::Solver;
+
+/// Scores each puzzle with one weight table.
+#[derive(Clone, Debug)]
+pub struct ScoreJob {
+    /// The weight of each cell.
+    pub weights: Weights,
+    /// Node limit and counting.
+    pub options: ScoreOptions,
+}
+
+impl Job for ScoreJob {
+    type Scratch = Solver;
+
+    fn scratch(&self) -> Solver {
+        Solver::new()
+    }
+
+    fn process(&self, solver: &mut Solver, puzzle: &Grid, _record: &Record, row: &mut Row) {
+        let outcome = match score(solver, puzzle, &self.weights, &self.options) {
+            Ok(o) => o,
+            Err(conflict) => {
+                row.status = Status::Invalid;
+                let _ = write!(row.error, "{conflict}");
+                return;
+            }
+        };
+        row.nodes = outcome.nodes;
+        row.guesses = outcome.stats.guesses;
+        row.solutions = outcome.solutions.unwrap_or(0);
+        match outcome.best {
+            Some((best, grid)) => {
+                // Answers are checked: the grid must solve the puzzle and
+                // reach the score reported.
+                if !grid.solves(puzzle) || self.weights.score(&grid) != best {
+                    row.status = Status::Invalid;
+                    row.error
+                        .push_str("internal error: scored search returned an invalid solution");
+                    return;
+                }
+                row.score = Some(best);
+                row.solution = Some(grid);
+                row.status = if outcome.proven {
+                    Status::Solved
+                } else {
+                    Status::Limit
+                };
+            }
+            None if outcome.proven => {
+                row.score = Some(-1);
+                row.status = Status::Unsolvable;
+            }
+            // The limit came before the first solution: no score is known.
+            None => row.status = Status::Limit,
+        }
+    }
+}

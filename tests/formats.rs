@@ -1,0 +1,150 @@
+//! Every input format through the real binary: detection, record counts,
+//! line numbers, the `expected` audit column and `--keep-trailing`.
+
+use crate::util::*;
+
+/// Runs `solve -k 2` on a format fixture and returns (exit code, header, rows).
+fn solve_fixture(name: &str, extra: &[&str]) -> (i32, Vec<String>, Vec<Vec<String>>) {
+    let path = fixture(&format!("formats/{name}"));
+    let mut args = vec!["solve", "-q", "-k", "2"];
+    args.extend_from_slice(extra);
+    let r = run_paths(&args, &[&path]);
+    let (h, rows) = r.csv();
+    (r.code, h, rows)
+}
+
+fn statuses(h: &[String], rows: &[Vec<String>]) -> Vec<String> {
+    rows.iter().map(|r| r[col(h, "status")].clone()).collect()
+}
+
+#[test]
+fn line_format_with_comments_and_trailing_text() {
+    let (code, h, rows) = solve_fixture("line.txt", &[]);
+    assert_eq!(code, 0);
+    assert_eq!(statuses(&h, &rows), ["unique"; 5]);
+    // Line numbers count the comment line.
+    assert_eq!(rows[0][col(&h, "line")], "2");
+    for row in &rows {
+        assert_solves(&row[col(&h, "puzzle")], &row[col(&h, "solution")]);
+    }
+}
+
+#[test]
+fn crlf_bom_and_mixed_blanks() {
+    let (code, h, rows) = solve_fixture("line_crlf_bom.txt", &[]);
+    assert_eq!(code, 0);
+    assert_eq!(rows.len(), 3);
+    for row in &rows {
+        assert!(!row[col(&h, "puzzle")].contains(['0', '-', '_', '*']));
+        assert_solves(&row[col(&h, "puzzle")], &row[col(&h, "solution")]);
+    }
+}
+
+#[test]
+fn poj_file_ends_at_end_line() {
+    for forced in [&[][..], &["--input-format", "poj"][..]] {
+        let (code, _, rows) = solve_fixture("poj.txt", forced);
+        assert_eq!(code, 0);
+        assert_eq!(rows.len(), 3);
+    }
+}
+
+#[test]
+fn kaggle_csv_gains_expected_column() {
+    let (code, h, rows) = solve_fixture("kaggle.csv", &[]);
+    assert_eq!(code, 0);
+    assert_eq!(h.last().unwrap(), "expected");
+    let expected: Vec<&str> = rows
+        .iter()
+        .map(|r| r[col(&h, "expected")].as_str())
+        .collect();
+    assert_eq!(expected, ["match", "match", "mismatch", "match"]);
+    assert_eq!(rows[0][col(&h, "line")], "2");
+}
+
+#[test]
+fn block_grids_noip_and_boxed() {
+    for (name, n) in [
+        ("noip_sample1.txt", 1),
+        ("noip_sample2.txt", 1),
+        ("block_boxed.txt", 2),
+    ] {
+        let (code, h, rows) = solve_fixture(name, &[]);
+        assert_eq!(code, 0, "{name}");
+        assert_eq!(rows.len(), n, "{name}");
+        for row in &rows {
+            assert_solves(&row[col(&h, "puzzle")], &row[col(&h, "solution")]);
+        }
+    }
+}
+
+#[test]
+fn luogu_batches_and_short_files() {
+    let (code, _, rows) = solve_fixture("luogu.txt", &[]);
+    assert_eq!(code, 0);
+    assert_eq!(rows.len(), 2);
+    let (code, h, rows) = solve_fixture("luogu_short.txt", &[]);
+    assert_eq!(code, 1, "missing grids are invalid records");
+    assert_eq!(rows.len(), 3);
+    assert_eq!(statuses(&h, &rows)[1..], ["invalid", "invalid"]);
+    assert!(
+        rows[2][col(&h, "error")].contains("of 3 promised grids"),
+        "{:?}",
+        rows[2]
+    );
+}
+
+#[test]
+fn forced_format_overrides_detection() {
+    // A block file read as lines: every line is a malformed record.
+    let (code, h, rows) = solve_fixture("noip_sample1.txt", &["--input-format", "line"]);
+    assert_eq!(code, 1);
+    assert_eq!(rows.len(), 9);
+    assert!(statuses(&h, &rows).iter().all(|s| s == "invalid"));
+}
+
+#[test]
+fn hostile_files_never_crash_nor_drop_records() {
+    for name in [
+        "hostile_binary.bin",
+        "hostile_long_line.txt",
+        "hostile_bytes.txt",
+    ] {
+        // Every line with content (not blank, not a `#` comment) is one record.
+        let bytes = std::fs::read(fixture(&format!("formats/{name}"))).unwrap();
+        let records = bytes
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.trim_ascii().is_empty() && l.trim_ascii()[0] != b'#')
+            .count();
+        let (code, h, rows) = solve_fixture(name, &[]);
+        assert_eq!(code, 1, "{name}: every hostile file has invalid records");
+        assert_eq!(rows.len(), records, "{name}");
+        for row in &rows {
+            let status = &row[col(&h, "status")];
+            assert!(
+                status == "invalid"
+                    || !row[col(&h, "solution")].is_empty()
+                    || status == "unsolvable"
+            );
+        }
+    }
+}
+
+#[test]
+fn keep_trailing_carries_ids_through() {
+    let input =
+        b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4...... id-1\n\
+52...6.........7.13...........4..8..6......5...........418.........3..2...87.....,id-2\n";
+    let r = run(&["solve", "-q", "--keep-trailing"], Some(input));
+    let (h, rows) = r.csv();
+    assert_eq!(h.last().unwrap(), "trailing");
+    assert_eq!(rows[0][col(&h, "trailing")], "id-1");
+    assert_eq!(rows[1][col(&h, "trailing")], "id-2");
+    let j = run(
+        &["solve", "-q", "--keep-trailing", "--format", "jsonl"],
+        Some(input),
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(j.stdout_str().lines().nth(1).unwrap()).unwrap();
+    assert_eq!(v["trailing"], "id-2");
+}

@@ -1,0 +1,120 @@
+//! `batchdoku score` and `--solver dlx` through the real binary.
+
+use crate::util::*;
+
+#[test]
+fn noip_samples_score_2829_and_2852() {
+    let r = run_paths(&["score", "-q"], &[&fixture("formats/luogu.txt")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (h, rows) = r.csv();
+    assert_eq!(
+        h,
+        ["index", "line", "puzzle", "status", "score", "solution", "nodes", "error"]
+    );
+    let scores: Vec<&str> = rows.iter().map(|r| r[col(&h, "score")].as_str()).collect();
+    assert_eq!(scores, ["2829", "2852"]);
+    for row in &rows {
+        assert_eq!(row[col(&h, "status")], "solved");
+        assert_solves(&row[col(&h, "puzzle")], &row[col(&h, "solution")]);
+    }
+}
+
+#[test]
+fn unsolvable_invalid_and_limited_puzzles() {
+    let r = run_paths(
+        &["score", "-q", "--node-limit", "3"],
+        &[&fixture("statuses.txt")],
+    );
+    assert_eq!(r.code, 1);
+    let (h, rows) = r.csv();
+    let get = |i: usize, c: &str| rows[i][col(&h, c)].clone();
+    assert_eq!(get(0, "status"), "solved"); // singles only: fewer nodes than the limit
+    assert_eq!(
+        (get(1, "status"), get(1, "score")),
+        ("unsolvable".into(), "-1".into())
+    );
+    assert_eq!(
+        (get(2, "status"), get(2, "score")),
+        ("invalid".into(), String::new())
+    );
+    assert_eq!(get(5, "status"), "limit"); // the empty grid
+    assert_eq!(get(5, "nodes"), "3");
+}
+
+#[test]
+fn count_adds_solutions_column() {
+    let r = run_paths(
+        &["score", "-q", "--count"],
+        &[&fixture("formats/luogu.txt")],
+    );
+    let (h, rows) = r.csv();
+    assert_eq!(h.last().unwrap(), "solutions");
+    // Counted independently by the solver's own counter.
+    let counted = run_paths(
+        &["solve", "-q", "-k", "1000000"],
+        &[&fixture("formats/luogu.txt")],
+    );
+    let (ch, crows) = counted.csv();
+    for (row, crow) in rows.iter().zip(&crows) {
+        assert_eq!(row[col(&h, "solutions")], crow[col(&ch, "solutions")]);
+    }
+    assert_eq!(rows[0][col(&h, "score")], "2829");
+}
+
+#[test]
+fn weights_file_and_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let ones = dir.path().join("ones.txt");
+    std::fs::write(&ones, "1 ".repeat(81)).unwrap();
+    let r = run(
+        &[
+            "score",
+            "-q",
+            "--weights",
+            ones.to_str().unwrap(),
+            fixture("formats/luogu.txt").to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(r.code, 0);
+    let (h, rows) = r.csv();
+    // With unit weights every solution scores 9 * 45.
+    assert!(rows.iter().all(|row| row[col(&h, "score")] == "405"));
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "1 2 x").unwrap();
+    let r = run(&["score", "--weights", bad.to_str().unwrap()], Some(b""));
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("bad weights file"), "{}", r.stderr);
+    let r = run(&["score", "--solver", "dlx"], Some(b""));
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("dlx"), "{}", r.stderr);
+}
+
+#[test]
+fn dlx_agrees_with_mrv_through_the_pipeline() {
+    for k in ["1", "2", "10"] {
+        let mrv = run_paths(
+            &["solve", "-q", "-k", k],
+            &[&data("sample.txt"), &fixture("statuses.txt")],
+        );
+        let dlx = run_paths(
+            &["solve", "-q", "-k", k, "--solver", "dlx"],
+            &[&data("sample.txt"), &fixture("statuses.txt")],
+        );
+        assert_eq!(mrv.code, dlx.code);
+        let (h, a) = mrv.csv();
+        let (_, b) = dlx.csv();
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(&b) {
+            for c in ["index", "status", "solutions", "error"] {
+                assert_eq!(x[col(&h, c)], y[col(&h, c)], "column {c}, K={k}");
+            }
+            if !y[col(&h, "solution")].is_empty() {
+                assert_solves(&y[col(&h, "puzzle")], &y[col(&h, "solution")]);
+            }
+            if x[col(&h, "status")] == "unique" {
+                assert_eq!(x[col(&h, "solution")], y[col(&h, "solution")]);
+            }
+        }
+    }
+}
