@@ -66,6 +66,7 @@ pub fn measure(
                 s.spawn(move || {
                     let mut engine = engine.build();
                     let mut tally = Tally::default();
+                    let mut first_pass = true;
                     loop {
                         for p in part {
                             let outcome = if count_limit <= 1 {
@@ -73,11 +74,17 @@ pub fn measure(
                             } else {
                                 engine.count_solutions_up_to(p, count_limit)
                             };
-                            let guesses = outcome.map_or(0, |o| o.stats.guesses);
                             tally.solved += 1;
-                            tally.guesses += guesses;
-                            tally.no_guess += u64::from(guesses == 0);
+                            // Guess statistics from exactly one pass over
+                            // the working set, so they do not depend on
+                            // where the clock stopped each thread.
+                            if first_pass {
+                                let guesses = outcome.map_or(0, |o| o.stats.guesses);
+                                tally.guesses += guesses;
+                                tally.no_guess += u64::from(guesses == 0);
+                            }
                         }
+                        first_pass = false;
                         if start.elapsed() >= min_time {
                             return tally;
                         }
@@ -97,7 +104,7 @@ pub fn measure(
         guesses: a.guesses + t.guesses,
     });
     let rate = total.solved as f64 / seconds;
-    let n = total.solved.max(1) as f64;
+    let n = set.len().max(1) as f64;
     Measurement {
         threads,
         solved: total.solved,
@@ -126,6 +133,29 @@ mod tests {
         let m = measure(&[easy], 2, 2, EngineKind::Mrv, Duration::from_millis(1));
         assert_eq!(m.threads, 2);
         assert!(m.solved >= 20_000);
+        let hard = crate::parse::parse_line(
+            b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        )
+        .unwrap();
+        let one = measure(
+            &[easy, hard],
+            1,
+            2,
+            EngineKind::Mrv,
+            Duration::from_millis(1),
+        );
+        let two = measure(
+            &[easy, hard],
+            2,
+            2,
+            EngineKind::Mrv,
+            Duration::from_millis(30),
+        );
+        assert_eq!(one.no_guess_percent, 50.0);
+        assert_eq!(
+            one.guesses_per_puzzle, two.guesses_per_puzzle,
+            "independent of threads and time"
+        );
         assert_eq!(m.no_guess_percent, 100.0);
         assert_eq!(m.guesses_per_puzzle, 0.0);
         assert!(m.puzzles_per_second > 0.0);
