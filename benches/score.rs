@@ -18,70 +18,20 @@
 
 use std::time::{Duration, Instant};
 
+use batchdoku::generate::{dig, random_solution, Rng};
 use batchdoku::score::{score, ScoreOptions, ScoreOutcome, Weights};
 use batchdoku::{Grid, Solver};
 use criterion::{black_box, Criterion};
 
-const SOLVED: &[u8; 81] =
-    b"534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-/// A tiny deterministic generator (xorshift64).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            items.swap(i, self.below(i + 1));
-        }
-    }
-}
-
-/// A complete grid: `SOLVED` relabelled, permuted and maybe transposed.
-fn solution(rng: &mut Rng) -> Grid {
-    let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
-    rng.shuffle(&mut digits);
-    let mut perm3 = || {
-        let mut p = [0usize, 1, 2];
-        rng.shuffle(&mut p);
-        p
-    };
-    let (bands, stacks) = (perm3(), perm3());
-    let rows = [perm3(), perm3(), perm3()];
-    let cols = [perm3(), perm3(), perm3()];
-    let transpose = rng.below(2) == 1;
-    let mut out = Grid::empty();
-    for r in 0..9 {
-        for c in 0..9 {
-            let sr = bands[r / 3] * 3 + rows[r / 3][r % 3];
-            let sc = stacks[c / 3] * 3 + cols[c / 3][c % 3];
-            let (sr, sc) = if transpose { (sc, sr) } else { (sr, sc) };
-            out.set(r * 9 + c, digits[(SOLVED[sr * 9 + sc] - b'1') as usize]);
-        }
-    }
-    assert!(out.is_valid_solution());
-    out
-}
-
 /// `count` puzzles with exactly `givens` givens each (fixed seed per
 /// given count, so every run sees the same puzzles).
 fn puzzles(givens: usize, count: usize) -> Vec<Grid> {
-    let mut rng = Rng(0x5C0E_0000 + givens as u64);
+    let mut rng = Rng::new(0x5C0E_0000 + givens as u64);
+    let mut solver = Solver::new();
     (0..count)
         .map(|_| {
-            let mut grid = solution(&mut rng);
-            let mut cells: Vec<usize> = (0..81).collect();
-            rng.shuffle(&mut cells);
-            for &c in &cells[givens..] {
-                grid.set(c, 0);
-            }
-            grid
+            let solution = random_solution(&mut rng, &mut solver);
+            dig(&mut rng, &solution, givens)
         })
         .collect()
 }

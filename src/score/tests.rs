@@ -3,6 +3,7 @@
 //! against a deliberately naive full enumeration.
 
 use super::*;
+use crate::generate::{random_solution, Rng};
 use crate::grid::{BOX_OF, COL_OF, ROW_OF};
 use crate::solver::Engine;
 use proptest::prelude::*;
@@ -162,41 +163,9 @@ fn blank_top_band_matches_naive_for_both_signs() {
     assert_eq!(lo.best.unwrap().0, naive_lo.unwrap());
 }
 
-/// A random complete grid: a fixed solution relabelled and shuffled by
-/// band, row, stack and column permutations and transposition.
+/// A random complete grid from the project's seeded generator.
 fn shuffled_solution(seed: u64) -> Grid {
-    const SOLVED: &[u8; 81] =
-        b"534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = |n: usize| {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        (rng % n as u64) as usize
-    };
-    let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
-    for i in (1..9).rev() {
-        digits.swap(i, next(i + 1));
-    }
-    let mut perm3 = || {
-        let mut p = [0usize, 1, 2];
-        p.swap(2, next(3));
-        p.swap(1, next(2));
-        p
-    };
-    let (bands, stacks) = (perm3(), perm3());
-    let rows = [perm3(), perm3(), perm3()];
-    let cols = [perm3(), perm3(), perm3()];
-    let transpose = next(2) == 1;
-    let mut out = Grid::empty();
-    for r in 0..9 {
-        for c in 0..9 {
-            let sr = bands[r / 3] * 3 + rows[r / 3][r % 3];
-            let sc = stacks[c / 3] * 3 + cols[c / 3][c % 3];
-            let (sr, sc) = if transpose { (sc, sr) } else { (sr, sc) };
-            out.set(r * 9 + c, digits[(SOLVED[sr * 9 + sc] - b'1') as usize]);
-        }
-    }
+    let out = random_solution(&mut Rng::new(seed), &mut Solver::new());
     assert!(out.is_valid_solution());
     out
 }
