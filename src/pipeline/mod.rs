@@ -31,7 +31,7 @@ use crossbeam_channel::{bounded, Receiver, Sender};
 
 use crate::grid::Grid;
 use crate::output::{Column, OutputFormat, Row, RowEncoder, Status};
-use crate::parse::Record;
+use crate::parse::{ParseError, Record};
 use crate::progress::{self, ProgressMode};
 use crate::stats::Totals;
 
@@ -147,11 +147,7 @@ pub fn run<J: Job>(
     let (work_tx, work_rx) = bounded::<Batch>(2 * threads);
     let (done_tx, done_rx) = bounded::<Batch>(in_flight);
     let (free_tx, free_rx) = bounded::<Batch>(in_flight);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("batchdoku-worker-{i}"))
-        .build()
-        .map_err(|e| Fatal::Write(io::Error::other(e)))?;
+    let pool = build_pool(threads).map_err(|e| Fatal::Write(io::Error::other(e)))?;
 
     let header = config.header && config.format == OutputFormat::Csv;
     let result = std::thread::scope(|s| {
@@ -278,6 +274,89 @@ fn read_batches(
     Ok(())
 }
 
+/// Where a record came from, for its row and its error message.
+#[derive(Clone, Copy, Debug)]
+pub struct Position<'a> {
+    /// The input's name.
+    pub source: &'a str,
+    /// The record's line in its input.
+    pub line: u64,
+    /// The record's 1-based number in the run.
+    pub index: u64,
+}
+
+/// Fills `row` for one record: a malformed record, or an invalid result of
+/// the job, becomes an `invalid` row whose error names `source:line`. The
+/// one per-record step shared by the streaming pipeline and
+/// [`run_in_memory`].
+pub fn fill_row<J: Job>(
+    job: &J,
+    scratch: &mut J::Scratch,
+    puzzle: Result<&Grid, &ParseError>,
+    record: &Record,
+    at: &Position<'_>,
+    row: &mut Row,
+) {
+    row.reset(at.index, at.line);
+    match puzzle {
+        Ok(puzzle) => {
+            row.puzzle = Some(*puzzle);
+            job.process(scratch, puzzle, record, row);
+        }
+        Err(e) => {
+            row.status = Status::Invalid;
+            let _ = write!(row.error, "{e}");
+        }
+    }
+    if row.status == Status::Invalid {
+        let msg = std::mem::take(&mut row.error);
+        let _ = write!(row.error, "{}:{}: {msg}", at.source, at.line);
+    }
+}
+
+/// Runs `job` over puzzles already in memory on a pool of `threads`
+/// workers (each with its own scratch, as in the streaming pipeline) and
+/// returns one row per puzzle, in order. Row `i` has index and line `i + 1`
+/// and errors name `source`. For callers that hold arrays of puzzles (the
+/// Python package); files go through [`run`].
+pub fn run_in_memory<J: Job>(
+    job: &J,
+    puzzles: &[Result<Grid, ParseError>],
+    threads: usize,
+    source: &str,
+) -> Result<Vec<Row>, rayon::ThreadPoolBuildError> {
+    use rayon::prelude::*;
+    let pool = build_pool(threads)?;
+    let record = Record::default();
+    let mut rows = vec![Row::default(); puzzles.len()];
+    pool.install(|| {
+        rows.par_iter_mut()
+            .zip(puzzles.par_iter())
+            .enumerate()
+            .with_min_len(256)
+            .for_each_init(
+                || job.scratch(),
+                |scratch, (i, (row, puzzle))| {
+                    let at = Position {
+                        source,
+                        line: i as u64 + 1,
+                        index: i as u64 + 1,
+                    };
+                    fill_row(job, scratch, puzzle.as_ref(), &record, &at, row);
+                },
+            )
+    });
+    Ok(rows)
+}
+
+/// The worker pool: `threads` named rayon threads.
+fn build_pool(threads: usize) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .thread_name(|i| format!("batchdoku-worker-{i}"))
+        .build()
+}
+
 /// A worker: processes batches until the work channel closes.
 fn work<J: Job>(
     job: &J,
@@ -296,21 +375,19 @@ fn work<J: Job>(
         let name = &names[batch.source];
         for i in 0..batch.len {
             let record = &batch.records[i];
-            row.reset(batch.first_index + i as u64, record.line);
-            match &record.puzzle {
-                Ok(puzzle) => {
-                    row.puzzle = Some(*puzzle);
-                    job.process(&mut scratch, puzzle, record, &mut row);
-                }
-                Err(e) => {
-                    row.status = Status::Invalid;
-                    let _ = write!(row.error, "{e}");
-                }
-            }
-            if row.status == Status::Invalid {
-                let msg = std::mem::take(&mut row.error);
-                let _ = write!(row.error, "{name}:{}: {msg}", record.line);
-            }
+            let at = Position {
+                source: name,
+                line: record.line,
+                index: batch.first_index + i as u64,
+            };
+            fill_row(
+                job,
+                &mut scratch,
+                record.puzzle.as_ref(),
+                record,
+                &at,
+                &mut row,
+            );
             let trailing: &[u8] = if keep_trailing { &record.trailing } else { &[] };
             // Encoding into a Vec only fails on a serializer bug.
             let _ = encoder.encode(&row, trailing, &mut batch.out);
@@ -366,4 +443,41 @@ fn write_in_order(
         }
     }
     Ok((totals, false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::{EngineKind, SolveJob};
+    use crate::parse::parse_line;
+
+    #[test]
+    fn in_memory_rows_are_ordered_and_thread_independent() {
+        let lines = [
+            &b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"[..],
+            b"not a puzzle",
+            b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+            b"33...............................................................................",
+        ];
+        let puzzles: Vec<_> = (0..300).map(|i| parse_line(lines[i % 4])).collect();
+        let job = SolveJob {
+            count_limit: 2,
+            engine: EngineKind::Mrv,
+        };
+        let one = run_in_memory(&job, &puzzles, 1, "mem").unwrap();
+        let two = run_in_memory(&job, &puzzles, 2, "mem").unwrap();
+        assert_eq!(one.len(), 300);
+        for (i, (a, b)) in one.iter().zip(&two).enumerate() {
+            assert_eq!(a.index, i as u64 + 1);
+            assert_eq!(
+                (a.status, a.solution, &a.error),
+                (b.status, b.solution, &b.error)
+            );
+        }
+        assert_eq!(one[0].status, Status::Unique);
+        assert_eq!(one[1].status, Status::Invalid);
+        assert_eq!(one[1].error, "mem:2: bad character 'n' at column 1");
+        assert!(one[3].error.starts_with("mem:4: contradictory givens"));
+        assert!(one[2].solution.unwrap().solves(&puzzles[2].unwrap()));
+    }
 }
