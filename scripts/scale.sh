@@ -36,11 +36,11 @@ generate() {
   local perms=(123456789 918273645 357198246 864297531 246813579
                975318642 531864297 692581473 417396825 789123456)
   local pass=0
-  # `head` closes the pipe when it has N lines; the loop then dies of
-  # SIGPIPE, which is expected.
+  # `head` closes the pipe once it has N lines; `tr` then dies of SIGPIPE
+  # and the loop must stop too (bash itself never writes to the pipe, so
+  # it would not get the signal and would hold the pipe open for ever).
   {
-    while :; do
-      tr 123456789 "${perms[pass % ${#perms[@]}]}" < "$TMP/base.txt"
+    while tr 123456789 "${perms[pass % ${#perms[@]}]}" < "$TMP/base.txt"; do
       pass=$((pass + 1))
     done
   } 2>/dev/null | head -n "$1" || true

@@ -631,3 +631,42 @@ fn unreadable_inputs_fail_before_any_row() {
     assert!(r.stdout.is_empty(), "rows written before a fatal error");
     assert!(!r.stderr.contains("panicked"));
 }
+
+#[test]
+fn unwritable_output_fails_before_reading_any_input() {
+    // stdin gets one puzzle and then stays open: a run that started the
+    // pipeline before opening its output would wait for the end of the
+    // input instead of failing at once. (Opening an input reads its first
+    // line, to detect the format; nothing more.) Unlike a read-only
+    // directory, a path under a regular file is unwritable even for root.
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "plain", b"x");
+    let out = file.join("out.csv");
+    let mut child = std::process::Command::new(bin())
+        .args(["solve", "-o", out.to_str().unwrap(), "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, &[P1, b"\n"].concat()).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("waited for the end of its input instead of failing on the output");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("out.csv"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
