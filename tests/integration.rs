@@ -3,6 +3,8 @@
 mod util;
 
 mod formats;
+mod fuzz_equiv;
+mod hostile;
 mod interrupt;
 mod pipeline;
 mod score;
