@@ -64,6 +64,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Column::Guesses,
                 Column::Error,
             ];
+            let sink = open_sink(&args.common)?;
             let inputs = open_inputs(&args.common)?;
             if inputs.0.iter().any(|i| i.records.has_expected()) {
                 columns.push(Column::Expected);
@@ -71,7 +72,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if args.common.keep_trailing {
                 columns.push(Column::Trailing);
             }
-            stream("solve", &job, inputs, &args.common, columns)
+            stream("solve", &job, inputs, sink, &args.common, columns)
         }
         Command::Score(args) => {
             if let SolverArg::Dlx = args.solver {
@@ -111,8 +112,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if args.common.keep_trailing {
                 columns.push(Column::Trailing);
             }
+            let sink = open_sink(&args.common)?;
             let inputs = open_inputs(&args.common)?;
-            stream("score", &job, inputs, &args.common, columns)
+            stream("score", &job, inputs, sink, &args.common, columns)
         }
         Command::Bench(args) => {
             crate::bench_cmd::run(&args)?;
@@ -137,15 +139,10 @@ fn open_inputs(common: &CommonArgs) -> anyhow::Result<(Vec<Input>, Arc<AtomicU64
     Ok((inputs, counter))
 }
 
-/// Runs a job through the pipeline and reports.
-fn stream<J: Job>(
-    command: &'static str,
-    job: &J,
-    (inputs, counter): (Vec<Input>, Arc<AtomicU64>),
-    common: &CommonArgs,
-    columns: Vec<Column>,
-) -> anyhow::Result<ExitCode> {
-    let sink = match &common.output {
+/// The output: stdout, or a temporary file beside `-o PATH`, created before
+/// any input is read so that an unwritable destination fails at once.
+fn open_sink(common: &CommonArgs) -> anyhow::Result<Sink> {
+    Ok(match &common.output {
         None => Sink::stdout(),
         Some(path) => {
             let sink =
@@ -157,7 +154,18 @@ fn stream<J: Job>(
             }
             sink
         }
-    };
+    })
+}
+
+/// Runs a job through the pipeline and reports.
+fn stream<J: Job>(
+    command: &'static str,
+    job: &J,
+    (inputs, counter): (Vec<Input>, Arc<AtomicU64>),
+    sink: Sink,
+    common: &CommonArgs,
+    columns: Vec<Column>,
+) -> anyhow::Result<ExitCode> {
     let config = Config {
         threads: common.thread_count(),
         batch_size: common.batch_size as usize,
