@@ -634,11 +634,10 @@ fn unreadable_inputs_fail_before_any_row() {
 
 #[test]
 fn unwritable_output_fails_before_reading_any_input() {
-    // stdin gets one puzzle and then stays open: a run that started the
-    // pipeline before opening its output would wait for the end of the
-    // input instead of failing at once. (Opening an input reads its first
-    // line, to detect the format; nothing more.) Unlike a read-only
-    // directory, a path under a regular file is unwritable even for root.
+    // stdin stays open and silent: a run that read its input before
+    // opening its output would wait (format detection reads the first
+    // line) instead of failing at once. Unlike a read-only directory, a
+    // path under a regular file is unwritable even for root.
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "plain", b"x");
     let out = file.join("out.csv");
@@ -649,8 +648,7 @@ fn unwritable_output_fails_before_reading_any_input() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    std::io::Write::write_all(&mut stdin, &[P1, b"\n"].concat()).unwrap();
+    let stdin = child.stdin.take().unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
