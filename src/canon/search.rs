@@ -13,15 +13,21 @@
 //! drops every survivor collected so far.
 //!
 //! Column freedom is kept structurally instead of by listing the 1296
-//! column permutations: a column that has been blank in every output row
-//! so far is interchangeable with the other such columns of its stack, so
-//! those stay an unordered set (they always sit at the left of their
-//! stack: blanks sort first), and a stack blank in every row so far stays
-//! in an unordered pool of stacks (at the left of the row, for the same
-//! reason). They are ordered only when a row first puts a digit in them.
-//! This is exact: within the output rows seen so far all members of a set
-//! look the same, so every ordering of them gives the same prefix and the
-//! same relabelling, and the later rows decide between them.
+//! column permutations. Within a stack slot the output positions are cut
+//! into *runs*; the columns of a run have had identical values in every
+//! output row so far (blank so far, or the same digit in every row), so
+//! every order of them gives the same prefix and the same relabelling, and
+//! their order is left open. A new row splits each run by its values in
+//! that row, in the only order that can be minimal: blanks first, then
+//! digits already labelled by increasing label, then new digits, larger
+//! groups first (a new digit's label repeats over its group), the only
+//! branching being among new digits with groups of equal size. Likewise a
+//! stack blank in every row so far stays in an unordered pool of stacks at
+//! the left of the row (a blank stack segment is smaller than any other).
+//! This is exact — members of a run or of the pool are interchangeable for
+//! everything decided so far, and the later rows decide between them — and
+//! it keeps near-empty grids and grids with repeated digits from
+//! multiplying candidates by up to 6^4.
 
 use crate::grid::{Grid, CELLS};
 
@@ -58,6 +64,12 @@ impl Labels {
         self.next += 1;
         l
     }
+
+    /// The label of `d` (1..=9) if it has one, else 0.
+    #[inline(always)]
+    fn peek(&self, d: u8) -> u8 {
+        ((self.map >> (4 * u32::from(d))) & 0xF) as u8
+    }
 }
 
 /// A partial transformation whose output so far equals the best prefix.
@@ -70,13 +82,11 @@ struct Candidate {
     /// Bitmask of source stacks not placed yet; they fill the leftmost
     /// `pool.count_ones()` stack slots, in an order still open.
     pool: u8,
-    /// Source stack of each stack slot right of the pool.
-    slot_stack: [u8; 3],
-    /// Per stack slot right of the pool: bitmask (bit k = column k of the
-    /// stack) of columns not placed yet; they fill the leftmost positions
-    /// of the slot, in an order still open.
-    open_cols: [u8; 3],
-    /// Source column of each output column placed so far.
+    /// Bit p set when output column p starts a run (see the module docs);
+    /// always set at the first position of a stack slot right of the pool.
+    run_start: u16,
+    /// Source column of each output column right of the pool; inside a
+    /// run the order is arbitrary (any order gives the same output).
     cols: [u8; 9],
     /// The relabelling forced so far.
     labels: Labels,
@@ -89,20 +99,17 @@ impl Candidate {
             transposed,
             rows: [0; 9],
             pool: 0b111,
-            slot_stack: [0; 3],
-            open_cols: [0; 3],
+            run_start: 0,
             cols: [0; 9],
             labels: Labels::EMPTY,
         }
     }
 
-    /// The complete transformation: open stacks and columns (blank in every
-    /// row, so their order does not change the output) are placed in
-    /// increasing order, unused digits get the remaining labels in
-    /// increasing order.
+    /// The complete transformation: pooled stacks (blank in every row, so
+    /// their order does not change the output) are placed in increasing
+    /// order, unused digits get the remaining labels in increasing order.
     fn finish(&self) -> Transform {
         let mut cols = self.cols;
-        let pooled = self.pool.count_ones() as usize;
         let mut slot = 0;
         for stack in 0..3u8 {
             if self.pool & (1 << stack) != 0 {
@@ -110,16 +117,6 @@ impl Candidate {
                     cols[3 * slot + k] = 3 * stack + k as u8;
                 }
                 slot += 1;
-            }
-        }
-        for slot in pooled..3 {
-            let stack = self.slot_stack[slot];
-            let mut pos = 3 * slot;
-            for k in 0..3u8 {
-                if self.open_cols[slot] & (1 << k) != 0 {
-                    cols[pos] = 3 * stack + k;
-                    pos += 1;
-                }
             }
         }
         let mut labels = self.labels;
@@ -130,14 +127,6 @@ impl Candidate {
         Transform::from_parts(self.transposed == 1, self.rows, cols, digits)
             .unwrap_or_else(|_| Transform::identity())
     }
-}
-
-/// One group of output positions still to be filled for the current row:
-/// stack slot `slot`, holding source stack `stack`.
-#[derive(Clone, Copy, Debug, Default)]
-struct Segment {
-    slot: u8,
-    stack: u8,
 }
 
 /// Reusable state for exact canonical forms; one per worker. After the
@@ -155,10 +144,6 @@ pub struct Canonicalizer {
     best: [u8; 9],
     /// Values of the source row being tried, by source column.
     row: [u8; 9],
-    /// Stack slots to fill for the current row, in output order.
-    segments: [Segment; 3],
-    /// Number of valid entries in `segments`.
-    segment_count: usize,
 }
 
 impl Default for Canonicalizer {
@@ -176,8 +161,6 @@ impl Canonicalizer {
             next: Vec::new(),
             best: [NONE; 9],
             row: [0; 9],
-            segments: [Segment::default(); 3],
-            segment_count: 0,
         }
     }
 
@@ -270,17 +253,8 @@ impl Canonicalizer {
                 return;
             }
         }
-        let pooled = cand.pool.count_ones() as usize;
         cand.pool = blank_pool;
         let first_slot = blank_pool.count_ones() as usize;
-        // The stack slots right of the pool, already placed.
-        for slot in pooled..3 {
-            self.segments[slot - first_slot] = Segment {
-                slot: slot as u8,
-                stack: cand.slot_stack[slot],
-            };
-        }
-        self.segment_count = 3 - first_slot;
         // Every order of the pooled stacks with a digit in this row.
         let orders: &[[usize; 3]] = match busy_count {
             0 => &[[0, 0, 0]],
@@ -299,73 +273,146 @@ impl Canonicalizer {
             for (k, &i) in order.iter().take(busy_count).enumerate() {
                 let slot = first_slot + k;
                 let stack = busy[i];
-                self.segments[k] = Segment {
-                    slot: slot as u8,
-                    stack,
-                };
-                cand.slot_stack[slot] = stack;
-                cand.open_cols[slot] = 0b111;
+                for j in 0..3 {
+                    cand.cols[3 * slot + j] = 3 * stack + j as u8;
+                }
+                cand.run_start = (cand.run_start & !(0b111 << (3 * slot))) | 1 << (3 * slot);
             }
-            self.fill_segment(0, cand);
+            self.fill_run(3 * first_slot, cand);
         }
     }
 
-    /// Fills segments `k..` of the current row.
-    fn fill_segment(&mut self, k: usize, mut cand: Candidate) {
-        if k == self.segment_count {
+    /// Fills the run starting at position `pos` of the current row, then
+    /// the rest of the row; a complete row joins the survivors.
+    fn fill_run(&mut self, pos: usize, mut cand: Candidate) {
+        if pos == 9 {
             self.next.push(cand);
             return;
         }
-        let Segment { slot, stack } = self.segments[k];
-        let slot = usize::from(slot);
-        let open = cand.open_cols[slot];
-        let base = 3 * usize::from(stack);
-        let mut blank = 0u8;
-        for j in 0..3 {
-            if open & (1 << j) != 0 && self.row[base + j] == 0 {
-                blank |= 1 << j;
-            }
+        let slot_end = pos - pos % 3 + 3;
+        let mut end = pos + 1;
+        while end < slot_end && cand.run_start & (1 << end) == 0 {
+            end += 1;
         }
-        let start = 3 * slot;
-        let blanks = blank.count_ones() as usize;
-        for p in start..start + blanks {
-            if !self.emit(p, 0) {
-                return;
+        if end == pos + 1 {
+            let v = cand.labels.label(self.row[usize::from(cand.cols[pos])]);
+            if self.emit(pos, v) {
+                self.fill_run(end, cand);
             }
-        }
-        cand.open_cols[slot] = blank;
-        self.fill_digits(k, open & !blank, start + blanks, cand);
-    }
-
-    /// Places the open columns `digits` (each with a digit in this row) of
-    /// segment `k` from position `pos` on, in every order that can still be
-    /// minimal, then the segment's already placed columns, then the rest.
-    fn fill_digits(&mut self, k: usize, digits: u8, pos: usize, cand: Candidate) {
-        if digits == 0 {
-            let mut cand = cand;
-            let end = 3 * usize::from(self.segments[k].slot) + 3;
-            for p in pos..end {
-                let v = cand.labels.label(self.row[usize::from(cand.cols[p])]);
-                if !self.emit(p, v) {
-                    return;
-                }
-            }
-            self.fill_segment(k + 1, cand);
             return;
         }
-        let base = 3 * self.segments[k].stack;
-        let mut rest = digits;
-        while rest != 0 {
-            let j = rest.trailing_zeros() as u8;
-            rest &= rest - 1;
-            let col = base + j;
+        // Blanks, then labelled digits by increasing label, then new
+        // digits (key 10): a stable sort of at most three columns.
+        let mut members = [0u8; 3];
+        let mut keys = [0u8; 3];
+        let n = end - pos;
+        for i in 0..n {
+            let col = cand.cols[pos + i];
+            let d = self.row[usize::from(col)];
+            let key = if d == 0 {
+                0
+            } else {
+                match cand.labels.peek(d) {
+                    0 => 10,
+                    l => l,
+                }
+            };
+            let mut j = i;
+            while j > 0 && keys[j - 1] > key {
+                members[j] = members[j - 1];
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            members[j] = col;
+            keys[j] = key;
+        }
+        let mut p = pos;
+        let mut i = 0;
+        while i < n && keys[i] < 10 {
+            if !self.emit(p, keys[i]) {
+                return;
+            }
+            if i > 0 && keys[i] != keys[i - 1] {
+                cand.run_start |= 1 << p;
+            }
+            cand.cols[p] = members[i];
+            p += 1;
+            i += 1;
+        }
+        if i == n {
+            return self.fill_run(end, cand);
+        }
+        if i > 0 {
+            cand.run_start |= 1 << p;
+        }
+        // New digits: group by digit, larger groups first.
+        let fresh = &members[i..n];
+        let m = fresh.len();
+        let row = self.row;
+        let digit = |c: u8| row[usize::from(c)];
+        let distinct = match m {
+            1 => true,
+            2 => digit(fresh[0]) != digit(fresh[1]),
+            _ => {
+                let (a, b, c) = (digit(fresh[0]), digit(fresh[1]), digit(fresh[2]));
+                a != b && b != c && a != c
+            }
+        };
+        if distinct {
+            let mut set = [0u8; 3];
+            set[..m].copy_from_slice(fresh);
+            return self.fill_distinct(&set[..m], p, end, cand);
+        }
+        // Two or three columns of one new digit, maybe one of another:
+        // the bigger group first, the order is forced.
+        let mut order = [0u8; 3];
+        order[..m].copy_from_slice(fresh);
+        if m == 3 {
+            // Move the odd one out (if any) to the end.
+            let (a, b, c) = (digit(order[0]), digit(order[1]), digit(order[2]));
+            if a != b && a == c {
+                order.swap(1, 2);
+            } else if a != b && b == c {
+                order.swap(0, 2);
+            }
+        }
+        for j in 0..m {
+            let v = cand.labels.label(digit(order[j]));
+            if !self.emit(p + j, v) {
+                return;
+            }
+            if j > 0 && digit(order[j]) != digit(order[j - 1]) {
+                cand.run_start |= 1 << (p + j);
+            }
+            cand.cols[p + j] = order[j];
+        }
+        self.fill_run(end, cand)
+    }
+
+    /// Places the columns `set` (distinct new digits in this row) at
+    /// positions `pos..end` in every order that can still be minimal,
+    /// each as a run of its own, then the rest of the row.
+    fn fill_distinct(&mut self, set: &[u8], pos: usize, end: usize, cand: Candidate) {
+        if set.is_empty() {
+            return self.fill_run(end, cand);
+        }
+        for (i, &col) in set.iter().enumerate() {
             let mut c = cand;
             let v = c.labels.label(self.row[usize::from(col)]);
             if !self.emit(pos, v) {
                 continue;
             }
             c.cols[pos] = col;
-            self.fill_digits(k, digits & !(1 << j), pos + 1, c);
+            c.run_start |= 1 << pos;
+            let mut rest = [0u8; 3];
+            let mut r = 0;
+            for (j, &other) in set.iter().enumerate() {
+                if j != i {
+                    rest[r] = other;
+                    r += 1;
+                }
+            }
+            self.fill_distinct(&rest[..r], pos + 1, end, c);
         }
     }
 

@@ -397,3 +397,22 @@ fn brute_force_reference_is_sane() {
     let q = Transform::random(&mut rng).apply(&p);
     assert_eq!(brute_force(&p), brute_force(&q));
 }
+
+#[test]
+#[ignore = "timing probe"]
+fn canon_timing_probe() {
+    let mut canon = Canonicalizer::new();
+    for p in edge_cases() {
+        let start = std::time::Instant::now();
+        canon.canonical(&p);
+        let t1 = start.elapsed();
+        let start = std::time::Instant::now();
+        brute_force(&p);
+        eprintln!(
+            "{} canon {:?} brute {:?}",
+            p.to_line_string(),
+            t1,
+            start.elapsed()
+        );
+    }
+}
