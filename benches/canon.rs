@@ -5,7 +5,8 @@
 //! the cases with the most ties.
 //!
 //! `cargo bench --bench canon`. Before criterion runs, a one-pass report
-//! prints puzzles/s over each whole set (skip it with
+//! prints puzzles/s over each whole set, how many puzzles are already in
+//! canonical form and how many distinct forms the set has (skip it with
 //! `CANON_BENCH_NO_REPORT`). `BATCHDOKU_DATA` reads the sets from
 //! elsewhere; `BATCHDOKU_BENCH_SAMPLE` sets how many puzzles of each set
 //! criterion times (default 2000, spread evenly over the file).
@@ -89,11 +90,14 @@ fn main() {
     sets.extend(generated(n).into_iter().map(|(s, g)| (s.to_string(), g)));
     let mut canon = Canonicalizer::new();
     if std::env::var_os("CANON_BENCH_NO_REPORT").is_none() {
-        println!("| set | puzzles | puzzles/s (one thread) |");
-        println!("|---|---|---|");
+        println!("| set | puzzles | puzzles/s (one thread) | already canonical | distinct forms |");
+        println!("|---|---|---|---|---|");
         for (name, all) in &sets {
             let r = rate(&mut canon, all);
-            println!("| {name} | {} | {r:.0} |", all.len());
+            let forms: Vec<Grid> = all.iter().map(|p| canon.canonical(p).0).collect();
+            let fixed = all.iter().zip(&forms).filter(|(p, c)| p == c).count();
+            let distinct = forms.iter().collect::<std::collections::HashSet<_>>().len();
+            println!("| {name} | {} | {r:.0} | {fixed} | {distinct} |", all.len());
         }
     }
     let mut c = Criterion::default()

@@ -231,6 +231,17 @@ impl Canonicalizer {
     /// Fills the current row for candidate `cand` (its row already chosen)
     /// in every way that can still be minimal.
     fn place_row(&mut self, mut cand: Candidate) {
+        if cand.pool == 0 && cand.run_start == 0x1FF {
+            // Every column placed: one way to write the row.
+            for p in 0..9 {
+                let v = cand.labels.label(self.row[usize::from(cand.cols[p])]);
+                if !self.emit(p, v) {
+                    return;
+                }
+            }
+            self.next.push(cand);
+            return;
+        }
         // Pooled stacks blank in this row stay pooled, at the very left.
         let mut blank_pool = 0u8;
         let mut busy = [0u8; 3];

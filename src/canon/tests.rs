@@ -416,3 +416,44 @@ fn canon_timing_probe() {
         );
     }
 }
+
+/// Published puzzles as known values: most of Gordon Royle's list of 17-clue
+/// puzzles is distributed in minlex form, so those lines must be fixed
+/// points; every other line must canonicalise to something smaller, and a
+/// sample of those is checked by brute force.
+#[test]
+#[ignore = "reads ../shared/data; cargo test --release -- --ignored canon"]
+fn canon_public_17_clue_set() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/puzzles2_17_clue.txt");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("skipped: {} is absent", path.display());
+        return;
+    };
+    let mut canon = Canonicalizer::new();
+    let (mut fixed, mut moved, mut brute_checked) = (0, 0, 0);
+    for line in text.lines() {
+        let Ok(p) = parse_line(line.as_bytes()) else {
+            continue;
+        };
+        let (c, t) = canon.canonical(&p);
+        assert_eq!(t.apply(&p), c);
+        if c == p {
+            fixed += 1;
+            continue;
+        }
+        moved += 1;
+        assert!(
+            c.to_line_with(b'0') < p.to_line_with(b'0'),
+            "{line}: form is not smaller"
+        );
+        if brute_checked < 10 {
+            assert_eq!(c.cells(), &brute_force(&p), "{line}: not minimal");
+            brute_checked += 1;
+        }
+    }
+    eprintln!(
+        "17-clue set: {fixed} already minlex, {moved} not ({brute_checked} of those brute-forced)"
+    );
+    assert!(fixed > 0);
+}
