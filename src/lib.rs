@@ -9,6 +9,7 @@
 //! - [`parse`]: record parsers and format detection.
 //! - [`solver`]: the one search loop, driven by a [`solver::Visitor`].
 //! - [`score`]: the best weighted score over all solutions (branch-and-bound).
+//! - [`canon`]: exact canonical (minlex) forms up to the 3,359,232 x 9! symmetries.
 //!
 //! ## Example
 //! ```
@@ -28,6 +29,7 @@
 #![deny(missing_debug_implementations)]
 
 pub mod bench;
+pub mod canon;
 pub mod dlx;
 pub mod generate;
 pub mod grid;

@@ -1,0 +1,123 @@
+//! Canonical-form (minlex) throughput on the public benchmark sets in
+//! `../shared/data/` (absent sets are skipped), single thread, one reused
+//! [`Canonicalizer`]. Puzzles are parsed before timing. Also complete
+//! grids (generated with a fixed seed) and sparse multi-solution puzzles,
+//! the cases with the most ties.
+//!
+//! `cargo bench --bench canon`. Before criterion runs, a one-pass report
+//! prints puzzles/s over each whole set, how many puzzles are already in
+//! canonical form and how many distinct forms the set has (skip it with
+//! `CANON_BENCH_NO_REPORT`). `BATCHDOKU_DATA` reads the sets from
+//! elsewhere; `BATCHDOKU_BENCH_SAMPLE` sets how many puzzles of each set
+//! criterion times (default 2000, spread evenly over the file).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use batchdoku::canon::Canonicalizer;
+use batchdoku::generate::{dig, random_solution, Rng};
+use batchdoku::{parse, Grid, Solver};
+use criterion::{black_box, BenchmarkId, Criterion, Throughput};
+
+const SETS: [&str; 8] = [
+    "puzzles1_unbiased",
+    "puzzles2_17_clue",
+    "puzzles3_magictour_top1465",
+    "puzzles5_forum_hardest_1905_11+",
+    "puzzles6_forum_hardest_1106",
+    "puzzles7_serg_benchmark",
+    "top95",
+    "hardest",
+];
+
+fn data_dir() -> PathBuf {
+    std::env::var_os("BATCHDOKU_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+}
+
+/// Every puzzle of a set, or `None` when the file is absent.
+fn load(set: &str) -> Option<Vec<Grid>> {
+    let text = std::fs::read_to_string(data_dir().join(format!("{set}.txt"))).ok()?;
+    Some(
+        text.lines()
+            .filter_map(|l| parse::parse_line(l.as_bytes()).ok())
+            .collect(),
+    )
+}
+
+/// Up to `n` items spread evenly over `all`.
+fn sample(all: &[Grid], n: usize) -> Vec<Grid> {
+    let step = (all.len() / n.max(1)).max(1);
+    all.iter().step_by(step).take(n).copied().collect()
+}
+
+/// Generated sets: `n / 10` complete grids (about 2 ms each: the first
+/// row ties under all 1296 column orders), and `n` puzzles dug to 8-16
+/// givens (many solutions, many empty rows: the tie-heavy puzzles).
+fn generated(n: usize) -> Vec<(&'static str, Vec<Grid>)> {
+    let mut solver = Solver::new();
+    let mut rng = Rng::new(0xCA_B0_0C);
+    let mut solution = || random_solution(&mut rng, &mut solver);
+    let grids: Vec<Grid> = (0..(n / 10).max(1)).map(|_| solution()).collect();
+    let solutions: Vec<Grid> = (0..n).map(|_| solution()).collect();
+    let sparse: Vec<Grid> = solutions
+        .iter()
+        .map(|g| {
+            let givens = 8 + rng.below(9) as usize;
+            dig(&mut rng, g, givens)
+        })
+        .collect();
+    vec![("complete-grids", grids), ("sparse-8-16-givens", sparse)]
+}
+
+fn rate(canon: &mut Canonicalizer, set: &[Grid]) -> f64 {
+    let start = Instant::now();
+    for p in set {
+        black_box(canon.canonical(black_box(p)));
+    }
+    set.len() as f64 / start.elapsed().as_secs_f64()
+}
+
+fn main() {
+    let n: usize = std::env::var("BATCHDOKU_BENCH_SAMPLE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2000);
+    let mut sets: Vec<(String, Vec<Grid>)> = SETS
+        .iter()
+        .filter_map(|s| load(s).map(|all| (s.to_string(), all)))
+        .collect();
+    sets.extend(generated(n).into_iter().map(|(s, g)| (s.to_string(), g)));
+    let mut canon = Canonicalizer::new();
+    if std::env::var_os("CANON_BENCH_NO_REPORT").is_none() {
+        println!("| set | puzzles | puzzles/s (one thread) | already canonical | distinct forms |");
+        println!("|---|---|---|---|---|");
+        for (name, all) in &sets {
+            let r = rate(&mut canon, all);
+            let forms: Vec<Grid> = all.iter().map(|p| canon.canonical(p).0).collect();
+            let fixed = all.iter().zip(&forms).filter(|(p, c)| p == c).count();
+            let distinct = forms.iter().collect::<std::collections::HashSet<_>>().len();
+            println!("| {name} | {} | {r:.0} | {fixed} | {distinct} |", all.len());
+        }
+    }
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1))
+        .configure_from_args();
+    let mut group = c.benchmark_group("canon");
+    for (name, all) in &sets {
+        let set = sample(all, n);
+        group.throughput(Throughput::Elements(set.len() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(name), &set, |b, set| {
+            b.iter(|| {
+                for p in set {
+                    black_box(canon.canonical(black_box(p)));
+                }
+            })
+        });
+    }
+    group.finish();
+    c.final_summary();
+}

@@ -1,0 +1,463 @@
+//! Tests of the canonical form: exactness against a brute force over all
+//! 3,359,232 cell permutations, invariance under random transformations,
+//! the reported transformation, idempotence, and the [`Transform`] algebra
+//! and text form.
+
+use super::*;
+use crate::generate::{dig, random_solution, Rng};
+use crate::grid::CELLS;
+use crate::parse::parse_line;
+use crate::solver::Solver;
+
+/// All 1296 band-preserving permutations of 0..8 (band order, then the
+/// order inside each band).
+fn line_perms() -> Vec<[u8; 9]> {
+    const P3: [[u8; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut out = Vec::with_capacity(1296);
+    for bands in P3 {
+        for a in P3 {
+            for b in P3 {
+                for c in P3 {
+                    let mut p = [0u8; 9];
+                    for (slot, inner) in [a, b, c].iter().enumerate() {
+                        for k in 0..3 {
+                            p[3 * slot + k] = 3 * bands[slot] + inner[k];
+                        }
+                    }
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The minlex string by brute force: every transpose flag, row
+/// permutation and column permutation, greedy relabelling, keep the
+/// smallest. The only shortcut: a permutation stops as soon as its string
+/// is larger than the best at some position (it can no longer win).
+fn brute_force(grid: &Grid) -> [u8; CELLS] {
+    let perms = line_perms();
+    let cells = grid.cells();
+    let mut best = [u8::MAX; CELLS];
+    for transpose in [false, true] {
+        for rows in &perms {
+            let mut by_rows = [0u8; CELLS];
+            for r in 0..9 {
+                for c in 0..9 {
+                    let sr = usize::from(rows[r]);
+                    by_rows[r * 9 + c] = if transpose {
+                        cells[c * 9 + sr]
+                    } else {
+                        cells[sr * 9 + c]
+                    };
+                }
+            }
+            for cols in &perms {
+                let mut labels = [0u8; 10];
+                let mut next = 1;
+                let mut smaller = false;
+                for p in 0..CELLS {
+                    let v = usize::from(by_rows[(p / 9) * 9 + usize::from(cols[p % 9])]);
+                    let out = if v == 0 {
+                        0
+                    } else {
+                        if labels[v] == 0 {
+                            labels[v] = next;
+                            next += 1;
+                        }
+                        labels[v]
+                    };
+                    if smaller {
+                        best[p] = out;
+                    } else if out < best[p] {
+                        smaller = true;
+                        best[p] = out;
+                    } else if out > best[p] {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+fn grid(line: &[u8]) -> Grid {
+    parse_line(line).expect("test grid parses")
+}
+
+/// A random valid puzzle with `givens` givens (unique or not).
+fn random_puzzle(rng: &mut Rng, solver: &mut Solver, givens: usize) -> Grid {
+    let solution = random_solution(rng, solver);
+    dig(rng, &solution, givens)
+}
+
+/// A random grid that ignores the rules: each cell blank with probability
+/// `blank_percent`, else a random digit (repeats in units are likely).
+fn random_noise(rng: &mut Rng, blank_percent: u64) -> Grid {
+    let mut cells = [0u8; CELLS];
+    for c in cells.iter_mut() {
+        if rng.below(100) >= blank_percent {
+            *c = 1 + rng.below(9) as u8;
+        }
+    }
+    Grid::from_cells(cells).expect("digits are in range")
+}
+
+/// Checks one grid against everything that must hold for its canonical
+/// form except the brute force.
+fn check_properties(canon: &mut Canonicalizer, rng: &mut Rng, p: &Grid) -> Grid {
+    let (c, t) = canon.canonical(p);
+    assert_eq!(
+        t.apply(p),
+        c,
+        "reported transform does not give the form of {}",
+        p.to_line_string()
+    );
+    assert_eq!(c.given_count(), p.given_count());
+    assert_eq!(
+        canonical_form(p).0,
+        c,
+        "a reused canonicalizer disagrees with a fresh one"
+    );
+    let (again, t2) = canon.canonical(&c);
+    assert_eq!(
+        again,
+        c,
+        "canonicalising twice changed {}",
+        p.to_line_string()
+    );
+    assert_eq!(t2.apply(&c), c);
+    for _ in 0..3 {
+        let q = Transform::random(rng).apply(p);
+        let (cq, tq) = canon.canonical(&q);
+        assert_eq!(
+            cq,
+            c,
+            "a transformed copy of {} has another form",
+            p.to_line_string()
+        );
+        assert_eq!(tq.apply(&q), cq);
+    }
+    c
+}
+
+/// The edge cases every check includes.
+fn edge_cases() -> Vec<Grid> {
+    let mut one = Grid::empty();
+    one.set(40, 7);
+    let mut two_equal = Grid::empty();
+    two_equal.set(3, 5);
+    two_equal.set(77, 5);
+    vec![
+        Grid::empty(),
+        one,
+        two_equal,
+        // a complete grid
+        grid(b"534678912672195348198342567859761423426853791713924856961537284287419635345286179"),
+        // contradictory: two 5s in the first row, and more
+        grid(b"55.....1.....5....9.....9..1.......1.........2.2.2.......8........8.....3...3...."),
+        // a well-known unique puzzle
+        grid(b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."),
+        // every cell the same digit
+        Grid::from_cells([4; CELLS]).expect("in range"),
+    ]
+}
+
+#[test]
+fn exact_against_brute_force() {
+    let mut rng = Rng::new(0xCA11_0001);
+    let mut solver = Solver::new();
+    let mut canon = Canonicalizer::new();
+    let mut cases = edge_cases();
+    for givens in [17, 24, 30] {
+        cases.push(random_puzzle(&mut rng, &mut solver, givens));
+    }
+    cases.push(random_noise(&mut rng, 70));
+    cases.push(random_solution(&mut rng, &mut solver));
+    for p in &cases {
+        let (c, t) = canon.canonical(p);
+        assert_eq!(
+            c.cells(),
+            &brute_force(p),
+            "not minimal for {}",
+            p.to_line_string()
+        );
+        assert_eq!(t.apply(p), c);
+    }
+}
+
+#[test]
+#[ignore = "slow: thousands of brute-force runs; cargo test --release -- --ignored canon"]
+fn canon_exact_against_brute_force_many() {
+    let count: u64 = std::env::var("CANON_BRUTE_COUNT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2000);
+    let mut solver = Solver::new();
+    let mut canon = Canonicalizer::new();
+    for i in 0..count {
+        let mut rng = Rng::for_item(0xB207E, i);
+        let p = match i % 8 {
+            0 => {
+                let blank = 50 + rng.below(50);
+                random_noise(&mut rng, blank)
+            }
+            1 => random_solution(&mut rng, &mut solver),
+            2 => {
+                let g = 1 + rng.below(16) as usize;
+                random_puzzle(&mut rng, &mut solver, g)
+            }
+            _ => {
+                let g = 17 + rng.below(19) as usize;
+                random_puzzle(&mut rng, &mut solver, g)
+            }
+        };
+        let (c, t) = canon.canonical(&p);
+        assert_eq!(
+            c.cells(),
+            &brute_force(&p),
+            "case {i}: not minimal for {}",
+            p.to_line_string()
+        );
+        assert_eq!(t.apply(&p), c);
+    }
+}
+
+#[test]
+fn invariant_under_random_transforms() {
+    let mut rng = Rng::new(0xCA11_0002);
+    let mut solver = Solver::new();
+    let mut canon = Canonicalizer::new();
+    for p in edge_cases() {
+        check_properties(&mut canon, &mut rng, &p);
+    }
+    for i in 0..300 {
+        let p = match i % 6 {
+            0 => random_solution(&mut rng, &mut solver),
+            1 => {
+                let blank = 40 + rng.below(60);
+                random_noise(&mut rng, blank)
+            }
+            2 => {
+                let g = 1 + rng.below(16) as usize;
+                random_puzzle(&mut rng, &mut solver, g)
+            }
+            _ => {
+                let g = 17 + rng.below(19) as usize;
+                random_puzzle(&mut rng, &mut solver, g)
+            }
+        };
+        check_properties(&mut canon, &mut rng, &p);
+    }
+}
+
+#[test]
+fn different_classes_get_different_forms() {
+    // One given; two givens sharing a row and a box; two givens sharing
+    // only a box. No symmetry maps one of these onto another.
+    let with = |cells: &[(usize, u8)]| {
+        let mut g = Grid::empty();
+        for &(cell, d) in cells {
+            g.set(cell, d);
+        }
+        g
+    };
+    let forms: Vec<Grid> = [
+        with(&[(0, 1)]),
+        with(&[(0, 1), (1, 2)]),
+        with(&[(0, 1), (10, 2)]),
+    ]
+    .iter()
+    .map(|g| canonical_form(g).0)
+    .collect();
+    assert_ne!(forms[0], forms[1]);
+    assert_ne!(forms[1], forms[2]);
+    assert_ne!(forms[0], forms[2]);
+    let mut last = [b'0'; CELLS];
+    last[80] = b'1';
+    assert_eq!(forms[0].to_line_with(b'0'), last);
+    last[79] = b'1';
+    last[80] = b'2';
+    assert_eq!(forms[1].to_line_with(b'0'), last);
+}
+
+#[test]
+fn empty_grid_form_and_transform() {
+    let (c, t) = canonical_form(&Grid::empty());
+    assert_eq!(c, Grid::empty());
+    assert_eq!(t.apply(&Grid::empty()), Grid::empty());
+}
+
+#[test]
+fn transform_text_round_trips() {
+    let mut rng = Rng::new(7);
+    for _ in 0..200 {
+        let t = Transform::random(&mut rng);
+        let text = t.to_string();
+        assert_eq!(text.parse::<Transform>(), Ok(t), "{text}");
+    }
+    assert_eq!(
+        Transform::identity().to_string(),
+        "N;rows=012345678;cols=012345678;digits=123456789"
+    );
+}
+
+#[test]
+fn transform_text_rejects_bad_input() {
+    let bad = [
+        ("", TransformError::Syntax),
+        (
+            "X;rows=012345678;cols=012345678;digits=123456789",
+            TransformError::Syntax,
+        ),
+        (
+            "N;rows=01234567;cols=012345678;digits=123456789",
+            TransformError::Syntax,
+        ),
+        (
+            "N;cols=012345678;rows=012345678;digits=123456789",
+            TransformError::Syntax,
+        ),
+        (
+            "N;rows=012345678;cols=012345678;digits=123456789;",
+            TransformError::Syntax,
+        ),
+        (
+            "N;rows=0123456a8;cols=012345678;digits=123456789",
+            TransformError::Syntax,
+        ),
+        (
+            "N;rows=012346578;cols=012345678;digits=123456789",
+            TransformError::Rows,
+        ),
+        (
+            "N;rows=013245678;cols=012345678;digits=123456789",
+            TransformError::Rows,
+        ),
+        (
+            "N;rows=012345678;cols=012345670;digits=123456789",
+            TransformError::Cols,
+        ),
+        (
+            "N;rows=012345678;cols=312045678;digits=123456789",
+            TransformError::Cols,
+        ),
+        (
+            "N;rows=012345678;cols=012345678;digits=123456780",
+            TransformError::Digits,
+        ),
+        (
+            "N;rows=012345678;cols=012345678;digits=123456788",
+            TransformError::Digits,
+        ),
+    ];
+    for (text, err) in bad {
+        assert_eq!(text.parse::<Transform>(), Err(err), "{text:?}");
+    }
+    assert!("T;rows=876543210;cols=345012678;digits=987654321"
+        .parse::<Transform>()
+        .is_ok());
+}
+
+#[test]
+fn transform_compose_and_inverse() {
+    let mut rng = Rng::new(11);
+    let mut solver = Solver::new();
+    for _ in 0..100 {
+        let g = random_puzzle(&mut rng, &mut solver, 30);
+        let a = Transform::random(&mut rng);
+        let b = Transform::random(&mut rng);
+        assert_eq!(a.compose(&b).apply(&g), a.apply(&b.apply(&g)));
+        assert_eq!(a.inverse().apply(&a.apply(&g)), g);
+        assert_eq!(a.compose(&a.inverse()), Transform::identity());
+        assert_eq!(a.inverse().compose(&a), Transform::identity());
+        assert_eq!(Transform::identity().apply(&g), g);
+        assert!(a
+            .apply(&random_solution(&mut rng, &mut solver))
+            .is_valid_solution());
+    }
+}
+
+#[test]
+fn brute_force_reference_is_sane() {
+    // The reference itself: a single given ends up in the last cell as 1,
+    // and a transformed grid has the same brute-force form.
+    let mut one = Grid::empty();
+    one.set(10, 9);
+    let mut expect = [0u8; CELLS];
+    expect[80] = 1;
+    assert_eq!(brute_force(&one), expect);
+    let mut rng = Rng::new(3);
+    let mut solver = Solver::new();
+    let p = random_puzzle(&mut rng, &mut solver, 22);
+    let q = Transform::random(&mut rng).apply(&p);
+    assert_eq!(brute_force(&p), brute_force(&q));
+}
+
+#[test]
+#[ignore = "slow: brute force on the edge cases, with timings; cargo test --release -- --ignored canon"]
+fn canon_edge_case_timings() {
+    let mut canon = Canonicalizer::new();
+    for p in edge_cases() {
+        let start = std::time::Instant::now();
+        let (c, _) = canon.canonical(&p);
+        let fast = start.elapsed();
+        let start = std::time::Instant::now();
+        assert_eq!(c.cells(), &brute_force(&p), "{}", p.to_line_string());
+        eprintln!(
+            "{}: search {fast:?}, brute force {:?}",
+            p.to_line_string(),
+            start.elapsed()
+        );
+    }
+}
+
+/// Published puzzles as known values: most of Gordon Royle's list of 17-clue
+/// puzzles is distributed in minlex form, so those lines must be fixed
+/// points; every other line must canonicalise to something smaller, and a
+/// sample of those is checked by brute force.
+#[test]
+#[ignore = "reads ../shared/data; cargo test --release -- --ignored canon"]
+fn canon_public_17_clue_set() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/puzzles2_17_clue.txt");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("skipped: {} is absent", path.display());
+        return;
+    };
+    let mut canon = Canonicalizer::new();
+    let (mut fixed, mut moved, mut brute_checked) = (0, 0, 0);
+    for line in text.lines() {
+        let Ok(p) = parse_line(line.as_bytes()) else {
+            continue;
+        };
+        let (c, t) = canon.canonical(&p);
+        assert_eq!(t.apply(&p), c);
+        if c == p {
+            fixed += 1;
+            continue;
+        }
+        moved += 1;
+        assert!(
+            c.to_line_with(b'0') < p.to_line_with(b'0'),
+            "{line}: form is not smaller"
+        );
+        if brute_checked < 10 {
+            assert_eq!(c.cells(), &brute_force(&p), "{line}: not minimal");
+            brute_checked += 1;
+        }
+    }
+    eprintln!(
+        "17-clue set: {fixed} already minlex, {moved} not ({brute_checked} of those brute-forced)"
+    );
+    assert!(fixed > 0);
+}
