@@ -11,46 +11,15 @@
 //! elsewhere; `BATCHDOKU_BENCH_SAMPLE` sets how many puzzles of each set
 //! criterion times (default 2000, spread evenly over the file).
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use batchdoku::canon::Canonicalizer;
 use batchdoku::generate::{dig, random_solution, Rng};
-use batchdoku::{parse, Grid, Solver};
+use batchdoku::{Grid, Solver};
+mod common;
+
+use common::{load, sample, sample_size, SETS};
 use criterion::{black_box, BenchmarkId, Criterion, Throughput};
-
-const SETS: [&str; 8] = [
-    "puzzles1_unbiased",
-    "puzzles2_17_clue",
-    "puzzles3_magictour_top1465",
-    "puzzles5_forum_hardest_1905_11+",
-    "puzzles6_forum_hardest_1106",
-    "puzzles7_serg_benchmark",
-    "top95",
-    "hardest",
-];
-
-fn data_dir() -> PathBuf {
-    std::env::var_os("BATCHDOKU_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-}
-
-/// Every puzzle of a set, or `None` when the file is absent.
-fn load(set: &str) -> Option<Vec<Grid>> {
-    let text = std::fs::read_to_string(data_dir().join(format!("{set}.txt"))).ok()?;
-    Some(
-        text.lines()
-            .filter_map(|l| parse::parse_line(l.as_bytes()).ok())
-            .collect(),
-    )
-}
-
-/// Up to `n` items spread evenly over `all`.
-fn sample(all: &[Grid], n: usize) -> Vec<Grid> {
-    let step = (all.len() / n.max(1)).max(1);
-    all.iter().step_by(step).take(n).copied().collect()
-}
 
 /// Generated sets: `n / 10` complete grids (about 2 ms each: the first
 /// row ties under all 1296 column orders), and `n` puzzles dug to 8-16
@@ -80,10 +49,7 @@ fn rate(canon: &mut Canonicalizer, set: &[Grid]) -> f64 {
 }
 
 fn main() {
-    let n: usize = std::env::var("BATCHDOKU_BENCH_SAMPLE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2000);
+    let n = sample_size();
     let mut sets: Vec<(String, Vec<Grid>)> = SETS
         .iter()
         .filter_map(|s| load(s).map(|all| (s.to_string(), all)))
