@@ -91,6 +91,20 @@ fn solving_and_encoding_do_not_allocate() {
         }
     });
     assert!(found > puzzles.len() as u64);
+
+    // Canonical forms: buffers grow on the first pass only.
+    let mut canon = batchdoku::canon::Canonicalizer::new();
+    for p in &puzzles {
+        canon.canonical(p);
+    }
+    let mut forms = 0;
+    let n_canon = allocations_during(|| {
+        for p in &puzzles {
+            forms += canon.canonical(p).0.given_count();
+        }
+    });
+    assert!(forms > 0);
+    assert_eq!(n_canon, 0, "{n_canon} heap allocations in canonical forms");
     assert!(out.len() < 1 << 20, "output buffer outgrew its capacity");
     assert_eq!(n, 0, "{n} heap allocations in the hot loop");
 }

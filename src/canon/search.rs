@@ -175,7 +175,14 @@ impl Canonicalizer {
                 self.src[1][r * 9 + c] = cells[c * 9 + r];
             }
         }
+        // The two buffers swap roles at every step (9 per call), so each
+        // call starts with them the other way round: keep both at the same
+        // capacity, or a warm canonicalizer would still allocate.
+        let capacity = self.alive.capacity().max(self.next.capacity());
         self.alive.clear();
+        self.next.clear();
+        self.alive.reserve(capacity);
+        self.next.reserve(capacity);
         self.alive.push(Candidate::start(0));
         self.alive.push(Candidate::start(1));
         let mut out = [0u8; CELLS];
