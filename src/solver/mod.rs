@@ -1,5 +1,9 @@
 //! The bitmask MRV solver: the public face of the one search loop.
 //!
+//! Internally the state is kept as band masks in the manner of JCZSolve
+//! (see [`state`] for the bit layout and [`tables`] for the locked-candidate
+//! tables); [`Node`] still answers per-cell questions.
+//!
 //! [`Solver`] owns a fixed stack and is meant to be created once per worker
 //! and reused for every puzzle: solving never allocates. What the search
 //! does at each node and at each solution is decided by a [`Visitor`]; the
@@ -9,6 +13,7 @@
 
 mod search;
 mod state;
+mod tables;
 
 pub use state::{bit_digit, digit_bit, Contradiction, State as Node, ALL_DIGITS};
 

@@ -5,38 +5,27 @@
 //! happens at a node and at a solution is decided by a [`Visitor`].
 //!
 //! A guess on cell `c` with digit `d` pushes a copy of the current state
-//! with `d` removed from `c` (the untried alternatives), then assigns `d`.
-//! Backtracking pops that copy and carries on from it. Each frame on the
-//! stack belongs to one branch point on the current path and each branch
-//! point fills at least one more cell, so 81 frames always suffice.
+//! with `d` removed from `c` (the untried alternatives), then places `d`.
+//! Backtracking pops that copy and carries on from it (propagation starts
+//! from the one mask the removal changed). Each frame on the stack belongs
+//! to one branch point on the current path and each branch point fills at
+//! least one more cell, so 81 frames always suffice.
 
-use super::state::{SingleQueue, State};
+use super::state::State;
 use super::{Flow, Stats, Visitor};
 use crate::grid::{Grid, CELLS};
 
-/// A saved alternative: the state to resume and the cell that was guessed.
-#[derive(Clone, Copy)]
-struct Frame {
-    state: State,
-    cell: u8,
-}
-
 /// The reusable search machinery: one per worker thread, reused for every
-/// puzzle, so the search itself never touches the heap.
+/// puzzle, so the search itself never touches the heap. Each stack entry
+/// is a saved alternative: the state to resume.
 pub(crate) struct Search {
-    stack: Box<[Frame; CELLS]>,
-    queue: SingleQueue,
+    stack: Box<[State; CELLS]>,
 }
 
 impl Search {
     pub(crate) fn new() -> Search {
-        let frame = Frame {
-            state: State::blank(),
-            cell: 0,
-        };
         Search {
-            stack: Box::new([frame; CELLS]),
-            queue: SingleQueue::new(),
+            stack: Box::new([State::blank(); CELLS]),
         }
     }
 
@@ -47,8 +36,7 @@ impl Search {
         let mut stats = Stats::default();
         let mut depth = 0usize;
         let mut cur = State::blank();
-        self.queue.clear();
-        let mut alive = cur.load(puzzle, &mut self.queue).is_ok();
+        let mut alive = cur.load(puzzle).is_ok();
         loop {
             if alive {
                 match self.expand(&mut cur, &mut depth, &mut stats, visitor) {
@@ -65,14 +53,7 @@ impl Search {
                 return stats;
             }
             depth -= 1;
-            let frame = &self.stack[depth];
-            cur = frame.state;
-            self.queue.clear();
-            let cell = frame.cell as usize;
-            let m = cur.candidates(cell);
-            if m & (m - 1) == 0 {
-                self.queue.push(cell);
-            }
+            cur = self.stack[depth];
             alive = true;
         }
     }
@@ -88,7 +69,7 @@ impl Search {
         visitor: &mut V,
     ) -> Step {
         stats.nodes += 1;
-        if cur.propagate(&mut self.queue).is_err() {
+        if cur.propagate().is_err() {
             stats.dead_ends += 1;
             return Step::Backtrack;
         }
@@ -97,26 +78,25 @@ impl Search {
             Flow::Prune => return Step::Backtrack,
             Flow::Stop => return Step::Stop,
         }
-        let Some(cell) = cur.branch_cell() else {
+        let Some((band, bit)) = cur.branch_cell() else {
             return match visitor.solution(&cur.to_grid()) {
                 Flow::Stop => Step::Stop,
                 Flow::Continue | Flow::Prune => Step::Backtrack,
             };
         };
+        let cell = 27 * band + bit as usize;
         let m = cur.candidates(cell);
-        let bit = if visitor.prefers_high_digits(cell) {
-            1u16 << (15 - m.leading_zeros())
+        let digit = if visitor.prefers_high_digits(cell) {
+            15 - m.leading_zeros() as usize
         } else {
-            m & m.wrapping_neg()
+            m.trailing_zeros() as usize
         };
         stats.guesses += 1;
         let frame = &mut self.stack[*depth];
-        frame.state = *cur;
-        frame.state.remove_candidate(cell, bit);
-        frame.cell = cell as u8;
+        *frame = *cur;
+        frame.remove_candidate(digit, band, bit);
         *depth += 1;
-        self.queue.clear();
-        if cur.assign(cell, bit, &mut self.queue).is_err() {
+        if cur.place(digit, band, bit).is_err() {
             stats.dead_ends += 1;
             return Step::Backtrack;
         }

@@ -1,15 +1,50 @@
-//! The search state: per-cell candidate masks, placed digits per unit, and
-//! constraint propagation (naked and hidden singles).
+//! The search state in band form, and constraint propagation over it.
 //!
-//! Bit layout: a candidate mask is a `u16` whose bit `d - 1` stands for digit
-//! `d` (so `0x1FF` is "any digit"). A solved cell has mask 0 and its digit in
-//! `cells`. `placed[u]` holds the digits already placed in unit `u` (rows
-//! 0..9, columns 9..18, boxes 18..27, as in [`crate::grid::UNITS`]).
+//! # Bit layout
 //!
-//! The state is `Copy` (about 330 bytes) so a guess saves it by value onto
-//! the solver's fixed stack: no heap, no undo log.
+//! The grid is three *bands* of 27 cells (rows 0-2, 3-5, 6-8). For each
+//! digit `d` (0-based, digit `d + 1`) and band `b`, `bands[3 * d + b]` is a
+//! 27-bit mask of the cells of band `b` that may hold that digit; cell
+//! `c` of the grid (0..81, row-major) is bit `c % 27` of band `c / 27`:
+//!
+//! ```text
+//!            column:  0  1  2 | 3  4  5 | 6  7  8
+//! band row 0 (bits)   0  1  2 | 3  4  5 | 6  7  8     box 0 | box 1 | box 2
+//! band row 1         9 10 11 |12 13 14 |15 16 17      of the band
+//! band row 2        18 19 20 |21 22 23 |24 25 26
+//!
+//! bands: [d0b0 d0b1 d0b2 | d1b0 d1b1 d1b2 | ... | d8b0 d8b1 d8b2]   27 x u32
+//! unsolved: [b0 b1 b2]   cells not yet placed, same 27-bit layout
+//! dirty: bit 3 * d + b set while bands[3 * d + b] changed since it was
+//!        last checked
+//! ```
+//!
+//! A placed digit stays set in its own mask (and is cleared from the cell
+//! in all other digits' masks, and from every peer in its own digit's
+//! masks), so a complete, consistent state has exactly the solution's
+//! cells in each digit's three masks. This is the representation of
+//! JCZSolve and of the `sudoku` crate's port of it; the code here is our
+//! own.
+//!
+//! # Propagation
+//!
+//! * For a changed digit-band mask: locked candidates inside the band
+//!   (row-to-box permutations, see [`super::tables::MATCHED_SEGMENTS`]),
+//!   which also finds a dead end when a row or box of the band has no
+//!   place left, then hidden singles: a row of the band with one cell
+//!   left places the digit there (after the permutation filter a box with
+//!   one cell left is also alone in its row).
+//! * When no mask is dirty: per band, "at least one / at least two"
+//!   accumulated over the nine digit masks give the empty cells (a dead
+//!   end) and the naked singles (cells with exactly one digit).
+//!
+//! The state is `Copy` (124 bytes) so a guess saves it by value onto the
+//! solver's fixed stack: no heap, no undo log.
 
-use crate::grid::{Grid, BOX_OF, CELLS, COL_OF, PEERS, ROW_OF, UNITS};
+use super::tables::{
+    lone_in_row, segments, BAND, BAND_PEERS, COLUMN_0, MATCHED_SEGMENTS, SEGMENT_CELLS,
+};
+use crate::grid::{Grid, CELLS};
 
 /// All nine digits as a candidate mask.
 pub const ALL_DIGITS: u16 = 0x1FF;
@@ -30,224 +65,260 @@ pub const fn bit_digit(bit: u16) -> u8 {
     bit.trailing_zeros() as u8 + 1
 }
 
-/// A list of cells waiting to be assigned their single candidate. Each cell
-/// is pushed at most once per node (when its mask falls to one bit), plus
-/// once when a saved alternative is resumed, so 96 entries never overflow.
-#[derive(Clone, Copy)]
-pub(crate) struct SingleQueue {
-    cells: [u8; 96],
-    len: usize,
-}
-
-impl SingleQueue {
-    pub(crate) const fn new() -> Self {
-        SingleQueue {
-            cells: [0; 96],
-            len: 0,
-        }
-    }
-
-    #[inline(always)]
-    pub(crate) fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    #[inline(always)]
-    pub(crate) fn push(&mut self, cell: usize) {
-        self.cells[self.len] = cell as u8;
-        self.len += 1;
-    }
-
-    #[inline(always)]
-    fn pop(&mut self) -> Option<usize> {
-        if self.len == 0 {
-            None
-        } else {
-            self.len -= 1;
-            Some(self.cells[self.len] as usize)
-        }
-    }
-}
+/// The other two bands of each band.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
 /// One node of the search: what is placed and what each empty cell may
 /// still hold. Visitors see it read-only through [`Node`](crate::solver::Node).
 #[derive(Clone, Copy, Debug)]
 pub struct State {
-    cand: [u16; CELLS],
-    cells: [u8; CELLS],
-    placed: [u16; 27],
-    /// Bit `c` set while cell `c` is empty.
-    empty: u128,
+    bands: [u32; 27],
+    unsolved: [u32; 3],
+    dirty: u32,
 }
 
 impl State {
     /// The state of a grid with no givens.
     pub(crate) const fn blank() -> State {
         State {
-            cand: [ALL_DIGITS; CELLS],
-            cells: [0; CELLS],
-            placed: [0; 27],
-            empty: (1u128 << CELLS) - 1,
+            bands: [BAND; 27],
+            unsolved: [BAND; 3],
+            dirty: 0,
         }
     }
 
     /// Loads the givens of `puzzle`. The caller has already checked that no
-    /// unit repeats a given; a blank cell left with no candidate gives
-    /// `Contradiction` (the puzzle has no solution).
-    pub(crate) fn load(
-        &mut self,
-        puzzle: &Grid,
-        queue: &mut SingleQueue,
-    ) -> Result<(), Contradiction> {
+    /// unit repeats a given; propagation (not done here) finds whether the
+    /// puzzle is still solvable.
+    pub(crate) fn load(&mut self, puzzle: &Grid) -> Result<(), Contradiction> {
         *self = State::blank();
         for (cell, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
-                self.assign(cell, digit_bit(v), queue)?;
+                self.place(v as usize - 1, cell / 27, (cell % 27) as u32)?;
             }
         }
         Ok(())
     }
 
     /// The candidate mask of a cell (0 once the cell is filled).
-    #[inline(always)]
+    #[inline]
     pub fn candidates(&self, cell: usize) -> u16 {
-        self.cand[cell]
+        let (b, p) = (cell / 27, cell % 27);
+        if self.unsolved[b] >> p & 1 == 0 {
+            return 0;
+        }
+        self.gather(b, p)
+    }
+
+    /// The digits whose mask holds cell `p` of band `b`, placed or not.
+    #[inline(always)]
+    fn gather(&self, b: usize, p: usize) -> u16 {
+        let mut m = 0u16;
+        for d in 0..9 {
+            m |= ((self.bands[3 * d + b] >> p & 1) as u16) << d;
+        }
+        m
     }
 
     /// The digit in a cell, 0 while empty.
-    #[inline(always)]
+    #[inline]
     pub fn value(&self, cell: usize) -> u8 {
-        self.cells[cell]
+        let (b, p) = (cell / 27, cell % 27);
+        if self.unsolved[b] >> p & 1 != 0 {
+            return 0;
+        }
+        let m = self.gather(b, p);
+        if m == 0 {
+            0
+        } else {
+            bit_digit(m)
+        }
     }
 
     /// The number of empty cells.
-    #[inline(always)]
+    #[inline]
     pub fn empty_count(&self) -> u32 {
-        self.empty.count_ones()
+        self.unsolved.iter().map(|u| u.count_ones()).sum()
     }
 
     /// The filled cells as a grid.
     #[inline]
     pub fn to_grid(&self) -> Grid {
-        Grid::from_cells(self.cells).expect("cells hold 0..=9")
-    }
-
-    /// Removes digit `bit` from the candidates of `cell` (a saved
-    /// alternative after that digit was tried).
-    #[inline(always)]
-    pub(crate) fn remove_candidate(&mut self, cell: usize, bit: u16) {
-        self.cand[cell] &= !bit;
-    }
-
-    /// Places the digit `bit` in `cell` and removes it from the cell's 20
-    /// peers, queueing any peer left with a single candidate.
-    #[inline]
-    pub(crate) fn assign(
-        &mut self,
-        cell: usize,
-        bit: u16,
-        queue: &mut SingleQueue,
-    ) -> Result<(), Contradiction> {
-        if self.cand[cell] & bit == 0 {
-            return Err(Contradiction);
-        }
-        self.cells[cell] = bit_digit(bit);
-        self.cand[cell] = 0;
-        self.empty &= !(1u128 << cell);
-        self.placed[ROW_OF[cell] as usize] |= bit;
-        self.placed[9 + COL_OF[cell] as usize] |= bit;
-        self.placed[18 + BOX_OF[cell] as usize] |= bit;
-        for &p in &PEERS[cell] {
-            let p = p as usize;
-            let m = self.cand[p];
-            if m & bit != 0 {
-                let m = m & !bit;
-                self.cand[p] = m;
-                if m & (m - 1) == 0 {
-                    if m == 0 {
-                        return Err(Contradiction);
-                    }
-                    queue.push(p);
+        let mut cells = [0u8; CELLS];
+        for d in 0..9 {
+            for b in 0..3 {
+                let mut placed = self.bands[3 * d + b] & !self.unsolved[b];
+                while placed != 0 {
+                    let p = placed.trailing_zeros() as usize;
+                    placed &= placed - 1;
+                    cells[27 * b + p] = d as u8 + 1;
                 }
             }
+        }
+        Grid::from_cells(cells).expect("cells hold 0..=9")
+    }
+
+    /// Removes digit `d` (0-based) from cell `p` of band `b`: the saved
+    /// alternative after that digit was tried there.
+    #[inline(always)]
+    pub(crate) fn remove_candidate(&mut self, d: usize, b: usize, p: u32) {
+        let i = 3 * d + b;
+        self.bands[i] &= !(1 << p);
+        self.dirty |= 1 << i;
+    }
+
+    /// Places digit `d` (0-based) in cell `p` of band `b`: clears the cell
+    /// from the other digits, the cell's column from the digit's other
+    /// bands and the cell's row, box and column mates from its own band,
+    /// marking every mask that changed as dirty. A digit no longer
+    /// possible there is a contradiction.
+    #[inline]
+    pub(crate) fn place(&mut self, d: usize, b: usize, p: u32) -> Result<(), Contradiction> {
+        let bit = 1u32 << p;
+        let own = 3 * d + b;
+        let mine = self.bands[own];
+        if mine & bit == 0 {
+            return Err(Contradiction);
+        }
+        self.unsolved[b] &= !bit;
+        let mut dirty = self.dirty;
+        for e in 0..9 {
+            let i = 3 * e + b;
+            let old = self.bands[i];
+            self.bands[i] = old & !bit;
+            dirty |= u32::from(old & bit != 0) << i;
+        }
+        let peers = BAND_PEERS[p as usize];
+        self.bands[own] = mine & !peers;
+        dirty = (dirty & !(1 << own)) | u32::from(mine & peers != 0) << own;
+        let column = COLUMN_0 << (p % 9);
+        for b2 in OTHER_BANDS[b] {
+            let i = 3 * d + b2;
+            let old = self.bands[i];
+            self.bands[i] = old & !column;
+            dirty |= u32::from(old & column != 0) << i;
+        }
+        self.dirty = dirty;
+        Ok(())
+    }
+
+    /// Checks one digit-band mask: locked candidates in the band, then
+    /// rows of the band with one cell left (hidden singles).
+    #[inline(always)]
+    fn update(&mut self, i: usize) -> Result<(), Contradiction> {
+        let allowed = MATCHED_SEGMENTS[segments(self.bands[i])];
+        if allowed == 0 {
+            return Err(Contradiction);
+        }
+        let band = self.bands[i] & SEGMENT_CELLS[allowed as usize];
+        self.bands[i] = band;
+        let (d, b) = (i / 3, i % 3);
+        let mut lone = lone_in_row(band) & self.unsolved[b];
+        while lone != 0 {
+            let p = lone.trailing_zeros();
+            lone &= lone - 1;
+            self.place(d, b, p)?;
         }
         Ok(())
     }
 
-    /// Assigns queued naked singles, then hidden singles (a digit with one
-    /// place left in a unit), until neither finds anything.
-    pub(crate) fn propagate(&mut self, queue: &mut SingleQueue) -> Result<(), Contradiction> {
-        loop {
-            while let Some(cell) = queue.pop() {
-                if self.cells[cell] == 0 {
-                    let m = self.cand[cell];
-                    if m == 0 || m & (m - 1) != 0 {
-                        // Only single-candidate cells are queued; a mask
-                        // that is empty here was emptied after queueing.
-                        if m == 0 {
-                            return Err(Contradiction);
-                        }
-                        continue;
-                    }
-                    self.assign(cell, m, queue)?;
+    /// Places every naked single (a cell with one digit left); returns
+    /// whether any was found. An empty cell is a contradiction.
+    #[inline]
+    fn naked_singles(&mut self) -> Result<bool, Contradiction> {
+        let mut found = false;
+        for b in 0..3 {
+            let unsolved = self.unsolved[b];
+            if unsolved == 0 {
+                continue;
+            }
+            let (mut once, mut twice) = (0u32, 0u32);
+            for d in 0..9 {
+                let m = self.bands[3 * d + b];
+                twice |= once & m;
+                once |= m;
+            }
+            if unsolved & !once != 0 {
+                return Err(Contradiction);
+            }
+            let singles = unsolved & !twice;
+            if singles == 0 {
+                continue;
+            }
+            found = true;
+            for d in 0..9 {
+                let mut mine = singles & self.bands[3 * d + b];
+                while mine != 0 {
+                    let p = mine.trailing_zeros();
+                    mine &= mine - 1;
+                    self.place(d, b, p)?;
                 }
             }
-            if self.empty == 0 || !self.hidden_singles(queue)? {
+        }
+        Ok(found)
+    }
+
+    /// Propagates until nothing changes: every dirty mask is checked, then
+    /// naked singles are placed, and again while they find anything.
+    pub(crate) fn propagate(&mut self) -> Result<(), Contradiction> {
+        loop {
+            while self.dirty != 0 {
+                let i = self.dirty.trailing_zeros() as usize;
+                self.dirty &= self.dirty - 1;
+                self.update(i)?;
+            }
+            if !self.naked_singles()? {
                 return Ok(());
             }
         }
     }
 
-    /// One pass of hidden singles over all 27 units. Returns whether any
-    /// digit was placed.
-    fn hidden_singles(&mut self, queue: &mut SingleQueue) -> Result<bool, Contradiction> {
-        let mut placed_any = false;
-        for (u, unit) in UNITS.iter().enumerate() {
-            let mut once = 0u16;
-            let mut twice = 0u16;
-            for &c in unit {
-                let m = self.cand[c as usize];
+    /// The empty cell to branch on, as (band, bit): the first cell with two
+    /// candidates if there is one, else the first with the fewest (minimum
+    /// remaining values); `None` when the grid is full. Meant for a
+    /// propagated state, where no empty cell has fewer than two.
+    #[inline]
+    pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
+        let mut any = 0;
+        for b in 0..3 {
+            let unsolved = self.unsolved[b];
+            any |= unsolved;
+            if unsolved == 0 {
+                continue;
+            }
+            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let m = self.bands[3 * d + b];
+                thrice |= twice & m;
                 twice |= once & m;
                 once |= m;
             }
-            if once | self.placed[u] != ALL_DIGITS {
-                return Err(Contradiction);
-            }
-            let hidden = once & !twice;
-            if hidden == 0 {
-                continue;
-            }
-            for &c in unit {
-                let c = c as usize;
-                let h = self.cand[c] & hidden;
-                if h != 0 {
-                    if h & (h - 1) != 0 {
-                        return Err(Contradiction);
-                    }
-                    self.assign(c, h, queue)?;
-                    placed_any = true;
-                }
+            let pairs = unsolved & twice & !thrice;
+            if pairs != 0 {
+                return Some((b, pairs.trailing_zeros()));
             }
         }
-        Ok(placed_any)
+        if any == 0 {
+            return None;
+        }
+        self.fewest_candidates()
     }
 
-    /// The empty cell with the fewest candidates (minimum remaining
-    /// values), the first such in cell order; `None` when the grid is full.
-    #[inline]
-    pub(crate) fn branch_cell(&self) -> Option<usize> {
-        let mut empty = self.empty;
+    /// The first empty cell with the fewest candidates, by counting (the
+    /// rare case where no cell has two).
+    #[cold]
+    fn fewest_candidates(&self) -> Option<(usize, u32)> {
         let mut best = None;
         let mut best_count = u32::MAX;
-        while empty != 0 {
-            let c = empty.trailing_zeros() as usize;
-            empty &= empty - 1;
-            let n = self.cand[c].count_ones();
-            if n < best_count {
-                best_count = n;
-                best = Some(c);
-                if n <= 2 {
-                    break;
+        for b in 0..3 {
+            let mut unsolved = self.unsolved[b];
+            while unsolved != 0 {
+                let p = unsolved.trailing_zeros();
+                unsolved &= unsolved - 1;
+                let n = self.gather(b, p as usize).count_ones();
+                if n < best_count {
+                    best_count = n;
+                    best = Some((b, p));
                 }
             }
         }
@@ -259,62 +330,154 @@ impl State {
 mod tests {
     use super::*;
 
+    fn place_cell(s: &mut State, cell: usize, digit: u8) -> Result<(), Contradiction> {
+        s.place(digit as usize - 1, cell / 27, (cell % 27) as u32)
+    }
+
     #[test]
-    fn assign_removes_digit_from_peers() {
+    fn place_removes_digit_from_peers_only() {
         let mut s = State::blank();
-        let mut q = SingleQueue::new();
-        s.assign(0, digit_bit(5), &mut q).unwrap();
-        assert_eq!(s.value(0), 5);
-        assert_eq!(s.candidates(0), 0);
-        assert_eq!(s.candidates(1) & digit_bit(5), 0);
-        assert_eq!(s.candidates(80) & digit_bit(5), digit_bit(5));
+        place_cell(&mut s, 40, 5).unwrap();
+        assert_eq!(s.value(40), 5);
+        assert_eq!(s.candidates(40), 0);
+        for cell in 0..81 {
+            if cell == 40 {
+                continue;
+            }
+            let (r, c) = (cell / 9, cell % 9);
+            let peer = r == 4 || c == 4 || (r / 3 == 1 && c / 3 == 1);
+            let has5 = s.candidates(cell) & digit_bit(5) != 0;
+            assert_eq!(has5, !peer, "cell {cell}");
+            assert_eq!(s.candidates(cell) | digit_bit(5), ALL_DIGITS);
+        }
         assert_eq!(s.empty_count(), 80);
+        assert_eq!(s.to_grid().get(40), 5);
+    }
+
+    #[test]
+    fn placing_a_removed_digit_is_a_contradiction() {
+        let mut s = State::blank();
+        place_cell(&mut s, 0, 5).unwrap();
+        assert_eq!(place_cell(&mut s, 80 - 8 * 9, 5), Err(Contradiction));
     }
 
     #[test]
     fn naked_single_is_propagated() {
         let mut s = State::blank();
-        let mut q = SingleQueue::new();
         // Row 0 holds 1..8 in cells 1..9: cell 0 must be 9.
         for d in 1..=8u8 {
-            s.assign(d as usize, digit_bit(d), &mut q).unwrap();
+            place_cell(&mut s, d as usize, d).unwrap();
         }
-        s.propagate(&mut q).unwrap();
+        s.propagate().unwrap();
         assert_eq!(s.value(0), 9);
     }
 
     #[test]
-    fn hidden_single_is_found() {
+    fn hidden_single_in_a_box_is_found() {
         let mut s = State::blank();
-        let mut q = SingleQueue::new();
-        // Digit 1 in rows 1 and 2 (box 0 excluded) and in columns 1 and 2:
+        // Digit 1 in rows 1 and 2 (outside box 0) and in columns 1 and 2:
         // the only place for 1 in box 0 is cell 0.
         for cell in [12usize, 24, 28, 56] {
-            s.assign(cell, digit_bit(1), &mut q).unwrap();
+            place_cell(&mut s, cell, 1).unwrap();
         }
-        s.propagate(&mut q).unwrap();
+        s.propagate().unwrap();
         assert_eq!(s.value(0), 1);
+    }
+
+    #[test]
+    fn hidden_single_in_a_row_is_found() {
+        let mut s = State::blank();
+        // 7s in columns 0, 1, 3, 4 (below band 0) and digits 1..4 in row
+        // 0's columns 2, 5, 6, 7: row 0 keeps 7 only in column 8.
+        for (cell, d) in [
+            (27, 7),
+            (55, 7),
+            (39, 7),
+            (67, 7),
+            (2, 1),
+            (5, 2),
+            (6, 3),
+            (7, 4),
+        ] {
+            place_cell(&mut s, cell, d).unwrap();
+        }
+        s.propagate().unwrap();
+        assert_eq!(s.value(8), 7);
+    }
+
+    #[test]
+    fn locked_candidates_pointing_and_claiming() {
+        // Pointing: rows 1 and 2 of box 0 are full (digits 4..9), so box 0's
+        // 3 lies in row 0, and the rest of row 0 loses the 3.
+        let mut s = State::blank();
+        for (cell, d) in [(9, 4), (10, 5), (11, 6), (18, 7), (19, 8), (20, 9)] {
+            place_cell(&mut s, cell, d).unwrap();
+        }
+        s.propagate().unwrap();
+        for c in 0..9 {
+            assert_eq!(s.candidates(c) & digit_bit(3) != 0, c < 3, "col {c}");
+        }
+        // Claiming: a 2 in box 4 (row 4) and digits 5..7 in row 3's
+        // columns 6..8 leave row 3's 2 inside box 3, so row 5 loses the 2
+        // in box 3.
+        let mut s = State::blank();
+        for (cell, d) in [(40, 2), (33, 5), (34, 6), (35, 7)] {
+            place_cell(&mut s, cell, d).unwrap();
+        }
+        s.propagate().unwrap();
+        for cell in 45..54 {
+            let has2 = s.candidates(cell) & digit_bit(2) != 0;
+            assert_eq!(has2, cell >= 51, "cell {cell}");
+        }
+        assert_ne!(s.candidates(27) & digit_bit(2), 0);
     }
 
     #[test]
     fn emptied_cell_is_a_contradiction() {
         let mut s = State::blank();
-        let mut q = SingleQueue::new();
         for d in 1..=8u8 {
-            s.assign(d as usize, digit_bit(d), &mut q).unwrap();
+            place_cell(&mut s, d as usize, d).unwrap();
         }
         // Cell 0 can only be 9; a 9 in its column leaves it nothing.
-        assert_eq!(s.assign(9 * 5, digit_bit(9), &mut q), Err(Contradiction));
+        place_cell(&mut s, 9 * 5, 9).unwrap();
+        assert_eq!(s.propagate(), Err(Contradiction));
     }
 
     #[test]
-    fn branch_cell_prefers_fewest_candidates() {
+    fn candidates_and_values_round_trip_through_to_grid() {
         let mut s = State::blank();
-        let mut q = SingleQueue::new();
+        let line =
+            b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        for (cell, &ch) in line.iter().enumerate() {
+            if ch != b'.' {
+                place_cell(&mut s, cell, ch - b'0').unwrap();
+            }
+        }
+        let g = s.to_grid();
+        for (cell, &ch) in line.iter().enumerate() {
+            let v = if ch == b'.' { 0 } else { ch - b'0' };
+            assert_eq!(g.get(cell), v);
+            assert_eq!(s.value(cell), v);
+            assert_eq!(s.candidates(cell) == 0, v != 0);
+        }
+        assert_eq!(s.empty_count(), 81 - 17);
+    }
+
+    #[test]
+    fn branch_cell_prefers_first_bivalue_then_fewest() {
+        let mut s = State::blank();
         for d in 1..=7u8 {
-            s.assign(d as usize + 1, digit_bit(d), &mut q).unwrap();
+            place_cell(&mut s, d as usize + 1, d).unwrap();
         }
         // Cells 0 and 1 keep {8, 9}; cell 0 comes first.
-        assert_eq!(s.branch_cell(), Some(0));
+        assert_eq!(s.branch_cell(), Some((0, 0)));
+        assert_eq!(State::blank().branch_cell(), Some((0, 0)));
+        // Row 8 holds 1..6 in its first cells: cells 78..80 keep {7, 8, 9},
+        // three candidates, fewer than anywhere else.
+        let mut s = State::blank();
+        for d in 1..=6u8 {
+            place_cell(&mut s, 71 + d as usize, d).unwrap();
+        }
+        assert_eq!(s.branch_cell(), Some((2, 78 - 54)));
     }
 }
