@@ -42,7 +42,7 @@
 //! solver's fixed stack: no heap, no undo log.
 
 use super::tables::{
-    lone_in_row, segments, BAND, BAND_PEERS, COLUMN_0, MATCHED_SEGMENTS, SEGMENT_CELLS,
+    lone_in_row, segments, BAND, BAND_PEERS, COLUMN_0, MATCHED_SEGMENTS, ROW, SEGMENT_CELLS,
 };
 use crate::grid::{Grid, CELLS};
 
@@ -203,7 +203,13 @@ impl State {
     }
 
     /// Checks one digit-band mask: locked candidates in the band, then
-    /// rows of the band with one cell left (hidden singles).
+    /// rows of the band with one cell left (hidden singles), placed all
+    /// at once.
+    ///
+    /// After the permutation filter a row with one cell left owns its box
+    /// in every permutation, so the filter has already cleared that cell's
+    /// box (and so column) mates in this band: placing it only has to clear
+    /// the cell from the other digits and its column from the other bands.
     #[inline(always)]
     fn update(&mut self, i: usize) -> Result<(), Contradiction> {
         let allowed = MATCHED_SEGMENTS[segments(self.bands[i])];
@@ -211,19 +217,43 @@ impl State {
             return Err(Contradiction);
         }
         let band = self.bands[i] & SEGMENT_CELLS[allowed as usize];
-        self.bands[i] = band;
         let (d, b) = (i / 3, i % 3);
-        let mut lone = lone_in_row(band) & self.unsolved[b];
-        while lone != 0 {
-            let p = lone.trailing_zeros();
-            lone &= lone - 1;
-            self.place(d, b, p)?;
+        let lone = lone_in_row(band) & self.unsolved[b];
+        if lone != 0 {
+            self.unsolved[b] &= !lone;
+            let mut dirty = self.dirty;
+            for e in 0..9 {
+                let j = 3 * e + b;
+                let old = self.bands[j];
+                self.bands[j] = old & !lone;
+                dirty |= u32::from(old & lone != 0) << j;
+            }
+            self.dirty = dirty & !(1 << i);
+            self.clear_columns(d, b, lone);
         }
+        self.bands[i] = band;
         Ok(())
     }
 
+    /// Clears the columns of `cells` (a band-`b` mask) from digit `d`'s
+    /// other two bands, marking those that changed.
+    #[inline(always)]
+    fn clear_columns(&mut self, d: usize, b: usize, cells: u32) {
+        let columns = (cells | cells >> 9 | cells >> 18) & ROW;
+        let columns = columns * COLUMN_0;
+        let mut dirty = self.dirty;
+        for b2 in OTHER_BANDS[b] {
+            let j = 3 * d + b2;
+            let old = self.bands[j];
+            self.bands[j] = old & !columns;
+            dirty |= u32::from(old & columns != 0) << j;
+        }
+        self.dirty = dirty;
+    }
+
     /// Places every naked single (a cell with one digit left); returns
-    /// whether any was found. An empty cell is a contradiction.
+    /// whether any was found. An empty cell is a contradiction, and so are
+    /// two singles of one digit that see each other.
     #[inline]
     fn naked_singles(&mut self) -> Result<bool, Contradiction> {
         let mut found = false;
@@ -246,13 +276,27 @@ impl State {
                 continue;
             }
             found = true;
+            self.unsolved[b] = unsolved & !singles;
+            // A single's cell holds no other digit, so only its own
+            // digit's masks change: its band mates and its column.
             for d in 0..9 {
-                let mut mine = singles & self.bands[3 * d + b];
-                while mine != 0 {
-                    let p = mine.trailing_zeros();
-                    mine &= mine - 1;
-                    self.place(d, b, p)?;
+                let i = 3 * d + b;
+                let mine = singles & self.bands[i];
+                if mine == 0 {
+                    continue;
                 }
+                let mut peers = 0;
+                let mut rest = mine;
+                while rest != 0 {
+                    peers |= BAND_PEERS[rest.trailing_zeros() as usize];
+                    rest &= rest - 1;
+                }
+                if mine & peers != 0 {
+                    return Err(Contradiction);
+                }
+                self.bands[i] &= !peers;
+                self.dirty |= 1 << i;
+                self.clear_columns(d, b, mine);
             }
         }
         Ok(found)
