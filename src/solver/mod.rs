@@ -11,6 +11,7 @@
 //! solutions up to a limit ([`CountUpTo`]). The scored search in
 //! [`crate::score`] is another visitor over the same loop.
 
+mod lanes;
 mod search;
 mod state;
 mod tables;
@@ -194,10 +195,19 @@ impl Solver {
         puzzle: &Grid,
         visitor: &mut V,
     ) -> Result<Stats, Conflict> {
-        if let Some(conflict) = puzzle.first_conflict() {
-            return Err(conflict);
+        // Loading the givens fails exactly when two of them clash; only
+        // then is the (slower) conflict report built.
+        match self.search.run(puzzle, visitor) {
+            Some(stats) => Ok(stats),
+            None => match puzzle.first_conflict() {
+                Some(conflict) => Err(conflict),
+                None => Ok(Stats {
+                    nodes: 1,
+                    dead_ends: 1,
+                    ..Stats::default()
+                }),
+            },
         }
-        Ok(self.search.run(puzzle, visitor))
     }
 }
 

@@ -7,36 +7,54 @@
 //! A guess on cell `c` with digit `d` pushes a copy of the current state
 //! with `d` removed from `c` (the untried alternatives), then places `d`.
 //! Backtracking pops that copy and carries on from it (propagation starts
-//! from the one mask the removal changed). Each frame on the stack belongs
+//! from the one mask the removal changed: the search keeps the masks of
+//! the last fixed point, `seen`, and propagation looks only at masks that
+//! differ from it). Each frame on the stack belongs
 //! to one branch point on the current path and each branch point fills at
 //! least one more cell, so 81 frames always suffice.
 
-use super::state::State;
+use super::state::{Seen, State};
 use super::{Flow, Stats, Visitor};
 use crate::grid::{Grid, CELLS};
 
+/// A saved alternative: the state to resume, and the digit (0-based) and
+/// band of the mask the removal of the tried digit changed.
+#[derive(Clone, Copy)]
+struct Frame {
+    state: State,
+    digit: u8,
+    band: u8,
+}
+
 /// The reusable search machinery: one per worker thread, reused for every
-/// puzzle, so the search itself never touches the heap. Each stack entry
-/// is a saved alternative: the state to resume.
+/// puzzle, so the search itself never touches the heap.
 pub(crate) struct Search {
-    stack: Box<[State; CELLS]>,
+    stack: Box<[Frame; CELLS]>,
+    seen: Seen,
 }
 
 impl Search {
     pub(crate) fn new() -> Search {
+        let frame = Frame {
+            state: State::blank(),
+            digit: 0,
+            band: 0,
+        };
         Search {
-            stack: Box::new([State::blank(); CELLS]),
+            stack: Box::new([frame; CELLS]),
+            seen: State::blank_seen(),
         }
     }
 
-    /// Runs the search over all completions of `puzzle` (whose givens are
-    /// already known not to repeat within a unit) until the visitor stops it
-    /// or the tree is exhausted.
-    pub(crate) fn run<V: Visitor>(&mut self, puzzle: &Grid, visitor: &mut V) -> Stats {
+    /// Runs the search over all completions of `puzzle` until the visitor
+    /// stops it or the tree is exhausted; `None` when two givens clash.
+    pub(crate) fn run<V: Visitor>(&mut self, puzzle: &Grid, visitor: &mut V) -> Option<Stats> {
         let mut stats = Stats::default();
         let mut depth = 0usize;
         let mut cur = State::blank();
-        let mut alive = cur.load(puzzle).is_ok();
+        cur.load(puzzle).ok()?;
+        self.seen = State::blank_seen();
+        let mut alive = true;
         loop {
             if alive {
                 match self.expand(&mut cur, &mut depth, &mut stats, visitor) {
@@ -44,16 +62,22 @@ impl Search {
                     Step::Backtrack => {}
                     Step::Stop => {
                         stats.stopped = true;
-                        return stats;
+                        return Some(stats);
                     }
                 }
             }
             // Dead end, pruned node, or a solution already reported.
             if depth == 0 {
-                return stats;
+                return Some(stats);
             }
             depth -= 1;
-            cur = self.stack[depth];
+            let frame = &self.stack[depth];
+            cur = frame.state;
+            // Everything but the mask the removal changed is at a fixed
+            // point; mark that one as changed.
+            self.seen = *cur.masks();
+            let lane = &mut self.seen[frame.digit as usize].0[frame.band as usize];
+            *lane = !*lane;
             alive = true;
         }
     }
@@ -69,7 +93,7 @@ impl Search {
         visitor: &mut V,
     ) -> Step {
         stats.nodes += 1;
-        if cur.propagate().is_err() {
+        if cur.propagate(&mut self.seen).is_err() {
             stats.dead_ends += 1;
             return Step::Backtrack;
         }
@@ -93,8 +117,10 @@ impl Search {
         };
         stats.guesses += 1;
         let frame = &mut self.stack[*depth];
-        *frame = *cur;
-        frame.remove_candidate(digit, band, bit);
+        frame.state = *cur;
+        frame.state.remove_candidate(digit, band, bit);
+        frame.digit = digit as u8;
+        frame.band = band as u8;
         *depth += 1;
         if cur.place(digit, band, bit).is_err() {
             stats.dead_ends += 1;

@@ -3,44 +3,48 @@
 //! # Bit layout
 //!
 //! The grid is three *bands* of 27 cells (rows 0-2, 3-5, 6-8). For each
-//! digit `d` (0-based, digit `d + 1`) and band `b`, `bands[3 * d + b]` is a
+//! digit `d` (0-based, digit `d + 1`) and band `b`, `bands[d].0[b]` is a
 //! 27-bit mask of the cells of band `b` that may hold that digit; cell
 //! `c` of the grid (0..81, row-major) is bit `c % 27` of band `c / 27`:
 //!
 //! ```text
 //!            column:  0  1  2 | 3  4  5 | 6  7  8
 //! band row 0 (bits)   0  1  2 | 3  4  5 | 6  7  8     box 0 | box 1 | box 2
-//! band row 1         9 10 11 |12 13 14 |15 16 17      of the band
-//! band row 2        18 19 20 |21 22 23 |24 25 26
+//! band row 1          9 10 11 |12 13 14 |15 16 17     of the band
+//! band row 2         18 19 20 |21 22 23 |24 25 26
 //!
-//! bands: [d0b0 d0b1 d0b2 | d1b0 d1b1 d1b2 | ... | d8b0 d8b1 d8b2]   27 x u32
-//! unsolved: [b0 b1 b2]   cells not yet placed, same 27-bit layout
-//! dirty: bit 3 * d + b set while bands[3 * d + b] changed since it was
-//!        last checked
+//! bands[d]  = [band 0 | band 1 | band 2 | 0]   one 128-bit value per digit
+//! unsolved  = [band 0 | band 1 | band 2 | 0]   cells not yet placed
 //! ```
 //!
 //! A placed digit stays set in its own mask (and is cleared from the cell
 //! in all other digits' masks, and from every peer in its own digit's
 //! masks), so a complete, consistent state has exactly the solution's
 //! cells in each digit's three masks. This is the representation of
-//! JCZSolve and of the `sudoku` crate's port of it; the code here is our
+//! JCZSolve (and of the `sudoku` crate's port of it); the code here is our
 //! own.
 //!
 //! # Propagation
 //!
-//! * For a changed digit-band mask: locked candidates inside the band
-//!   (row-to-box permutations, see [`super::tables::MATCHED_SEGMENTS`]),
-//!   which also finds a dead end when a row or box of the band has no
-//!   place left, then hidden singles: a row of the band with one cell
-//!   left places the digit there (after the permutation filter a box with
-//!   one cell left is also alone in its row).
-//! * When no mask is dirty: per band, "at least one / at least two"
-//!   accumulated over the nine digit masks give the empty cells (a dead
-//!   end) and the naked singles (cells with exactly one digit).
+//! Propagation compares the masks with a copy taken at the last fixed
+//! point (`seen`, owned by the search) and checks each digit-band mask
+//! that changed:
 //!
-//! The state is `Copy` (124 bytes) so a guess saves it by value onto the
+//! * locked candidates inside the band (row-to-box permutations, see
+//!   [`super::tables::MATCHED_SEGMENTS`]), which also finds a dead end
+//!   when a row or box of the band has no place left, then hidden
+//!   singles: a row of the band with one cell left places the digit there
+//!   (after the permutation filter, a box with one cell left is also alone
+//!   in its row);
+//! * when nothing changed any more: "at least one / at least two"
+//!   accumulated over the nine digits (all three bands at once) give the
+//!   empty cells (a dead end) and the naked singles (cells with exactly
+//!   one digit).
+//!
+//! The state is `Copy` (160 bytes) so a guess saves it by value onto the
 //! solver's fixed stack: no heap, no undo log.
 
+use super::lanes::Lanes;
 use super::tables::{
     lone_in_row, segments, BAND, BAND_PEERS, COLUMN_0, MATCHED_SEGMENTS, ROW, SEGMENT_CELLS,
 };
@@ -65,31 +69,47 @@ pub const fn bit_digit(bit: u16) -> u8 {
     bit.trailing_zeros() as u8 + 1
 }
 
-/// The other two bands of each band.
-const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+/// The nine digits' band masks as they were at the last fixed point of
+/// propagation: what changed since is what propagation must look at.
+pub(crate) type Seen = [Lanes; 9];
+
+/// The columns holding any of `cells` (a band mask), as a band mask.
+#[inline(always)]
+fn columns_of(cells: u32) -> u32 {
+    ((cells | cells >> 9 | cells >> 18) & ROW) * COLUMN_0
+}
 
 /// One node of the search: what is placed and what each empty cell may
 /// still hold. Visitors see it read-only through [`Node`](crate::solver::Node).
 #[derive(Clone, Copy, Debug)]
 pub struct State {
-    bands: [u32; 27],
-    unsolved: [u32; 3],
-    dirty: u32,
+    bands: [Lanes; 9],
+    unsolved: Lanes,
 }
 
 impl State {
     /// The state of a grid with no givens.
     pub(crate) const fn blank() -> State {
         State {
-            bands: [BAND; 27],
-            unsolved: [BAND; 3],
-            dirty: 0,
+            bands: [Lanes::bands(BAND); 9],
+            unsolved: Lanes::bands(BAND),
         }
     }
 
-    /// Loads the givens of `puzzle`. The caller has already checked that no
-    /// unit repeats a given; propagation (not done here) finds whether the
-    /// puzzle is still solvable.
+    /// The masks of the blank grid, the `seen` copy to start a puzzle from.
+    pub(crate) const fn blank_seen() -> Seen {
+        State::blank().bands
+    }
+
+    /// The digit masks, to refresh a `seen` copy from.
+    #[inline(always)]
+    pub(crate) fn masks(&self) -> &Seen {
+        &self.bands
+    }
+
+    /// Loads the givens of `puzzle` onto a blank state. A given that a
+    /// peer given already excludes (two equal digits in a unit) is a
+    /// contradiction; propagation (not done here) finds the rest.
     pub(crate) fn load(&mut self, puzzle: &Grid) -> Result<(), Contradiction> {
         *self = State::blank();
         for (cell, &v) in puzzle.cells().iter().enumerate() {
@@ -104,7 +124,7 @@ impl State {
     #[inline]
     pub fn candidates(&self, cell: usize) -> u16 {
         let (b, p) = (cell / 27, cell % 27);
-        if self.unsolved[b] >> p & 1 == 0 {
+        if self.unsolved.0[b] >> p & 1 == 0 {
             return 0;
         }
         self.gather(b, p)
@@ -115,7 +135,7 @@ impl State {
     fn gather(&self, b: usize, p: usize) -> u16 {
         let mut m = 0u16;
         for d in 0..9 {
-            m |= ((self.bands[3 * d + b] >> p & 1) as u16) << d;
+            m |= ((self.bands[d].0[b] >> p & 1) as u16) << d;
         }
         m
     }
@@ -124,7 +144,7 @@ impl State {
     #[inline]
     pub fn value(&self, cell: usize) -> u8 {
         let (b, p) = (cell / 27, cell % 27);
-        if self.unsolved[b] >> p & 1 != 0 {
+        if self.unsolved.0[b] >> p & 1 != 0 {
             return 0;
         }
         let m = self.gather(b, p);
@@ -138,7 +158,7 @@ impl State {
     /// The number of empty cells.
     #[inline]
     pub fn empty_count(&self) -> u32 {
-        self.unsolved.iter().map(|u| u.count_ones()).sum()
+        self.unsolved.0.iter().map(|u| u.count_ones()).sum()
     }
 
     /// The filled cells as a grid.
@@ -147,7 +167,7 @@ impl State {
         let mut cells = [0u8; CELLS];
         for d in 0..9 {
             for b in 0..3 {
-                let mut placed = self.bands[3 * d + b] & !self.unsolved[b];
+                let mut placed = self.bands[d].0[b] & !self.unsolved.0[b];
                 while placed != 0 {
                     let p = placed.trailing_zeros() as usize;
                     placed &= placed - 1;
@@ -162,93 +182,57 @@ impl State {
     /// alternative after that digit was tried there.
     #[inline(always)]
     pub(crate) fn remove_candidate(&mut self, d: usize, b: usize, p: u32) {
-        let i = 3 * d + b;
-        self.bands[i] &= !(1 << p);
-        self.dirty |= 1 << i;
+        self.bands[d].0[b] &= !(1 << p);
     }
 
     /// Places digit `d` (0-based) in cell `p` of band `b`: clears the cell
     /// from the other digits, the cell's column from the digit's other
-    /// bands and the cell's row, box and column mates from its own band,
-    /// marking every mask that changed as dirty. A digit no longer
-    /// possible there is a contradiction.
+    /// bands and the cell's row, box and column mates from its own band.
+    /// A digit no longer possible there is a contradiction.
     #[inline]
     pub(crate) fn place(&mut self, d: usize, b: usize, p: u32) -> Result<(), Contradiction> {
         let bit = 1u32 << p;
-        let own = 3 * d + b;
-        let mine = self.bands[own];
+        let mine = self.bands[d].0[b];
         if mine & bit == 0 {
             return Err(Contradiction);
         }
-        self.unsolved[b] &= !bit;
-        let mut dirty = self.dirty;
+        self.unsolved.0[b] &= !bit;
+        let cell = Lanes::only(b, bit);
         for e in 0..9 {
-            let i = 3 * e + b;
-            let old = self.bands[i];
-            self.bands[i] = old & !bit;
-            dirty |= u32::from(old & bit != 0) << i;
+            self.bands[e] = self.bands[e].and_not(cell);
         }
-        let peers = BAND_PEERS[p as usize];
-        self.bands[own] = mine & !peers;
-        dirty = (dirty & !(1 << own)) | u32::from(mine & peers != 0) << own;
-        let column = COLUMN_0 << (p % 9);
-        for b2 in OTHER_BANDS[b] {
-            let i = 3 * d + b2;
-            let old = self.bands[i];
-            self.bands[i] = old & !column;
-            dirty |= u32::from(old & column != 0) << i;
-        }
-        self.dirty = dirty;
+        self.bands[d] = self.bands[d].and_not(Lanes::others(b, COLUMN_0 << (p % 9)));
+        self.bands[d].0[b] = mine & !BAND_PEERS[p as usize];
         Ok(())
     }
 
-    /// Checks one digit-band mask: locked candidates in the band, then
-    /// rows of the band with one cell left (hidden singles), placed all
-    /// at once.
+    /// Checks the mask of digit `d` in band `b`: locked candidates in the
+    /// band, then rows of the band with one cell left (hidden singles),
+    /// placed all at once.
     ///
     /// After the permutation filter a row with one cell left owns its box
     /// in every permutation, so the filter has already cleared that cell's
     /// box (and so column) mates in this band: placing it only has to clear
     /// the cell from the other digits and its column from the other bands.
     #[inline(always)]
-    fn update(&mut self, i: usize) -> Result<(), Contradiction> {
-        let allowed = MATCHED_SEGMENTS[segments(self.bands[i])];
+    fn update(&mut self, d: usize, b: usize) -> Result<(), Contradiction> {
+        let mask = self.bands[d].0[b];
+        let allowed = MATCHED_SEGMENTS[segments(mask)];
         if allowed == 0 {
             return Err(Contradiction);
         }
-        let band = self.bands[i] & SEGMENT_CELLS[allowed as usize];
-        let (d, b) = (i / 3, i % 3);
-        let lone = lone_in_row(band) & self.unsolved[b];
+        let band = mask & SEGMENT_CELLS[allowed as usize];
+        let lone = lone_in_row(band) & self.unsolved.0[b];
         if lone != 0 {
-            self.unsolved[b] &= !lone;
-            let mut dirty = self.dirty;
+            self.unsolved.0[b] &= !lone;
+            let cells = Lanes::only(b, lone);
             for e in 0..9 {
-                let j = 3 * e + b;
-                let old = self.bands[j];
-                self.bands[j] = old & !lone;
-                dirty |= u32::from(old & lone != 0) << j;
+                self.bands[e] = self.bands[e].and_not(cells);
             }
-            self.dirty = dirty & !(1 << i);
-            self.clear_columns(d, b, lone);
+            self.bands[d] = self.bands[d].and_not(Lanes::others(b, columns_of(lone)));
         }
-        self.bands[i] = band;
+        self.bands[d].0[b] = band;
         Ok(())
-    }
-
-    /// Clears the columns of `cells` (a band-`b` mask) from digit `d`'s
-    /// other two bands, marking those that changed.
-    #[inline(always)]
-    fn clear_columns(&mut self, d: usize, b: usize, cells: u32) {
-        let columns = (cells | cells >> 9 | cells >> 18) & ROW;
-        let columns = columns * COLUMN_0;
-        let mut dirty = self.dirty;
-        for b2 in OTHER_BANDS[b] {
-            let j = 3 * d + b2;
-            let old = self.bands[j];
-            self.bands[j] = old & !columns;
-            dirty |= u32::from(old & columns != 0) << j;
-        }
-        self.dirty = dirty;
     }
 
     /// Places every naked single (a cell with one digit left); returns
@@ -256,63 +240,72 @@ impl State {
     /// two singles of one digit that see each other.
     #[inline]
     fn naked_singles(&mut self) -> Result<bool, Contradiction> {
-        let mut found = false;
-        for b in 0..3 {
-            let unsolved = self.unsolved[b];
-            if unsolved == 0 {
+        let (mut once, mut twice) = (Lanes::ZERO, Lanes::ZERO);
+        for d in 0..9 {
+            let m = self.bands[d];
+            twice = twice.or(once.and(m));
+            once = once.or(m);
+        }
+        if self.unsolved.and_not(once).any() {
+            return Err(Contradiction);
+        }
+        let singles = self.unsolved.and_not(twice);
+        if !singles.any() {
+            return Ok(false);
+        }
+        self.unsolved = self.unsolved.and_not(singles);
+        // A single's cell holds no other digit, so only its own digit's
+        // masks change: its band mates and its column in the other bands.
+        for d in 0..9 {
+            let mine = singles.and(self.bands[d]);
+            if !mine.any() {
                 continue;
             }
-            let (mut once, mut twice) = (0u32, 0u32);
-            for d in 0..9 {
-                let m = self.bands[3 * d + b];
-                twice |= once & m;
-                once |= m;
-            }
-            if unsolved & !once != 0 {
-                return Err(Contradiction);
-            }
-            let singles = unsolved & !twice;
-            if singles == 0 {
-                continue;
-            }
-            found = true;
-            self.unsolved[b] = unsolved & !singles;
-            // A single's cell holds no other digit, so only its own
-            // digit's masks change: its band mates and its column.
-            for d in 0..9 {
-                let i = 3 * d + b;
-                let mine = singles & self.bands[i];
-                if mine == 0 {
+            let mut clear = Lanes::ZERO;
+            for b in 0..3 {
+                let cells = mine.0[b];
+                if cells == 0 {
                     continue;
                 }
                 let mut peers = 0;
-                let mut rest = mine;
+                let mut rest = cells;
                 while rest != 0 {
                     peers |= BAND_PEERS[rest.trailing_zeros() as usize];
                     rest &= rest - 1;
                 }
-                if mine & peers != 0 {
-                    return Err(Contradiction);
-                }
-                self.bands[i] &= !peers;
-                self.dirty |= 1 << i;
-                self.clear_columns(d, b, mine);
+                clear.0[b] |= peers;
+                clear = clear.or(Lanes::others(b, columns_of(cells)));
             }
+            if mine.and(clear).any() {
+                return Err(Contradiction);
+            }
+            self.bands[d] = self.bands[d].and_not(clear);
         }
-        Ok(found)
+        Ok(true)
     }
 
-    /// Propagates until nothing changes: every dirty mask is checked, then
-    /// naked singles are placed, and again while they find anything.
-    pub(crate) fn propagate(&mut self) -> Result<(), Contradiction> {
+    /// Propagates until nothing changes: every mask that differs from
+    /// `seen` is checked (and `seen` brought up to date), then naked
+    /// singles are placed, and again while they find anything. On success
+    /// `seen` equals the state's masks.
+    pub(crate) fn propagate(&mut self, seen: &mut Seen) -> Result<(), Contradiction> {
         loop {
-            while self.dirty != 0 {
-                let i = self.dirty.trailing_zeros() as usize;
-                self.dirty &= self.dirty - 1;
-                self.update(i)?;
+            let mut changed = 0u64;
+            for (d, (now, then)) in self.bands.iter().zip(seen.iter()).enumerate() {
+                changed |= u64::from(now.differ(*then)) << (4 * d);
             }
-            if !self.naked_singles()? {
-                return Ok(());
+            if changed == 0 {
+                if !self.naked_singles()? {
+                    return Ok(());
+                }
+                continue;
+            }
+            while changed != 0 {
+                let i = changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                let (d, b) = (i >> 2, i & 3);
+                self.update(d, b)?;
+                seen[d].0[b] = self.bands[d].0[b];
             }
         }
     }
@@ -323,27 +316,21 @@ impl State {
     /// propagated state, where no empty cell has fewer than two.
     #[inline]
     pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
-        let mut any = 0;
-        for b in 0..3 {
-            let unsolved = self.unsolved[b];
-            any |= unsolved;
-            if unsolved == 0 {
-                continue;
-            }
-            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
-            for d in 0..9 {
-                let m = self.bands[3 * d + b];
-                thrice |= twice & m;
-                twice |= once & m;
-                once |= m;
-            }
-            let pairs = unsolved & twice & !thrice;
-            if pairs != 0 {
-                return Some((b, pairs.trailing_zeros()));
-            }
-        }
-        if any == 0 {
+        if !self.unsolved.any() {
             return None;
+        }
+        let (mut once, mut twice, mut thrice) = (Lanes::ZERO, Lanes::ZERO, Lanes::ZERO);
+        for d in 0..9 {
+            let m = self.bands[d];
+            thrice = thrice.or(twice.and(m));
+            twice = twice.or(once.and(m));
+            once = once.or(m);
+        }
+        let pairs = self.unsolved.and(twice).and_not(thrice);
+        for b in 0..3 {
+            if pairs.0[b] != 0 {
+                return Some((b, pairs.0[b].trailing_zeros()));
+            }
         }
         self.fewest_candidates()
     }
@@ -355,7 +342,7 @@ impl State {
         let mut best = None;
         let mut best_count = u32::MAX;
         for b in 0..3 {
-            let mut unsolved = self.unsolved[b];
+            let mut unsolved = self.unsolved.0[b];
             while unsolved != 0 {
                 let p = unsolved.trailing_zeros();
                 unsolved &= unsolved - 1;
@@ -412,7 +399,7 @@ mod tests {
         for d in 1..=8u8 {
             place_cell(&mut s, d as usize, d).unwrap();
         }
-        s.propagate().unwrap();
+        s.propagate(&mut State::blank_seen()).unwrap();
         assert_eq!(s.value(0), 9);
     }
 
@@ -424,7 +411,7 @@ mod tests {
         for cell in [12usize, 24, 28, 56] {
             place_cell(&mut s, cell, 1).unwrap();
         }
-        s.propagate().unwrap();
+        s.propagate(&mut State::blank_seen()).unwrap();
         assert_eq!(s.value(0), 1);
     }
 
@@ -445,7 +432,7 @@ mod tests {
         ] {
             place_cell(&mut s, cell, d).unwrap();
         }
-        s.propagate().unwrap();
+        s.propagate(&mut State::blank_seen()).unwrap();
         assert_eq!(s.value(8), 7);
     }
 
@@ -457,7 +444,7 @@ mod tests {
         for (cell, d) in [(9, 4), (10, 5), (11, 6), (18, 7), (19, 8), (20, 9)] {
             place_cell(&mut s, cell, d).unwrap();
         }
-        s.propagate().unwrap();
+        s.propagate(&mut State::blank_seen()).unwrap();
         for c in 0..9 {
             assert_eq!(s.candidates(c) & digit_bit(3) != 0, c < 3, "col {c}");
         }
@@ -468,7 +455,7 @@ mod tests {
         for (cell, d) in [(40, 2), (33, 5), (34, 6), (35, 7)] {
             place_cell(&mut s, cell, d).unwrap();
         }
-        s.propagate().unwrap();
+        s.propagate(&mut State::blank_seen()).unwrap();
         for cell in 45..54 {
             let has2 = s.candidates(cell) & digit_bit(2) != 0;
             assert_eq!(has2, cell >= 51, "cell {cell}");
@@ -484,7 +471,7 @@ mod tests {
         }
         // Cell 0 can only be 9; a 9 in its column leaves it nothing.
         place_cell(&mut s, 9 * 5, 9).unwrap();
-        assert_eq!(s.propagate(), Err(Contradiction));
+        assert_eq!(s.propagate(&mut State::blank_seen()), Err(Contradiction));
     }
 
     #[test]
