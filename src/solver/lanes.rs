@@ -62,6 +62,12 @@ impl Lanes {
         imp::any(self)
     }
 
+    /// Lane-wise `self >> N`.
+    #[inline(always)]
+    pub(super) fn shr<const N: i32>(self) -> Lanes {
+        imp::shr::<N>(self)
+    }
+
     /// Bit `k` set for each lane `k` where `self` and `other` differ.
     #[inline(always)]
     pub(super) fn differ(self, other: Lanes) -> u32 {
@@ -95,6 +101,11 @@ mod portable {
     }
 
     #[inline(always)]
+    pub(super) fn shr<const N: i32>(a: Lanes) -> Lanes {
+        Lanes(a.0.map(|x| x >> N))
+    }
+
+    #[inline(always)]
     pub(super) fn differ(a: Lanes, b: Lanes) -> u32 {
         let mut m = 0;
         for k in 0..4 {
@@ -111,7 +122,7 @@ mod sse2 {
     use std::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps, _mm_cmpeq_epi32,
         _mm_load_si128, _mm_movemask_epi8, _mm_movemask_ps, _mm_or_si128, _mm_setzero_si128,
-        _mm_store_si128,
+        _mm_srli_epi32, _mm_store_si128,
     };
 
     #[inline(always)]
@@ -151,6 +162,12 @@ mod sse2 {
     pub(super) fn any(a: Lanes) -> bool {
         // SAFETY: SSE2 is always available on x86-64.
         unsafe { _mm_movemask_epi8(_mm_cmpeq_epi32(load(&a), _mm_setzero_si128())) != 0xFFFF }
+    }
+
+    #[inline(always)]
+    pub(super) fn shr<const N: i32>(a: Lanes) -> Lanes {
+        // SAFETY: SSE2 is always available on x86-64.
+        store(unsafe { _mm_srli_epi32::<N>(load(&a)) })
     }
 
     #[inline(always)]
@@ -214,6 +231,8 @@ mod tests {
             assert_eq!(imp::and_not(a, b), portable::and_not(a, b));
             assert_eq!(imp::any(a), portable::any(a));
             assert_eq!(imp::differ(a, b), portable::differ(a, b));
+            assert_eq!(imp::shr::<9>(a), portable::shr::<9>(a));
+            assert_eq!(imp::shr::<18>(b), portable::shr::<18>(b));
         }
     }
 }

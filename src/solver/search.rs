@@ -42,7 +42,7 @@ impl Search {
         };
         Search {
             stack: Box::new([frame; CELLS]),
-            seen: State::blank_seen(),
+            seen: Seen::blank(),
         }
     }
 
@@ -53,7 +53,7 @@ impl Search {
         let mut depth = 0usize;
         let mut cur = State::blank();
         cur.load(puzzle).ok()?;
-        self.seen = State::blank_seen();
+        self.seen = Seen::blank();
         let mut alive = true;
         loop {
             if alive {
@@ -75,9 +75,7 @@ impl Search {
             cur = frame.state;
             // Everything but the mask the removal changed is at a fixed
             // point; mark that one as changed.
-            self.seen = *cur.masks();
-            let lane = &mut self.seen[frame.digit as usize].0[frame.band as usize];
-            *lane = !*lane;
+            self.seen = Seen::resume(&cur, frame.digit as usize, frame.band as usize);
             alive = true;
         }
     }

@@ -51,7 +51,8 @@
 
 use super::lanes::Lanes;
 use super::tables::{
-    lone_in_row, segments, BAND, BAND_PEERS, COLUMN_0, MATCHED_SEGMENTS, ROW, SEGMENT_CELLS,
+    lone_in_row, segments, stack_pattern, unstack_pattern, BAND, BAND_PEERS, COLUMN_0,
+    MATCHED_SEGMENTS, ROW, SEGMENT_CELLS,
 };
 use crate::grid::{Grid, CELLS};
 
@@ -74,12 +75,47 @@ pub const fn bit_digit(bit: u16) -> u8 {
     bit.trailing_zeros() as u8 + 1
 }
 
-/// The nine digits' band masks as they were at the last fixed point of
-/// propagation: what changed since is what propagation must look at.
-pub(crate) type Seen = [Lanes; 9];
+/// The nine digits' band masks as they were when propagation last looked
+/// at them: what changed since is what it must look at again. Owned by the
+/// search (not saved with each state): at a fixed point both copies equal
+/// the state's masks.
+#[derive(Clone, Copy)]
+pub(crate) struct Seen {
+    /// The masks as each digit-band check last saw them.
+    bands: [Lanes; 9],
+    /// The masks as the stack pass last saw them, per digit.
+    stacks: [Lanes; 9],
+}
 
-/// The other two bands of each band.
-const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+impl Seen {
+    /// The copies for a blank grid, to start a puzzle from.
+    pub(crate) const fn blank() -> Seen {
+        Seen {
+            bands: State::blank().bands,
+            stacks: State::blank().bands,
+        }
+    }
+
+    /// The copies for `state`, a fixed point of propagation except that
+    /// the mask of digit `d` in band `b` has changed since.
+    #[inline(always)]
+    pub(crate) fn resume(state: &State, d: usize, b: usize) -> Seen {
+        let mut seen = Seen {
+            bands: state.bands,
+            stacks: state.bands,
+        };
+        seen.bands[d].0[b] = !state.bands[d].0[b];
+        seen.stacks[d].0[b] = !state.bands[d].0[b];
+        seen
+    }
+}
+
+/// Packs the three band lanes (nine bits each) into one word, band `b` at
+/// bit `9 * b`.
+#[inline(always)]
+fn pack(l: Lanes) -> u32 {
+    l.0[0] | l.0[1] << 9 | l.0[2] << 18
+}
 
 /// The columns holding any of `cells` (a band mask), as a band mask.
 #[inline(always)]
@@ -102,17 +138,6 @@ impl State {
             bands: [Lanes::bands(BAND); 9],
             unsolved: Lanes::bands(BAND),
         }
-    }
-
-    /// The masks of the blank grid, the `seen` copy to start a puzzle from.
-    pub(crate) const fn blank_seen() -> Seen {
-        State::blank().bands
-    }
-
-    /// The digit masks, to refresh a `seen` copy from.
-    #[inline(always)]
-    pub(crate) fn masks(&self) -> &Seen {
-        &self.bands
     }
 
     /// Loads the givens of `puzzle` onto a blank state. A given that a
@@ -297,49 +322,61 @@ impl State {
     /// different columns of the stack (a permutation again, so the same
     /// table filters band-column segments), and a column left with one
     /// cell for the digit is a hidden single. Returns whether anything
-    /// changed.
-    fn stacks(&mut self) -> Result<bool, Contradiction> {
+    /// changed. Only digits whose masks differ from `seen` are looked at
+    /// (and `seen` is brought up to date).
+    #[allow(clippy::needless_range_loop)] // `d` indexes the state and `seen` alike
+    fn stacks(&mut self, seen: &mut [Lanes; 9]) -> Result<bool, Contradiction> {
+        let row = Lanes::bands(ROW);
         let mut changed = false;
         for d in 0..9 {
-            let lanes = self.bands[d].0;
-            let mut columns = [0u32; 3];
-            let mut lone_columns = [0u32; 3];
-            for b in 0..3 {
-                let (r0, r1, r2) = (lanes[b] & ROW, lanes[b] >> 9 & ROW, lanes[b] >> 18);
-                let once = r0 | r1 | r2;
-                let twice = (r0 & r1) | (r2 & (r0 | r1));
-                columns[b] = once;
-                lone_columns[b] = once & !twice;
+            // Digits unchanged since the last pass have nothing new.
+            if self.bands[d].differ(seen[d]) == 0 {
+                continue;
             }
-            let mut keep = [0u32; 3];
+            seen[d] = self.bands[d];
+            // Per band (all three at once): the columns holding the digit,
+            // those holding it in one row only, and those where it is
+            // placed; then packed into one word, band `b` at bit `9 * b`.
+            let v = self.bands[d];
+            let (r0, r1, r2) = (v.and(row), v.shr::<9>().and(row), v.shr::<18>());
+            let once = r0.or(r1).or(r2);
+            let twice = r0.and(r1).or(r2.and(r0.or(r1)));
+            let placed = v.and_not(self.unsolved);
+            let placed = placed.or(placed.shr::<9>()).or(placed.shr::<18>());
+            let columns = pack(once);
+            let lone = pack(once.and_not(twice));
+            let placed = pack(placed.and(row));
+            let placed = (placed | placed >> 9 | placed >> 18) & ROW;
+            let mut keep = 0;
             for s in 0..3 {
-                let pattern = (columns[0] >> (3 * s) & 7)
-                    | (columns[1] >> (3 * s) & 7) << 3
-                    | (columns[2] >> (3 * s) & 7) << 6;
-                let allowed = u32::from(MATCHED_SEGMENTS[pattern as usize]);
+                let allowed = u32::from(MATCHED_SEGMENTS[stack_pattern(columns, s)]);
                 if allowed == 0 {
                     return Err(Contradiction);
                 }
-                for (b, k) in keep.iter_mut().enumerate() {
-                    *k |= (allowed >> (3 * b) & 7) << (3 * s);
-                }
+                keep |= unstack_pattern(allowed, s);
             }
-            for b in 0..3 {
-                if keep[b] != columns[b] {
-                    self.bands[d].0[b] &= keep[b] * COLUMN_0;
-                    changed = true;
+            if keep != columns {
+                for b in 0..3 {
+                    self.bands[d].0[b] &= (keep >> (9 * b) & ROW) * COLUMN_0;
                 }
+                changed = true;
             }
-            for b in 0..3 {
-                let [o1, o2] = OTHER_BANDS[b];
-                let single = keep[b] & !(keep[o1] | keep[o2]) & lone_columns[b];
-                let mut cells = self.bands[d].0[b] & (single * COLUMN_0) & self.unsolved.0[b];
-                while cells != 0 {
-                    let p = cells.trailing_zeros();
-                    cells &= cells - 1;
-                    self.place(d, b, p)?;
-                    changed = true;
+            // Columns left in exactly one band, in one row there, and not
+            // yet holding the digit: hidden singles.
+            let (k0, k1, k2) = (keep & ROW, keep >> 9 & ROW, keep >> 18);
+            let one_band = (k0 | k1 | k2) & !((k0 & k1) | (k2 & (k0 | k1))) & !placed;
+            let singles = keep & lone & (one_band * COLUMN_0);
+            if singles != 0 {
+                for b in 0..3 {
+                    let columns = singles >> (9 * b) & ROW;
+                    let mut cells = self.bands[d].0[b] & (columns * COLUMN_0) & self.unsolved.0[b];
+                    while cells != 0 {
+                        let p = cells.trailing_zeros();
+                        cells &= cells - 1;
+                        self.place(d, b, p)?;
+                    }
                 }
+                changed = true;
             }
         }
         Ok(changed)
@@ -352,11 +389,11 @@ impl State {
     pub(crate) fn propagate(&mut self, seen: &mut Seen) -> Result<(), Contradiction> {
         loop {
             let mut changed = 0u64;
-            for (d, (now, then)) in self.bands.iter().zip(seen.iter()).enumerate() {
+            for (d, (now, then)) in self.bands.iter().zip(seen.bands.iter()).enumerate() {
                 changed |= u64::from(now.differ(*then)) << (4 * d);
             }
             if changed == 0 {
-                if !self.naked_singles()? && !self.stacks()? {
+                if !self.naked_singles()? && !self.stacks(&mut seen.stacks)? {
                     return Ok(());
                 }
                 continue;
@@ -366,7 +403,7 @@ impl State {
                 changed &= changed - 1;
                 let (d, b) = (i >> 2, i & 3);
                 self.update(d, b)?;
-                seen[d].0[b] = self.bands[d].0[b];
+                seen.bands[d].0[b] = self.bands[d].0[b];
             }
         }
     }
@@ -460,7 +497,7 @@ mod tests {
         for d in 1..=8u8 {
             place_cell(&mut s, d as usize, d).unwrap();
         }
-        s.propagate(&mut State::blank_seen()).unwrap();
+        s.propagate(&mut Seen::blank()).unwrap();
         assert_eq!(s.value(0), 9);
     }
 
@@ -472,7 +509,7 @@ mod tests {
         for cell in [12usize, 24, 28, 56] {
             place_cell(&mut s, cell, 1).unwrap();
         }
-        s.propagate(&mut State::blank_seen()).unwrap();
+        s.propagate(&mut Seen::blank()).unwrap();
         assert_eq!(s.value(0), 1);
     }
 
@@ -493,7 +530,7 @@ mod tests {
         ] {
             place_cell(&mut s, cell, d).unwrap();
         }
-        s.propagate(&mut State::blank_seen()).unwrap();
+        s.propagate(&mut Seen::blank()).unwrap();
         assert_eq!(s.value(8), 7);
     }
 
@@ -505,7 +542,7 @@ mod tests {
         for (cell, d) in [(9, 4), (10, 5), (11, 6), (18, 7), (19, 8), (20, 9)] {
             place_cell(&mut s, cell, d).unwrap();
         }
-        s.propagate(&mut State::blank_seen()).unwrap();
+        s.propagate(&mut Seen::blank()).unwrap();
         for c in 0..9 {
             assert_eq!(s.candidates(c) & digit_bit(3) != 0, c < 3, "col {c}");
         }
@@ -516,7 +553,7 @@ mod tests {
         for (cell, d) in [(40, 2), (33, 5), (34, 6), (35, 7)] {
             place_cell(&mut s, cell, d).unwrap();
         }
-        s.propagate(&mut State::blank_seen()).unwrap();
+        s.propagate(&mut Seen::blank()).unwrap();
         for cell in 45..54 {
             let has2 = s.candidates(cell) & digit_bit(2) != 0;
             assert_eq!(has2, cell >= 51, "cell {cell}");
@@ -534,7 +571,7 @@ mod tests {
         for (cell, d) in column.into_iter().chain([(58, 5), (71, 5)]) {
             place_cell(&mut s, cell, d).unwrap();
         }
-        s.propagate(&mut State::blank_seen()).unwrap();
+        s.propagate(&mut Seen::blank()).unwrap();
         assert_eq!(s.value(72), 5);
     }
 
@@ -546,7 +583,7 @@ mod tests {
         for (cell, d) in [(1, 1), (2, 2), (10, 4), (11, 5), (19, 6), (20, 7)] {
             place_cell(&mut s, cell, d).unwrap();
         }
-        s.propagate(&mut State::blank_seen()).unwrap();
+        s.propagate(&mut Seen::blank()).unwrap();
         for r in 0..9 {
             assert_eq!(s.candidates(9 * r) & digit_bit(3) != 0, r < 3, "row {r}");
         }
@@ -561,7 +598,7 @@ mod tests {
         }
         // Cell 0 can only be 9; a 9 in its column leaves it nothing.
         place_cell(&mut s, 9 * 5, 9).unwrap();
-        assert_eq!(s.propagate(&mut State::blank_seen()), Err(Contradiction));
+        assert_eq!(s.propagate(&mut Seen::blank()), Err(Contradiction));
     }
 
     #[test]

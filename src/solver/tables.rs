@@ -40,6 +40,25 @@ pub(super) const SEGMENT_CELLS: [u32; 512] = build_segment_cells();
 /// column inside the band (its peers within the band).
 pub(super) const BAND_PEERS: [u32; 27] = build_band_peers();
 
+/// The three-bit groups 0, 9 and 18 of a packed value.
+const STACK_0_OF_PACKED: u32 = 7 | 7 << 9 | 7 << 18;
+
+/// For stack `s`, the band-column pattern of a packed per-band column
+/// mask: bit `3 * b + c` set when band `b` has column `3 * s + c`. It has
+/// the shape of a segment pattern, so [`MATCHED_SEGMENTS`] filters it.
+#[inline(always)]
+pub(super) fn stack_pattern(packed: u32, s: u32) -> usize {
+    let x = (packed >> (3 * s)) & STACK_0_OF_PACKED;
+    ((x | x >> 6 | x >> 12) & ROW) as usize
+}
+
+/// The inverse of [`stack_pattern`]: a band-column pattern of stack `s`
+/// back to packed per-band columns.
+#[inline(always)]
+pub(super) fn unstack_pattern(pattern: u32, s: u32) -> u32 {
+    ((pattern & 7) | (pattern & 0o70) << 6 | (pattern & 0o700) << 12) << (3 * s)
+}
+
 /// The segment pattern of a band mask: which (row, box) segments are
 /// non-empty.
 #[inline(always)]
@@ -238,6 +257,35 @@ mod tests {
                     assert_eq!(has(peers, r2, c2), mate, "cell {p} vs ({r2},{c2})");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn stack_patterns_round_trip_and_pick_the_right_bits() {
+        // Band 1 has column 4 (stack 1, column 1 of the stack): bit 3*1+1.
+        assert_eq!(stack_pattern(1 << (9 + 4), 1), 1 << 4);
+        assert_eq!(stack_pattern(1 << (9 + 4), 0), 0);
+        assert_eq!(stack_pattern(1 << (9 + 4), 2), 0);
+        // Band 2, column 8: stack 2, bit 3*2+2.
+        assert_eq!(stack_pattern(1 << 26, 2), 1 << 8);
+        let mut x = 0x1234_5678u32;
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let packed = x & BAND;
+            let mut back = 0;
+            for s in 0..3 {
+                let p = stack_pattern(packed, s);
+                for b in 0..3 {
+                    for c in 0..3 {
+                        let want = packed >> (9 * b + 3 * s + c) & 1;
+                        assert_eq!((p >> (3 * b + c)) as u32 & 1, want);
+                    }
+                }
+                back |= unstack_pattern(p as u32, s);
+            }
+            assert_eq!(back, packed);
         }
     }
 
