@@ -75,7 +75,8 @@ impl Search {
             cur = frame.state;
             // Everything but the mask the removal changed is at a fixed
             // point; mark that one as changed.
-            self.seen = Seen::resume(&cur, frame.digit as usize, frame.band as usize);
+            self.seen
+                .resume(&cur, frame.digit as usize, frame.band as usize);
             alive = true;
         }
     }

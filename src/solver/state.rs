@@ -96,17 +96,14 @@ impl Seen {
         }
     }
 
-    /// The copies for `state`, a fixed point of propagation except that
-    /// the mask of digit `d` in band `b` has changed since.
+    /// Resets the copies to `state`, a fixed point of propagation except
+    /// that the mask of digit `d` in band `b` has changed since.
     #[inline(always)]
-    pub(crate) fn resume(state: &State, d: usize, b: usize) -> Seen {
-        let mut seen = Seen {
-            bands: state.bands,
-            stacks: state.bands,
-        };
-        seen.bands[d].0[b] = !state.bands[d].0[b];
-        seen.stacks[d].0[b] = !state.bands[d].0[b];
-        seen
+    pub(crate) fn resume(&mut self, state: &State, d: usize, b: usize) {
+        self.bands = state.bands;
+        self.stacks = state.bands;
+        self.bands[d].0[b] = !state.bands[d].0[b];
+        self.stacks[d].0[b] = !state.bands[d].0[b];
     }
 }
 
@@ -140,15 +137,41 @@ impl State {
         }
     }
 
-    /// Loads the givens of `puzzle` onto a blank state. A given that a
-    /// peer given already excludes (two equal digits in a unit) is a
-    /// contradiction; propagation (not done here) finds the rest.
+    /// Loads the givens of `puzzle` onto a blank state, all at once: each
+    /// digit's masks lose the other digits' givens and every peer of its
+    /// own. Two equal givens that see each other are a contradiction;
+    /// propagation (not done here) finds the rest.
     pub(crate) fn load(&mut self, puzzle: &Grid) -> Result<(), Contradiction> {
-        *self = State::blank();
-        for (cell, &v) in puzzle.cells().iter().enumerate() {
-            if v != 0 {
-                self.place(v as usize - 1, cell / 27, (cell % 27) as u32)?;
+        let mut givens = [Lanes::ZERO; 9];
+        let cells = puzzle.cells();
+        for b in 0..3 {
+            for p in 0..27 {
+                let v = cells[27 * b + p] as usize;
+                if v != 0 {
+                    givens[v - 1].0[b] |= 1 << p;
+                }
             }
+        }
+        let all = Lanes::bands(BAND);
+        let filled = givens.iter().fold(Lanes::ZERO, |acc, g| acc.or(*g));
+        self.unsolved = all.and_not(filled);
+        for (mask, given) in self.bands.iter_mut().zip(givens) {
+            let mut peers = Lanes::ZERO;
+            for b in 0..3 {
+                let mut rest = given.0[b];
+                if rest == 0 {
+                    continue;
+                }
+                peers = peers.or(Lanes::others(b, columns_of(rest)));
+                while rest != 0 {
+                    peers.0[b] |= BAND_PEERS[rest.trailing_zeros() as usize];
+                    rest &= rest - 1;
+                }
+            }
+            if given.and(peers).any() {
+                return Err(Contradiction);
+            }
+            *mask = all.and_not(filled.and_not(given)).and_not(peers);
         }
         Ok(())
     }
@@ -482,6 +505,34 @@ mod tests {
 
     fn place_cell(s: &mut State, cell: usize, digit: u8) -> Result<(), Contradiction> {
         s.place(digit as usize - 1, cell / 27, (cell % 27) as u32)
+    }
+
+    #[test]
+    fn load_matches_placing_givens_one_by_one() {
+        let puzzles = [
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+        ];
+        for line in puzzles {
+            let grid = crate::parse::parse_line(line.as_bytes()).unwrap();
+            let mut bulk = State::blank();
+            bulk.load(&grid).unwrap();
+            let mut one_by_one = State::blank();
+            for (cell, &v) in grid.cells().iter().enumerate() {
+                if v != 0 {
+                    place_cell(&mut one_by_one, cell, v).unwrap();
+                }
+            }
+            assert_eq!(bulk.bands, one_by_one.bands, "{line}");
+            assert_eq!(bulk.unsolved, one_by_one.unsolved, "{line}");
+        }
+        // Two equal givens in a box.
+        let mut cells = [0u8; 81];
+        cells[0] = 7;
+        cells[10] = 7;
+        let clash = Grid::from_cells(cells).unwrap();
+        assert_eq!(State::blank().load(&clash), Err(Contradiction));
     }
 
     #[test]
