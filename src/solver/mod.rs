@@ -1,7 +1,7 @@
 //! The bitmask MRV solver: the public face of the one search loop.
 //!
 //! Internally the state is kept as band masks in the manner of JCZSolve
-//! (see [`state`] for the bit layout and [`tables`] for the locked-candidate
+//! (see `state.rs` for the bit layout and `tables.rs` for the locked-candidate
 //! tables); [`Node`] still answers per-cell questions.
 //!
 //! [`Solver`] owns a fixed stack and is meant to be created once per worker
