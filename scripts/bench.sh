@@ -8,7 +8,7 @@
 #  4. peak memory (max RSS, /usr/bin/time -v) for 1M and 10M puzzles streamed from stdin.
 #
 # Output: a Markdown report on stdout and in bench/runs/<date>-<host>/report.md (with raw CSV beside it).
-# Environment: SECONDS_PER_RUN (default 4), SKIP_MEMORY=1 to skip step 4.
+# Environment: SECONDS_PER_RUN (default 4), SKIP_MEMORY=1 to skip step 4, SKIP_PEERS=1 to skip step 5 (peer bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${1:-${BATCHDOKU_DATA:-../shared/data}}
@@ -96,4 +96,13 @@ if [ "${SKIP_MEMORY:-0}" != 1 ]; then
     awk -v n="$n" -v r="$rss" -v a="$t0" -v b="$t1" 'BEGIN { printf "| %d | %.1f | %.1f | %.0f |\n", n, r / 1024, b - a, n / (b - a) }' \
       | tee -a "$RUN_DIR/report.md"
   done
+fi
+
+# 5. Side by side with the `sudoku` crate 0.8 (benches/peers, a separate Cargo project that only *calls* that
+#    AGPL crate): single-thread puzzles/s per set for first-solution and count-to-2, interleaved, best of 3.
+#    SKIP_PEERS=1 to skip.
+if [ "${SKIP_PEERS:-0}" != 1 ]; then
+  { echo; echo "## Side by side with the sudoku crate 0.8 (1 thread, ratio = batchdoku / sudoku)"; echo; } | tee -a "$RUN_DIR/report.md"
+  (cd benches/peers && cargo build --release --quiet)
+  benches/peers/target/release/batchdoku-peers "$DATA"/*.txt | tee -a "$RUN_DIR/report.md"
 fi

@@ -1,5 +1,9 @@
 //! The bitmask MRV solver: the public face of the one search loop.
 //!
+//! Internally the state is kept as band masks in the manner of JCZSolve
+//! (see `state.rs` for the bit layout and `tables.rs` for the locked-candidate
+//! tables); [`Node`] still answers per-cell questions.
+//!
 //! [`Solver`] owns a fixed stack and is meant to be created once per worker
 //! and reused for every puzzle: solving never allocates. What the search
 //! does at each node and at each solution is decided by a [`Visitor`]; the
@@ -7,8 +11,10 @@
 //! solutions up to a limit ([`CountUpTo`]). The scored search in
 //! [`crate::score`] is another visitor over the same loop.
 
+mod lanes;
 mod search;
 mod state;
+mod tables;
 
 pub use state::{bit_digit, digit_bit, Contradiction, State as Node, ALL_DIGITS};
 
@@ -189,10 +195,19 @@ impl Solver {
         puzzle: &Grid,
         visitor: &mut V,
     ) -> Result<Stats, Conflict> {
-        if let Some(conflict) = puzzle.first_conflict() {
-            return Err(conflict);
+        // Loading the givens fails exactly when two of them clash; only
+        // then is the (slower) conflict report built.
+        match self.search.run(puzzle, visitor) {
+            Some(stats) => Ok(stats),
+            None => match puzzle.first_conflict() {
+                Some(conflict) => Err(conflict),
+                None => Ok(Stats {
+                    nodes: 1,
+                    dead_ends: 1,
+                    ..Stats::default()
+                }),
+            },
         }
-        Ok(self.search.run(puzzle, visitor))
     }
 }
 

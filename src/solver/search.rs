@@ -5,50 +5,56 @@
 //! happens at a node and at a solution is decided by a [`Visitor`].
 //!
 //! A guess on cell `c` with digit `d` pushes a copy of the current state
-//! with `d` removed from `c` (the untried alternatives), then assigns `d`.
-//! Backtracking pops that copy and carries on from it. Each frame on the
-//! stack belongs to one branch point on the current path and each branch
-//! point fills at least one more cell, so 81 frames always suffice.
+//! with `d` removed from `c` (the untried alternatives), then places `d`.
+//! Backtracking pops that copy and carries on from it (propagation starts
+//! from the one mask the removal changed: the search keeps the masks of
+//! the last fixed point, `seen`, and propagation looks only at masks that
+//! differ from it). Each frame on the stack belongs
+//! to one branch point on the current path and each branch point fills at
+//! least one more cell, so 81 frames always suffice.
 
-use super::state::{SingleQueue, State};
+use super::state::{Seen, State};
 use super::{Flow, Stats, Visitor};
 use crate::grid::{Grid, CELLS};
 
-/// A saved alternative: the state to resume and the cell that was guessed.
+/// A saved alternative: the state to resume, and the digit (0-based) and
+/// band of the mask the removal of the tried digit changed.
 #[derive(Clone, Copy)]
 struct Frame {
     state: State,
-    cell: u8,
+    digit: u8,
+    band: u8,
 }
 
 /// The reusable search machinery: one per worker thread, reused for every
 /// puzzle, so the search itself never touches the heap.
 pub(crate) struct Search {
     stack: Box<[Frame; CELLS]>,
-    queue: SingleQueue,
+    seen: Seen,
 }
 
 impl Search {
     pub(crate) fn new() -> Search {
         let frame = Frame {
             state: State::blank(),
-            cell: 0,
+            digit: 0,
+            band: 0,
         };
         Search {
             stack: Box::new([frame; CELLS]),
-            queue: SingleQueue::new(),
+            seen: Seen::blank(),
         }
     }
 
-    /// Runs the search over all completions of `puzzle` (whose givens are
-    /// already known not to repeat within a unit) until the visitor stops it
-    /// or the tree is exhausted.
-    pub(crate) fn run<V: Visitor>(&mut self, puzzle: &Grid, visitor: &mut V) -> Stats {
+    /// Runs the search over all completions of `puzzle` until the visitor
+    /// stops it or the tree is exhausted; `None` when two givens clash.
+    pub(crate) fn run<V: Visitor>(&mut self, puzzle: &Grid, visitor: &mut V) -> Option<Stats> {
         let mut stats = Stats::default();
         let mut depth = 0usize;
         let mut cur = State::blank();
-        self.queue.clear();
-        let mut alive = cur.load(puzzle, &mut self.queue).is_ok();
+        cur.load(puzzle).ok()?;
+        self.seen = Seen::blank();
+        let mut alive = true;
         loop {
             if alive {
                 match self.expand(&mut cur, &mut depth, &mut stats, visitor) {
@@ -56,23 +62,21 @@ impl Search {
                     Step::Backtrack => {}
                     Step::Stop => {
                         stats.stopped = true;
-                        return stats;
+                        return Some(stats);
                     }
                 }
             }
             // Dead end, pruned node, or a solution already reported.
             if depth == 0 {
-                return stats;
+                return Some(stats);
             }
             depth -= 1;
             let frame = &self.stack[depth];
             cur = frame.state;
-            self.queue.clear();
-            let cell = frame.cell as usize;
-            let m = cur.candidates(cell);
-            if m & m.wrapping_sub(1) == 0 {
-                self.queue.push(cell);
-            }
+            // Everything but the mask the removal changed is at a fixed
+            // point; mark that one as changed.
+            self.seen
+                .resume(&cur, frame.digit as usize, frame.band as usize);
             alive = true;
         }
     }
@@ -88,7 +92,7 @@ impl Search {
         visitor: &mut V,
     ) -> Step {
         stats.nodes += 1;
-        if cur.propagate(&mut self.queue).is_err() {
+        if cur.propagate(&mut self.seen).is_err() {
             stats.dead_ends += 1;
             return Step::Backtrack;
         }
@@ -97,26 +101,27 @@ impl Search {
             Flow::Prune => return Step::Backtrack,
             Flow::Stop => return Step::Stop,
         }
-        let Some(cell) = cur.branch_cell() else {
+        let Some((band, bit)) = cur.branch_cell() else {
             return match visitor.solution(&cur.to_grid()) {
                 Flow::Stop => Step::Stop,
                 Flow::Continue | Flow::Prune => Step::Backtrack,
             };
         };
+        let cell = 27 * band + bit as usize;
         let m = cur.candidates(cell);
-        let bit = if visitor.prefers_high_digits(cell) {
-            1u16 << (15 - m.leading_zeros())
+        let digit = if visitor.prefers_high_digits(cell) {
+            15 - m.leading_zeros() as usize
         } else {
-            m & m.wrapping_neg()
+            m.trailing_zeros() as usize
         };
         stats.guesses += 1;
         let frame = &mut self.stack[*depth];
         frame.state = *cur;
-        frame.state.remove_candidate(cell, bit);
-        frame.cell = cell as u8;
+        frame.state.remove_candidate(digit, band, bit);
+        frame.digit = digit as u8;
+        frame.band = band as u8;
         *depth += 1;
-        self.queue.clear();
-        if cur.assign(cell, bit, &mut self.queue).is_err() {
+        if cur.place(digit, band, bit).is_err() {
             stats.dead_ends += 1;
             return Step::Backtrack;
         }

@@ -1,15 +1,60 @@
-//! The search state: per-cell candidate masks, placed digits per unit, and
-//! constraint propagation (naked and hidden singles).
+//! The search state in band form, and constraint propagation over it.
 //!
-//! Bit layout: a candidate mask is a `u16` whose bit `d - 1` stands for digit
-//! `d` (so `0x1FF` is "any digit"). A solved cell has mask 0 and its digit in
-//! `cells`. `placed[u]` holds the digits already placed in unit `u` (rows
-//! 0..9, columns 9..18, boxes 18..27, as in [`crate::grid::UNITS`]).
+//! # Bit layout
 //!
-//! The state is `Copy` (about 330 bytes) so a guess saves it by value onto
-//! the solver's fixed stack: no heap, no undo log.
+//! The grid is three *bands* of 27 cells (rows 0-2, 3-5, 6-8). For each
+//! digit `d` (0-based, digit `d + 1`) and band `b`, `bands[d].0[b]` is a
+//! 27-bit mask of the cells of band `b` that may hold that digit; cell
+//! `c` of the grid (0..81, row-major) is bit `c % 27` of band `c / 27`:
+//!
+//! ```text
+//!            column:  0  1  2 | 3  4  5 | 6  7  8
+//! band row 0 (bits)   0  1  2 | 3  4  5 | 6  7  8     box 0 | box 1 | box 2
+//! band row 1          9 10 11 |12 13 14 |15 16 17     of the band
+//! band row 2         18 19 20 |21 22 23 |24 25 26
+//!
+//! bands[d]  = [band 0 | band 1 | band 2 | 0]   one 128-bit value per digit
+//! unsolved  = [band 0 | band 1 | band 2 | 0]   cells not yet placed
+//! ```
+//!
+//! A placed digit stays set in its own mask (and is cleared from the cell
+//! in all other digits' masks, and from every peer in its own digit's
+//! masks), so a complete, consistent state has exactly the solution's
+//! cells in each digit's three masks. This is the representation of
+//! JCZSolve (and of the `sudoku` crate's port of it); the code here is our
+//! own.
+//!
+//! # Propagation
+//!
+//! Propagation compares the masks with a copy taken at the last fixed
+//! point (`seen`, owned by the search) and checks each digit-band mask
+//! that changed:
+//!
+//! * locked candidates inside the band (row-to-box permutations, see
+//!   [`super::tables::MATCHED_SEGMENTS`]), which also finds a dead end
+//!   when a row or box of the band has no place left, then hidden
+//!   singles: a row of the band with one cell left places the digit there
+//!   (after the permutation filter, a box with one cell left is also alone
+//!   in its row);
+//! * when nothing changed any more: "at least one / at least two"
+//!   accumulated over the nine digits (all three bands at once) give the
+//!   empty cells (a dead end) and the naked singles (cells with exactly
+//!   one digit);
+//! * when there are none either: the same permutation filter on stacks
+//!   (which columns of a stack each band may use for a digit) and column
+//!   hidden singles, per digit. (JCZSolve stops at the band rules; tdoku
+//!   also works on stacks. Here the stack pass cut guesses on 17-clue and
+//!   top1465 puzzles by two thirds.)
+//!
+//! The state is `Copy` (160 bytes) so a guess saves it by value onto the
+//! solver's fixed stack: no heap, no undo log.
 
-use crate::grid::{Grid, BOX_OF, CELLS, COL_OF, PEERS, ROW_OF, UNITS};
+use super::lanes::Lanes;
+use super::tables::{
+    lone_in_row, segments, stack_pattern, unstack_pattern, BAND, BAND_PEERS, COLUMN_0,
+    MATCHED_SEGMENTS, ROW, SEGMENT_CELLS,
+};
+use crate::grid::{Grid, CELLS};
 
 /// All nine digits as a candidate mask.
 pub const ALL_DIGITS: u16 = 0x1FF;
@@ -30,224 +75,423 @@ pub const fn bit_digit(bit: u16) -> u8 {
     bit.trailing_zeros() as u8 + 1
 }
 
-/// A list of cells waiting to be assigned their single candidate. Each cell
-/// is pushed at most once per node (when its mask falls to one bit), plus
-/// once when a saved alternative is resumed, so 96 entries never overflow.
+/// The nine digits' band masks as they were when propagation last looked
+/// at them: what changed since is what it must look at again. Owned by the
+/// search (not saved with each state): at a fixed point both copies equal
+/// the state's masks.
 #[derive(Clone, Copy)]
-pub(crate) struct SingleQueue {
-    cells: [u8; 96],
-    len: usize,
+pub(crate) struct Seen {
+    /// The masks as each digit-band check last saw them.
+    bands: [Lanes; 9],
+    /// The masks as the stack pass last saw them, per digit.
+    stacks: [Lanes; 9],
 }
 
-impl SingleQueue {
-    pub(crate) const fn new() -> Self {
-        SingleQueue {
-            cells: [0; 96],
-            len: 0,
+impl Seen {
+    /// The copies for a blank grid, to start a puzzle from.
+    pub(crate) const fn blank() -> Seen {
+        Seen {
+            bands: State::blank().bands,
+            stacks: State::blank().bands,
         }
     }
 
+    /// Resets the copies to `state`, a fixed point of propagation except
+    /// that the mask of digit `d` in band `b` has changed since.
     #[inline(always)]
-    pub(crate) fn clear(&mut self) {
-        self.len = 0;
+    pub(crate) fn resume(&mut self, state: &State, d: usize, b: usize) {
+        self.bands = state.bands;
+        self.stacks = state.bands;
+        self.bands[d].0[b] = !state.bands[d].0[b];
+        self.stacks[d].0[b] = !state.bands[d].0[b];
     }
+}
 
-    #[inline(always)]
-    pub(crate) fn push(&mut self, cell: usize) {
-        self.cells[self.len] = cell as u8;
-        self.len += 1;
-    }
+/// Packs the three band lanes (nine bits each) into one word, band `b` at
+/// bit `9 * b`.
+#[inline(always)]
+fn pack(l: Lanes) -> u32 {
+    l.0[0] | l.0[1] << 9 | l.0[2] << 18
+}
 
-    #[inline(always)]
-    fn pop(&mut self) -> Option<usize> {
-        if self.len == 0 {
-            None
-        } else {
-            self.len -= 1;
-            Some(self.cells[self.len] as usize)
-        }
-    }
+/// The columns holding any of `cells` (a band mask), as a band mask.
+#[inline(always)]
+fn columns_of(cells: u32) -> u32 {
+    ((cells | cells >> 9 | cells >> 18) & ROW) * COLUMN_0
 }
 
 /// One node of the search: what is placed and what each empty cell may
 /// still hold. Visitors see it read-only through [`Node`](crate::solver::Node).
 #[derive(Clone, Copy, Debug)]
 pub struct State {
-    cand: [u16; CELLS],
-    cells: [u8; CELLS],
-    placed: [u16; 27],
-    /// Bit `c` set while cell `c` is empty.
-    empty: u128,
+    bands: [Lanes; 9],
+    unsolved: Lanes,
 }
 
 impl State {
     /// The state of a grid with no givens.
     pub(crate) const fn blank() -> State {
         State {
-            cand: [ALL_DIGITS; CELLS],
-            cells: [0; CELLS],
-            placed: [0; 27],
-            empty: (1u128 << CELLS) - 1,
+            bands: [Lanes::bands(BAND); 9],
+            unsolved: Lanes::bands(BAND),
         }
     }
 
-    /// Loads the givens of `puzzle`. The caller has already checked that no
-    /// unit repeats a given; a blank cell left with no candidate gives
-    /// `Contradiction` (the puzzle has no solution).
-    pub(crate) fn load(
-        &mut self,
-        puzzle: &Grid,
-        queue: &mut SingleQueue,
-    ) -> Result<(), Contradiction> {
-        *self = State::blank();
-        for (cell, &v) in puzzle.cells().iter().enumerate() {
-            if v != 0 {
-                self.assign(cell, digit_bit(v), queue)?;
+    /// Loads the givens of `puzzle` onto a blank state, all at once: each
+    /// digit's masks lose the other digits' givens and every peer of its
+    /// own. Two equal givens that see each other are a contradiction;
+    /// propagation (not done here) finds the rest.
+    pub(crate) fn load(&mut self, puzzle: &Grid) -> Result<(), Contradiction> {
+        let mut givens = [Lanes::ZERO; 9];
+        let cells = puzzle.cells();
+        for b in 0..3 {
+            for p in 0..27 {
+                let v = cells[27 * b + p] as usize;
+                if v != 0 {
+                    givens[v - 1].0[b] |= 1 << p;
+                }
             }
+        }
+        let all = Lanes::bands(BAND);
+        let filled = givens.iter().fold(Lanes::ZERO, |acc, g| acc.or(*g));
+        self.unsolved = all.and_not(filled);
+        for (mask, given) in self.bands.iter_mut().zip(givens) {
+            let mut peers = Lanes::ZERO;
+            for b in 0..3 {
+                let mut rest = given.0[b];
+                if rest == 0 {
+                    continue;
+                }
+                peers = peers.or(Lanes::others(b, columns_of(rest)));
+                while rest != 0 {
+                    peers.0[b] |= BAND_PEERS[rest.trailing_zeros() as usize];
+                    rest &= rest - 1;
+                }
+            }
+            if given.and(peers).any() {
+                return Err(Contradiction);
+            }
+            *mask = all.and_not(filled.and_not(given)).and_not(peers);
         }
         Ok(())
     }
 
     /// The candidate mask of a cell (0 once the cell is filled).
-    #[inline(always)]
+    #[inline]
     pub fn candidates(&self, cell: usize) -> u16 {
-        self.cand[cell]
+        let (b, p) = (cell / 27, cell % 27);
+        if self.unsolved.0[b] >> p & 1 == 0 {
+            return 0;
+        }
+        self.gather(b, p)
+    }
+
+    /// The digits whose mask holds cell `p` of band `b`, placed or not.
+    #[inline(always)]
+    fn gather(&self, b: usize, p: usize) -> u16 {
+        let mut m = 0u16;
+        for d in 0..9 {
+            m |= ((self.bands[d].0[b] >> p & 1) as u16) << d;
+        }
+        m
     }
 
     /// The digit in a cell, 0 while empty.
-    #[inline(always)]
+    #[inline]
     pub fn value(&self, cell: usize) -> u8 {
-        self.cells[cell]
+        let (b, p) = (cell / 27, cell % 27);
+        if self.unsolved.0[b] >> p & 1 != 0 {
+            return 0;
+        }
+        let m = self.gather(b, p);
+        if m == 0 {
+            0
+        } else {
+            bit_digit(m)
+        }
     }
 
     /// The number of empty cells.
-    #[inline(always)]
+    #[inline]
     pub fn empty_count(&self) -> u32 {
-        self.empty.count_ones()
+        self.unsolved.0.iter().map(|u| u.count_ones()).sum()
     }
 
     /// The filled cells as a grid.
     #[inline]
     pub fn to_grid(&self) -> Grid {
-        Grid::from_cells(self.cells).expect("cells hold 0..=9")
-    }
-
-    /// Removes digit `bit` from the candidates of `cell` (a saved
-    /// alternative after that digit was tried).
-    #[inline(always)]
-    pub(crate) fn remove_candidate(&mut self, cell: usize, bit: u16) {
-        self.cand[cell] &= !bit;
-    }
-
-    /// Places the digit `bit` in `cell` and removes it from the cell's 20
-    /// peers, queueing any peer left with a single candidate.
-    #[inline]
-    pub(crate) fn assign(
-        &mut self,
-        cell: usize,
-        bit: u16,
-        queue: &mut SingleQueue,
-    ) -> Result<(), Contradiction> {
-        if self.cand[cell] & bit == 0 {
-            return Err(Contradiction);
-        }
-        self.cells[cell] = bit_digit(bit);
-        self.cand[cell] = 0;
-        self.empty &= !(1u128 << cell);
-        self.placed[ROW_OF[cell] as usize] |= bit;
-        self.placed[9 + COL_OF[cell] as usize] |= bit;
-        self.placed[18 + BOX_OF[cell] as usize] |= bit;
-        for &p in &PEERS[cell] {
-            let p = p as usize;
-            let m = self.cand[p];
-            if m & bit != 0 {
-                let m = m & !bit;
-                self.cand[p] = m;
-                if m & m.wrapping_sub(1) == 0 {
-                    if m == 0 {
-                        return Err(Contradiction);
-                    }
-                    queue.push(p);
+        let mut cells = [0u8; CELLS];
+        for d in 0..9 {
+            for b in 0..3 {
+                let mut placed = self.bands[d].0[b] & !self.unsolved.0[b];
+                while placed != 0 {
+                    let p = placed.trailing_zeros() as usize;
+                    placed &= placed - 1;
+                    cells[27 * b + p] = d as u8 + 1;
                 }
             }
         }
+        Grid::from_cells(cells).expect("cells hold 0..=9")
+    }
+
+    /// Removes digit `d` (0-based) from cell `p` of band `b`: the saved
+    /// alternative after that digit was tried there.
+    #[inline(always)]
+    pub(crate) fn remove_candidate(&mut self, d: usize, b: usize, p: u32) {
+        self.bands[d].0[b] &= !(1 << p);
+    }
+
+    /// Places digit `d` (0-based) in cell `p` of band `b`: clears the cell
+    /// from the other digits, the cell's column from the digit's other
+    /// bands and the cell's row, box and column mates from its own band.
+    /// A digit no longer possible there is a contradiction.
+    #[inline]
+    pub(crate) fn place(&mut self, d: usize, b: usize, p: u32) -> Result<(), Contradiction> {
+        let bit = 1u32 << p;
+        let mine = self.bands[d].0[b];
+        if mine & bit == 0 {
+            return Err(Contradiction);
+        }
+        self.unsolved.0[b] &= !bit;
+        let cell = Lanes::only(b, bit);
+        for e in 0..9 {
+            self.bands[e] = self.bands[e].and_not(cell);
+        }
+        self.bands[d] = self.bands[d].and_not(Lanes::others(b, COLUMN_0 << (p % 9)));
+        self.bands[d].0[b] = mine & !BAND_PEERS[p as usize];
         Ok(())
     }
 
-    /// Assigns queued naked singles, then hidden singles (a digit with one
-    /// place left in a unit), until neither finds anything.
-    pub(crate) fn propagate(&mut self, queue: &mut SingleQueue) -> Result<(), Contradiction> {
-        loop {
-            while let Some(cell) = queue.pop() {
-                if self.cells[cell] == 0 {
-                    let m = self.cand[cell];
-                    if m == 0 || m & (m - 1) != 0 {
-                        // Only single-candidate cells are queued; a mask
-                        // that is empty here was emptied after queueing.
-                        if m == 0 {
-                            return Err(Contradiction);
-                        }
-                        continue;
-                    }
-                    self.assign(cell, m, queue)?;
-                }
-            }
-            if self.empty == 0 || !self.hidden_singles(queue)? {
-                return Ok(());
-            }
+    /// Checks the mask of digit `d` in band `b`: locked candidates in the
+    /// band, then rows of the band with one cell left (hidden singles),
+    /// placed all at once.
+    ///
+    /// After the permutation filter a row with one cell left owns its box
+    /// in every permutation, so the filter has already cleared that cell's
+    /// box (and so column) mates in this band: placing it only has to clear
+    /// the cell from the other digits and its column from the other bands.
+    #[inline(always)]
+    fn update(&mut self, d: usize, b: usize) -> Result<(), Contradiction> {
+        let mask = self.bands[d].0[b];
+        let allowed = MATCHED_SEGMENTS[segments(mask)];
+        if allowed == 0 {
+            return Err(Contradiction);
         }
+        let band = mask & SEGMENT_CELLS[allowed as usize];
+        let lone = lone_in_row(band) & self.unsolved.0[b];
+        if lone != 0 {
+            self.unsolved.0[b] &= !lone;
+            let cells = Lanes::only(b, lone);
+            for e in 0..9 {
+                self.bands[e] = self.bands[e].and_not(cells);
+            }
+            self.bands[d] = self.bands[d].and_not(Lanes::others(b, columns_of(lone)));
+        }
+        self.bands[d].0[b] = band;
+        Ok(())
     }
 
-    /// One pass of hidden singles over all 27 units. Returns whether any
-    /// digit was placed.
-    fn hidden_singles(&mut self, queue: &mut SingleQueue) -> Result<bool, Contradiction> {
-        let mut placed_any = false;
-        for (u, unit) in UNITS.iter().enumerate() {
-            let mut once = 0u16;
-            let mut twice = 0u16;
-            for &c in unit {
-                let m = self.cand[c as usize];
-                twice |= once & m;
-                once |= m;
-            }
-            if once | self.placed[u] != ALL_DIGITS {
-                return Err(Contradiction);
-            }
-            let hidden = once & !twice;
-            if hidden == 0 {
+    /// Places every naked single (a cell with one digit left); returns
+    /// whether any was found. An empty cell is a contradiction, and so are
+    /// two singles of one digit that see each other.
+    #[inline]
+    fn naked_singles(&mut self) -> Result<bool, Contradiction> {
+        let (mut once, mut twice) = (Lanes::ZERO, Lanes::ZERO);
+        for d in 0..9 {
+            let m = self.bands[d];
+            twice = twice.or(once.and(m));
+            once = once.or(m);
+        }
+        if self.unsolved.and_not(once).any() {
+            return Err(Contradiction);
+        }
+        let singles = self.unsolved.and_not(twice);
+        if !singles.any() {
+            return Ok(false);
+        }
+        self.unsolved = self.unsolved.and_not(singles);
+        // A single's cell holds no other digit, so only its own digit's
+        // masks change: its band mates and its column in the other bands.
+        for d in 0..9 {
+            let mine = singles.and(self.bands[d]);
+            if !mine.any() {
                 continue;
             }
-            for &c in unit {
-                let c = c as usize;
-                let h = self.cand[c] & hidden;
-                if h != 0 {
-                    if h & (h - 1) != 0 {
-                        return Err(Contradiction);
+            let mut clear = Lanes::ZERO;
+            for b in 0..3 {
+                let cells = mine.0[b];
+                if cells == 0 {
+                    continue;
+                }
+                let mut peers = 0;
+                let mut rest = cells;
+                while rest != 0 {
+                    peers |= BAND_PEERS[rest.trailing_zeros() as usize];
+                    rest &= rest - 1;
+                }
+                clear.0[b] |= peers;
+                clear = clear.or(Lanes::others(b, columns_of(cells)));
+            }
+            if mine.and(clear).any() {
+                return Err(Contradiction);
+            }
+            self.bands[d] = self.bands[d].and_not(clear);
+        }
+        Ok(true)
+    }
+
+    /// The column-wise counterpart of [`update`](Self::update), for every
+    /// digit: in each stack the three bands hold the digit in three
+    /// different columns of the stack (a permutation again, so the same
+    /// table filters band-column segments), and a column left with one
+    /// cell for the digit is a hidden single. Returns whether anything
+    /// changed. Only digits whose masks differ from `seen` are looked at
+    /// (and `seen` is brought up to date).
+    #[allow(clippy::needless_range_loop)] // `d` indexes the state and `seen` alike
+    fn stacks(&mut self, seen: &mut [Lanes; 9]) -> Result<bool, Contradiction> {
+        let row = Lanes::bands(ROW);
+        let mut changed = false;
+        for d in 0..9 {
+            // Digits unchanged since the last pass have nothing new.
+            if self.bands[d].differ(seen[d]) == 0 {
+                continue;
+            }
+            seen[d] = self.bands[d];
+            // Per band (all three at once): the columns holding the digit,
+            // those holding it in one row only, and those where it is
+            // placed; then packed into one word, band `b` at bit `9 * b`.
+            let v = self.bands[d];
+            let (r0, r1, r2) = (v.and(row), v.shr::<9>().and(row), v.shr::<18>());
+            let once = r0.or(r1).or(r2);
+            let twice = r0.and(r1).or(r2.and(r0.or(r1)));
+            let placed = v.and_not(self.unsolved);
+            let placed = placed.or(placed.shr::<9>()).or(placed.shr::<18>());
+            let columns = pack(once);
+            let lone = pack(once.and_not(twice));
+            let placed = pack(placed.and(row));
+            let placed = (placed | placed >> 9 | placed >> 18) & ROW;
+            let mut keep = 0;
+            for s in 0..3 {
+                let allowed = u32::from(MATCHED_SEGMENTS[stack_pattern(columns, s)]);
+                if allowed == 0 {
+                    return Err(Contradiction);
+                }
+                keep |= unstack_pattern(allowed, s);
+            }
+            if keep != columns {
+                for b in 0..3 {
+                    self.bands[d].0[b] &= (keep >> (9 * b) & ROW) * COLUMN_0;
+                }
+                changed = true;
+            }
+            // Columns left in exactly one band, in one row there, and not
+            // yet holding the digit: hidden singles.
+            let (k0, k1, k2) = (keep & ROW, keep >> 9 & ROW, keep >> 18);
+            let one_band = (k0 | k1 | k2) & !((k0 & k1) | (k2 & (k0 | k1))) & !placed;
+            let singles = keep & lone & (one_band * COLUMN_0);
+            if singles != 0 {
+                for b in 0..3 {
+                    let columns = singles >> (9 * b) & ROW;
+                    let mut cells = self.bands[d].0[b] & (columns * COLUMN_0) & self.unsolved.0[b];
+                    while cells != 0 {
+                        let p = cells.trailing_zeros();
+                        cells &= cells - 1;
+                        self.place(d, b, p)?;
                     }
-                    self.assign(c, h, queue)?;
-                    placed_any = true;
+                }
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Propagates until nothing changes: every mask that differs from
+    /// `seen` is checked (and `seen` brought up to date), then naked
+    /// singles are placed, and again while they find anything. On success
+    /// `seen` equals the state's masks.
+    pub(crate) fn propagate(&mut self, seen: &mut Seen) -> Result<(), Contradiction> {
+        loop {
+            let mut changed = 0u64;
+            for (d, (now, then)) in self.bands.iter().zip(seen.bands.iter()).enumerate() {
+                changed |= u64::from(now.differ(*then)) << (4 * d);
+            }
+            if changed == 0 {
+                if !self.naked_singles()? && !self.stacks(&mut seen.stacks)? {
+                    return Ok(());
+                }
+                continue;
+            }
+            while changed != 0 {
+                let i = changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                let (d, b) = (i >> 2, i & 3);
+                self.update(d, b)?;
+                seen.bands[d].0[b] = self.bands[d].0[b];
+            }
+        }
+    }
+
+    /// The empty cell to branch on, as (band, bit): a cell with two
+    /// candidates if there is one (the first in the row with the most such
+    /// cells), else the first with the fewest (minimum remaining values);
+    /// `None` when the grid is full. Meant for a propagated state, where no
+    /// empty cell has fewer than two.
+    #[inline]
+    pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
+        if !self.unsolved.any() {
+            return None;
+        }
+        let (mut once, mut twice, mut thrice) = (Lanes::ZERO, Lanes::ZERO, Lanes::ZERO);
+        for d in 0..9 {
+            let m = self.bands[d];
+            thrice = thrice.or(twice.and(m));
+            twice = twice.or(once.and(m));
+            once = once.or(m);
+        }
+        let pairs = self.unsolved.and(twice).and_not(thrice);
+        // Among the rows holding two-candidate cells, the one holding the
+        // most: its cells' eliminations reinforce each other, so the guess
+        // propagates further (a fifth fewer guesses than the first
+        // two-candidate cell on top1465 and the forum's hardest lists).
+        let mut best = None;
+        let mut best_count = 0;
+        for b in 0..3 {
+            let lane = pairs.0[b];
+            if lane == 0 {
+                continue;
+            }
+            for r in 0..3 {
+                let row = lane & ROW << (9 * r);
+                if row != 0 {
+                    let n = row.count_ones();
+                    if n > best_count {
+                        best_count = n;
+                        best = Some((b, row.trailing_zeros()));
+                    }
                 }
             }
         }
-        Ok(placed_any)
+        if best.is_some() {
+            return best;
+        }
+        self.fewest_candidates()
     }
 
-    /// The empty cell with the fewest candidates (minimum remaining
-    /// values), the first such in cell order; `None` when the grid is full.
-    #[inline]
-    pub(crate) fn branch_cell(&self) -> Option<usize> {
-        let mut empty = self.empty;
+    /// The first empty cell with the fewest candidates, by counting (the
+    /// rare case where no cell has two).
+    #[cold]
+    fn fewest_candidates(&self) -> Option<(usize, u32)> {
         let mut best = None;
         let mut best_count = u32::MAX;
-        while empty != 0 {
-            let c = empty.trailing_zeros() as usize;
-            empty &= empty - 1;
-            let n = self.cand[c].count_ones();
-            if n < best_count {
-                best_count = n;
-                best = Some(c);
-                if n <= 2 {
-                    break;
+        for b in 0..3 {
+            let mut unsolved = self.unsolved.0[b];
+            while unsolved != 0 {
+                let p = unsolved.trailing_zeros();
+                unsolved &= unsolved - 1;
+                let n = self.gather(b, p as usize).count_ones();
+                if n < best_count {
+                    best_count = n;
+                    best = Some((b, p));
                 }
             }
         }
@@ -259,62 +503,263 @@ impl State {
 mod tests {
     use super::*;
 
+    fn place_cell(s: &mut State, cell: usize, digit: u8) -> Result<(), Contradiction> {
+        s.place(digit as usize - 1, cell / 27, (cell % 27) as u32)
+    }
+
     #[test]
-    fn assign_removes_digit_from_peers() {
+    fn load_matches_placing_givens_one_by_one() {
+        let puzzles = [
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+        ];
+        for line in puzzles {
+            let grid = crate::parse::parse_line(line.as_bytes()).unwrap();
+            let mut bulk = State::blank();
+            bulk.load(&grid).unwrap();
+            let mut one_by_one = State::blank();
+            for (cell, &v) in grid.cells().iter().enumerate() {
+                if v != 0 {
+                    place_cell(&mut one_by_one, cell, v).unwrap();
+                }
+            }
+            assert_eq!(bulk.bands, one_by_one.bands, "{line}");
+            assert_eq!(bulk.unsolved, one_by_one.unsolved, "{line}");
+        }
+        // Two equal givens in a box.
+        let mut cells = [0u8; 81];
+        cells[0] = 7;
+        cells[10] = 7;
+        let clash = Grid::from_cells(cells).unwrap();
+        assert_eq!(State::blank().load(&clash), Err(Contradiction));
+    }
+
+    #[test]
+    fn place_removes_digit_from_peers_only() {
         let mut s = State::blank();
-        let mut q = SingleQueue::new();
-        s.assign(0, digit_bit(5), &mut q).unwrap();
-        assert_eq!(s.value(0), 5);
-        assert_eq!(s.candidates(0), 0);
-        assert_eq!(s.candidates(1) & digit_bit(5), 0);
-        assert_eq!(s.candidates(80) & digit_bit(5), digit_bit(5));
+        place_cell(&mut s, 40, 5).unwrap();
+        assert_eq!(s.value(40), 5);
+        assert_eq!(s.candidates(40), 0);
+        for cell in 0..81 {
+            if cell == 40 {
+                continue;
+            }
+            let (r, c) = (cell / 9, cell % 9);
+            let peer = r == 4 || c == 4 || (r / 3 == 1 && c / 3 == 1);
+            let has5 = s.candidates(cell) & digit_bit(5) != 0;
+            assert_eq!(has5, !peer, "cell {cell}");
+            assert_eq!(s.candidates(cell) | digit_bit(5), ALL_DIGITS);
+        }
         assert_eq!(s.empty_count(), 80);
+        assert_eq!(s.to_grid().get(40), 5);
+    }
+
+    #[test]
+    fn placing_a_removed_digit_is_a_contradiction() {
+        let mut s = State::blank();
+        place_cell(&mut s, 0, 5).unwrap();
+        assert_eq!(place_cell(&mut s, 80 - 8 * 9, 5), Err(Contradiction));
     }
 
     #[test]
     fn naked_single_is_propagated() {
         let mut s = State::blank();
-        let mut q = SingleQueue::new();
         // Row 0 holds 1..8 in cells 1..9: cell 0 must be 9.
         for d in 1..=8u8 {
-            s.assign(d as usize, digit_bit(d), &mut q).unwrap();
+            place_cell(&mut s, d as usize, d).unwrap();
         }
-        s.propagate(&mut q).unwrap();
+        s.propagate(&mut Seen::blank()).unwrap();
         assert_eq!(s.value(0), 9);
     }
 
     #[test]
-    fn hidden_single_is_found() {
+    fn hidden_single_in_a_box_is_found() {
         let mut s = State::blank();
-        let mut q = SingleQueue::new();
-        // Digit 1 in rows 1 and 2 (box 0 excluded) and in columns 1 and 2:
+        // Digit 1 in rows 1 and 2 (outside box 0) and in columns 1 and 2:
         // the only place for 1 in box 0 is cell 0.
         for cell in [12usize, 24, 28, 56] {
-            s.assign(cell, digit_bit(1), &mut q).unwrap();
+            place_cell(&mut s, cell, 1).unwrap();
         }
-        s.propagate(&mut q).unwrap();
+        s.propagate(&mut Seen::blank()).unwrap();
         assert_eq!(s.value(0), 1);
+    }
+
+    #[test]
+    fn hidden_single_in_a_row_is_found() {
+        let mut s = State::blank();
+        // 7s in columns 0, 1, 3, 4 (below band 0) and digits 1..4 in row
+        // 0's columns 2, 5, 6, 7: row 0 keeps 7 only in column 8.
+        for (cell, d) in [
+            (27, 7),
+            (55, 7),
+            (39, 7),
+            (67, 7),
+            (2, 1),
+            (5, 2),
+            (6, 3),
+            (7, 4),
+        ] {
+            place_cell(&mut s, cell, d).unwrap();
+        }
+        s.propagate(&mut Seen::blank()).unwrap();
+        assert_eq!(s.value(8), 7);
+    }
+
+    #[test]
+    fn locked_candidates_pointing_and_claiming() {
+        // Pointing: rows 1 and 2 of box 0 are full (digits 4..9), so box 0's
+        // 3 lies in row 0, and the rest of row 0 loses the 3.
+        let mut s = State::blank();
+        for (cell, d) in [(9, 4), (10, 5), (11, 6), (18, 7), (19, 8), (20, 9)] {
+            place_cell(&mut s, cell, d).unwrap();
+        }
+        s.propagate(&mut Seen::blank()).unwrap();
+        for c in 0..9 {
+            assert_eq!(s.candidates(c) & digit_bit(3) != 0, c < 3, "col {c}");
+        }
+        // Claiming: a 2 in box 4 (row 4) and digits 5..7 in row 3's
+        // columns 6..8 leave row 3's 2 inside box 3, so row 5 loses the 2
+        // in box 3.
+        let mut s = State::blank();
+        for (cell, d) in [(40, 2), (33, 5), (34, 6), (35, 7)] {
+            place_cell(&mut s, cell, d).unwrap();
+        }
+        s.propagate(&mut Seen::blank()).unwrap();
+        for cell in 45..54 {
+            let has2 = s.candidates(cell) & digit_bit(2) != 0;
+            assert_eq!(has2, cell >= 51, "cell {cell}");
+        }
+        assert_ne!(s.candidates(27) & digit_bit(2), 0);
+    }
+
+    #[test]
+    fn hidden_single_in_a_column_is_found() {
+        let mut s = State::blank();
+        // Column 0 rows 0..5 hold 1, 2, 3, 4, 6, 7 and rows 6 and 7 have
+        // their 5 elsewhere: column 0's 5 can only be in row 8 (whose own
+        // 5 could still be in any of columns 0..2).
+        let column = [(0, 1), (9, 2), (18, 3), (27, 4), (36, 6), (45, 7)];
+        for (cell, d) in column.into_iter().chain([(58, 5), (71, 5)]) {
+            place_cell(&mut s, cell, d).unwrap();
+        }
+        s.propagate(&mut Seen::blank()).unwrap();
+        assert_eq!(s.value(72), 5);
+    }
+
+    #[test]
+    fn locked_candidates_in_a_stack() {
+        // Box 0's columns 1 and 2 are full, so box 0's 3 lies in column 0
+        // and the rest of column 0 loses the 3.
+        let mut s = State::blank();
+        for (cell, d) in [(1, 1), (2, 2), (10, 4), (11, 5), (19, 6), (20, 7)] {
+            place_cell(&mut s, cell, d).unwrap();
+        }
+        s.propagate(&mut Seen::blank()).unwrap();
+        for r in 0..9 {
+            assert_eq!(s.candidates(9 * r) & digit_bit(3) != 0, r < 3, "row {r}");
+        }
+        assert_ne!(s.candidates(28) & digit_bit(3), 0);
     }
 
     #[test]
     fn emptied_cell_is_a_contradiction() {
         let mut s = State::blank();
-        let mut q = SingleQueue::new();
         for d in 1..=8u8 {
-            s.assign(d as usize, digit_bit(d), &mut q).unwrap();
+            place_cell(&mut s, d as usize, d).unwrap();
         }
         // Cell 0 can only be 9; a 9 in its column leaves it nothing.
-        assert_eq!(s.assign(9 * 5, digit_bit(9), &mut q), Err(Contradiction));
+        place_cell(&mut s, 9 * 5, 9).unwrap();
+        assert_eq!(s.propagate(&mut Seen::blank()), Err(Contradiction));
     }
 
     #[test]
-    fn branch_cell_prefers_fewest_candidates() {
+    fn candidates_and_values_round_trip_through_to_grid() {
         let mut s = State::blank();
-        let mut q = SingleQueue::new();
+        let line =
+            b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        for (cell, &ch) in line.iter().enumerate() {
+            if ch != b'.' {
+                place_cell(&mut s, cell, ch - b'0').unwrap();
+            }
+        }
+        let g = s.to_grid();
+        for (cell, &ch) in line.iter().enumerate() {
+            let v = if ch == b'.' { 0 } else { ch - b'0' };
+            assert_eq!(g.get(cell), v);
+            assert_eq!(s.value(cell), v);
+            assert_eq!(s.candidates(cell) == 0, v != 0);
+        }
+        assert_eq!(s.empty_count(), 81 - 17);
+    }
+
+    #[test]
+    fn branch_cell_picks_first_bivalue_cell_of_the_row_with_most() {
+        let puzzles = [
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+            "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+            "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....",
+            "6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1....",
+        ];
+        /// Checks every node the search expands against a brute-force
+        /// reading of the rule.
+        struct Check {
+            checked: u32,
+        }
+        impl crate::solver::Visitor for Check {
+            fn enter(&mut self, s: &State) -> crate::solver::Flow {
+                let pairs_in_row = |r: usize| {
+                    (0..9)
+                        .filter(|c| s.candidates(9 * r + c).count_ones() == 2)
+                        .count()
+                };
+                let counts: Vec<usize> = (0..9).map(pairs_in_row).collect();
+                let most = *counts.iter().max().unwrap();
+                if most > 0 {
+                    self.checked += 1;
+                    let row = counts.iter().position(|&n| n == most).unwrap();
+                    let col = (0..9)
+                        .find(|c| s.candidates(9 * row + c).count_ones() == 2)
+                        .unwrap();
+                    let cell = 9 * row + col;
+                    assert_eq!(s.branch_cell(), Some((cell / 27, (cell % 27) as u32)));
+                }
+                crate::solver::Flow::Continue
+            }
+            fn solution(&mut self, _: &Grid) -> crate::solver::Flow {
+                crate::solver::Flow::Continue
+            }
+        }
+        let mut check = Check { checked: 0 };
+        let mut solver = crate::solver::Solver::new();
+        for line in puzzles {
+            let puzzle = crate::parse::parse_line(line.as_bytes()).unwrap();
+            solver.search(&puzzle, &mut check).unwrap();
+        }
+        let checked = check.checked;
+        assert!(
+            checked >= 20,
+            "only {checked} nodes had two-candidate cells"
+        );
+    }
+
+    #[test]
+    fn branch_cell_prefers_bivalue_then_fewest() {
+        let mut s = State::blank();
         for d in 1..=7u8 {
-            s.assign(d as usize + 1, digit_bit(d), &mut q).unwrap();
+            place_cell(&mut s, d as usize + 1, d).unwrap();
         }
         // Cells 0 and 1 keep {8, 9}; cell 0 comes first.
-        assert_eq!(s.branch_cell(), Some(0));
+        assert_eq!(s.branch_cell(), Some((0, 0)));
+        assert_eq!(State::blank().branch_cell(), Some((0, 0)));
+        // Row 8 holds 1..6 in its first cells: cells 78..80 keep {7, 8, 9},
+        // three candidates, fewer than anywhere else.
+        let mut s = State::blank();
+        for d in 1..=6u8 {
+            place_cell(&mut s, 71 + d as usize, d).unwrap();
+        }
+        assert_eq!(s.branch_cell(), Some((2, 78 - 54)));
     }
 }

@@ -1,0 +1,197 @@
+//! Side-by-side single-thread throughput of batchdoku's solver and the
+//! `sudoku` crate 0.8 (the fastest Rust solver, a JCZSolve port).
+//!
+//! The `sudoku` crate is AGPL: this separate program only *calls* it to
+//! measure against it; batchdoku never depends on it and copies none of it.
+//!
+//! For each file given (one 81-character puzzle per line), the puzzles are
+//! parsed once and replicated to at least 20,000, then both solvers run the
+//! whole set in first-solution mode and in count-to-2 mode. Measurements
+//! are interleaved (ours, theirs, ours, theirs, ...) and the best of
+//! `--rounds` is kept for each, so load on a shared machine hits both
+//! alike. Solution counts of the two solvers are compared as a sanity
+//! check. Output: one Markdown row per set and mode with both rates and
+//! their ratio (ours / theirs; above 1 means batchdoku is faster).
+//!
+//! Usage: `batchdoku-peers [--min-time SECS] [--rounds N] FILE...`
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use batchdoku::{parse, Engine, Grid, Solver};
+use sudoku::Sudoku;
+
+/// Small sets are replicated up to this many puzzles.
+const MIN_WORKING_SET: usize = 20_000;
+
+/// The two modes measured.
+#[derive(Clone, Copy)]
+enum Mode {
+    First,
+    Count2,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::First => "first",
+            Mode::Count2 => "count2",
+        }
+    }
+}
+
+/// One pass of batchdoku over the set; returns the total solution count.
+fn ours_pass(solver: &mut Solver, set: &[Grid], mode: Mode) -> u64 {
+    let mut total = 0;
+    for g in set {
+        let out = match mode {
+            Mode::First => solver.solve_first(black_box(g)),
+            Mode::Count2 => solver.count_solutions_up_to(black_box(g), 2),
+        };
+        total += out.map_or(0, |o| o.solutions);
+    }
+    total
+}
+
+/// One pass of the `sudoku` crate over the set; returns the total count.
+fn theirs_pass(set: &[Sudoku], mode: Mode) -> u64 {
+    let mut total = 0;
+    for &s in set {
+        total += match mode {
+            Mode::First => u64::from(black_box(s).some_solution().is_some()),
+            Mode::Count2 => black_box(s).solutions_count_up_to(2) as u64,
+        };
+    }
+    total
+}
+
+/// Runs `pass` repeatedly for at least `min_time`; returns puzzles/s and
+/// the solution count of one pass.
+fn rate(n: usize, min_time: Duration, mut pass: impl FnMut() -> u64) -> (f64, u64) {
+    let start = Instant::now();
+    let mut passes = 0u64;
+    let mut count = 0;
+    while passes == 0 || start.elapsed() < min_time {
+        count = black_box(pass());
+        passes += 1;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    ((passes as f64 * n as f64) / secs, count)
+}
+
+struct Args {
+    min_time: Duration,
+    rounds: usize,
+    files: Vec<String>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        min_time: Duration::from_millis(500),
+        rounds: 3,
+        files: Vec::new(),
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--min-time" => {
+                let v = it.next().ok_or("--min-time needs a value")?;
+                let secs: f64 = v.parse().map_err(|_| format!("bad --min-time {v}"))?;
+                args.min_time = Duration::from_secs_f64(secs.max(0.0));
+            }
+            "--rounds" => {
+                let v = it.next().ok_or("--rounds needs a value")?;
+                args.rounds = v.parse().map_err(|_| format!("bad --rounds {v}"))?;
+                args.rounds = args.rounds.max(1);
+            }
+            "-h" | "--help" => {
+                return Err("usage: batchdoku-peers [--min-time SECS] [--rounds N] FILE...".into())
+            }
+            _ => args.files.push(a),
+        }
+    }
+    if args.files.is_empty() {
+        return Err("usage: batchdoku-peers [--min-time SECS] [--rounds N] FILE...".into());
+    }
+    Ok(args)
+}
+
+/// Loads a file's puzzles for both solvers, skipping lines either rejects.
+fn load(path: &str) -> Result<(Vec<Grid>, Vec<Sudoku>), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut ours = Vec::new();
+    let mut theirs = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_end();
+        if line.is_empty() {
+            continue;
+        }
+        let Ok(g) = parse::parse_line(line.as_bytes()) else {
+            continue;
+        };
+        let Ok(s) = Sudoku::from_bytes(*g.cells()) else {
+            continue;
+        };
+        ours.push(g);
+        theirs.push(s);
+    }
+    if ours.is_empty() {
+        return Err(format!("{path}: no puzzles"));
+    }
+    let reps = MIN_WORKING_SET.div_ceil(ours.len());
+    let ours = ours.repeat(reps);
+    let theirs = theirs.repeat(reps);
+    Ok((ours, theirs))
+}
+
+fn main() {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    println!("| set | mode | puzzles | batchdoku/s | sudoku 0.8/s | ratio |");
+    println!("|---|---|---:|---:|---:|---:|");
+    let mut solver = Solver::new();
+    for path in &args.files {
+        let (ours, theirs) = match load(path) {
+            Ok(sets) => sets,
+            Err(e) => {
+                eprintln!("{e}");
+                continue;
+            }
+        };
+        let name = Path::new(path)
+            .file_stem()
+            .map_or_else(|| path.clone(), |s| s.to_string_lossy().into_owned());
+        for mode in [Mode::First, Mode::Count2] {
+            let (mut best_ours, mut best_theirs) = (0f64, 0f64);
+            for _ in 0..args.rounds {
+                let (r, ours_count) = rate(ours.len(), args.min_time, || {
+                    ours_pass(&mut solver, &ours, mode)
+                });
+                best_ours = best_ours.max(r);
+                let (r, theirs_count) =
+                    rate(theirs.len(), args.min_time, || theirs_pass(&theirs, mode));
+                best_theirs = best_theirs.max(r);
+                if ours_count != theirs_count {
+                    eprintln!(
+                        "warning: {name} {}: batchdoku found {ours_count} solutions, sudoku {theirs_count}",
+                        mode.name()
+                    );
+                }
+            }
+            println!(
+                "| {name} | {} | {} | {:.0} | {:.0} | {:.2} |",
+                mode.name(),
+                ours.len(),
+                best_ours,
+                best_theirs,
+                best_ours / best_theirs
+            );
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! Four 32-bit lanes, one per band (lane 3 is always zero): the three band
+//! masks of one digit side by side, so an operation on all bands of a digit
+//! is one 128-bit instruction where the target has one.
+//!
+//! On x86-64 the operations use SSE2, which every x86-64 CPU has (no
+//! `target-cpu` flag or runtime detection needed); elsewhere they are plain
+//! array code (which compilers also vectorize where they can). The tests
+//! check both versions against each other on every target.
+
+/// Three band masks (lanes 0..3) and a zero lane, aligned for vector loads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(16))]
+pub(crate) struct Lanes(pub(crate) [u32; 4]);
+
+impl Lanes {
+    /// All four lanes zero.
+    pub(super) const ZERO: Lanes = Lanes([0; 4]);
+
+    /// `x` in lanes 0..3, zero in lane 3.
+    #[inline(always)]
+    pub(super) const fn bands(x: u32) -> Lanes {
+        Lanes([x, x, x, 0])
+    }
+
+    /// `x` in lane `b` only.
+    #[inline(always)]
+    pub(super) fn only(b: usize, x: u32) -> Lanes {
+        let mut l = Lanes::ZERO;
+        l.0[b] = x;
+        l
+    }
+
+    /// `x` in the two band lanes other than `b`.
+    #[inline(always)]
+    pub(super) fn others(b: usize, x: u32) -> Lanes {
+        let mut l = Lanes::bands(x);
+        l.0[b] = 0;
+        l
+    }
+
+    /// Lane-wise `self & other`.
+    #[inline(always)]
+    pub(super) fn and(self, other: Lanes) -> Lanes {
+        imp::and(self, other)
+    }
+
+    /// Lane-wise `self | other`.
+    #[inline(always)]
+    pub(super) fn or(self, other: Lanes) -> Lanes {
+        imp::or(self, other)
+    }
+
+    /// Lane-wise `self & !other`.
+    #[inline(always)]
+    pub(super) fn and_not(self, other: Lanes) -> Lanes {
+        imp::and_not(self, other)
+    }
+
+    /// Whether any lane is non-zero.
+    #[inline(always)]
+    pub(super) fn any(self) -> bool {
+        imp::any(self)
+    }
+
+    /// Lane-wise `self >> N`.
+    #[inline(always)]
+    pub(super) fn shr<const N: i32>(self) -> Lanes {
+        imp::shr::<N>(self)
+    }
+
+    /// Bit `k` set for each lane `k` where `self` and `other` differ.
+    #[inline(always)]
+    pub(super) fn differ(self, other: Lanes) -> u32 {
+        imp::differ(self, other)
+    }
+}
+
+/// The portable version of the lane operations.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+mod portable {
+    use super::Lanes;
+
+    #[inline(always)]
+    pub(super) fn and(a: Lanes, b: Lanes) -> Lanes {
+        Lanes(std::array::from_fn(|k| a.0[k] & b.0[k]))
+    }
+
+    #[inline(always)]
+    pub(super) fn or(a: Lanes, b: Lanes) -> Lanes {
+        Lanes(std::array::from_fn(|k| a.0[k] | b.0[k]))
+    }
+
+    #[inline(always)]
+    pub(super) fn and_not(a: Lanes, b: Lanes) -> Lanes {
+        Lanes(std::array::from_fn(|k| a.0[k] & !b.0[k]))
+    }
+
+    #[inline(always)]
+    pub(super) fn any(a: Lanes) -> bool {
+        (a.0[0] | a.0[1] | a.0[2] | a.0[3]) != 0
+    }
+
+    #[inline(always)]
+    pub(super) fn shr<const N: i32>(a: Lanes) -> Lanes {
+        Lanes(a.0.map(|x| x >> N))
+    }
+
+    #[inline(always)]
+    pub(super) fn differ(a: Lanes, b: Lanes) -> u32 {
+        let mut m = 0;
+        for k in 0..4 {
+            m |= u32::from(a.0[k] != b.0[k]) << k;
+        }
+        m
+    }
+}
+
+/// The SSE2 version of the lane operations (SSE2 is part of x86-64).
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use super::Lanes;
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps, _mm_cmpeq_epi32,
+        _mm_load_si128, _mm_movemask_epi8, _mm_movemask_ps, _mm_or_si128, _mm_setzero_si128,
+        _mm_srli_epi32, _mm_store_si128,
+    };
+
+    #[inline(always)]
+    fn load(a: &Lanes) -> __m128i {
+        // SAFETY: `Lanes` is 16 bytes, 16-byte aligned (`repr(align(16))`),
+        // and SSE2 is always available on x86-64.
+        unsafe { _mm_load_si128(a.0.as_ptr().cast()) }
+    }
+
+    #[inline(always)]
+    fn store(v: __m128i) -> Lanes {
+        let mut out = Lanes::ZERO;
+        // SAFETY: as in `load`.
+        unsafe { _mm_store_si128(out.0.as_mut_ptr().cast(), v) };
+        out
+    }
+
+    #[inline(always)]
+    pub(super) fn and(a: Lanes, b: Lanes) -> Lanes {
+        // SAFETY: SSE2 is always available on x86-64.
+        store(unsafe { _mm_and_si128(load(&a), load(&b)) })
+    }
+
+    #[inline(always)]
+    pub(super) fn or(a: Lanes, b: Lanes) -> Lanes {
+        // SAFETY: SSE2 is always available on x86-64.
+        store(unsafe { _mm_or_si128(load(&a), load(&b)) })
+    }
+
+    #[inline(always)]
+    pub(super) fn and_not(a: Lanes, b: Lanes) -> Lanes {
+        // SAFETY: SSE2 is always available on x86-64.
+        store(unsafe { _mm_andnot_si128(load(&b), load(&a)) })
+    }
+
+    #[inline(always)]
+    pub(super) fn any(a: Lanes) -> bool {
+        // SAFETY: SSE2 is always available on x86-64.
+        unsafe { _mm_movemask_epi8(_mm_cmpeq_epi32(load(&a), _mm_setzero_si128())) != 0xFFFF }
+    }
+
+    #[inline(always)]
+    pub(super) fn shr<const N: i32>(a: Lanes) -> Lanes {
+        // SAFETY: SSE2 is always available on x86-64.
+        store(unsafe { _mm_srli_epi32::<N>(load(&a)) })
+    }
+
+    #[inline(always)]
+    pub(super) fn differ(a: Lanes, b: Lanes) -> u32 {
+        // SAFETY: SSE2 is always available on x86-64.
+        let same =
+            unsafe { _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(load(&a), load(&b)))) };
+        !(same as u32) & 0xF
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+use sse2 as imp;
+
+#[cfg(not(target_arch = "x86_64"))]
+use portable as imp;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lane_builders_place_values() {
+        assert_eq!(Lanes::bands(7), Lanes([7, 7, 7, 0]));
+        assert_eq!(Lanes::only(1, 5), Lanes([0, 5, 0, 0]));
+        assert_eq!(Lanes::others(2, 9), Lanes([9, 9, 0, 0]));
+    }
+
+    #[test]
+    fn lane_ops_are_lane_wise() {
+        let a = Lanes([0b1100, 0b1010, 0xFFFF, 0]);
+        let b = Lanes([0b1010, 0b1010, 0x00F0, 0]);
+        assert_eq!(a.and(b), Lanes([0b1000, 0b1010, 0x00F0, 0]));
+        assert_eq!(a.or(b), Lanes([0b1110, 0b1010, 0xFFFF, 0]));
+        assert_eq!(a.and_not(b), Lanes([0b0100, 0, 0xFF0F, 0]));
+        assert_eq!(a.differ(b), 0b101);
+        assert_eq!(a.differ(a), 0);
+        assert!(a.any());
+        assert!(!Lanes::ZERO.any());
+        assert!(Lanes([0, 0, 0, 1]).any());
+    }
+
+    /// The vector and portable versions agree (on x86-64; elsewhere both
+    /// names are the portable version).
+    #[test]
+    fn vector_and_portable_versions_agree() {
+        let mut x = 0x9E37_79B9u32;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            // Often equal lanes, sometimes zero, so `differ` and `any` see
+            // every case.
+            x % 5
+        };
+        for _ in 0..5000 {
+            let a = Lanes(std::array::from_fn(|_| next() << 7));
+            let b = Lanes(std::array::from_fn(|_| next() << 7));
+            assert_eq!(imp::and(a, b), portable::and(a, b));
+            assert_eq!(imp::or(a, b), portable::or(a, b));
+            assert_eq!(imp::and_not(a, b), portable::and_not(a, b));
+            assert_eq!(imp::any(a), portable::any(a));
+            assert_eq!(imp::differ(a, b), portable::differ(a, b));
+            assert_eq!(imp::shr::<9>(a), portable::shr::<9>(a));
+            assert_eq!(imp::shr::<18>(b), portable::shr::<18>(b));
+        }
+    }
+}

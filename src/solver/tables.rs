@@ -1,0 +1,303 @@
+//! Constant tables and small bit tricks for the band representation of
+//! [`super::state`], all built at compile time and unit-tested here.
+//!
+//! A *band mask* holds the 27 cells of one band (three rows of nine) for
+//! one digit: bit `9 * r + c` is row `r` (0..3) of the band, column `c`
+//! (0..9). A *segment* is the three cells where one row of a band crosses
+//! one box; a *segment pattern* has bit `3 * r + k` set when row `r` of
+//! the band still has the digit somewhere in box `k` of the band.
+//!
+//! The locked-candidates table ([`MATCHED_SEGMENTS`]) follows the idea of
+//! the band "shrink" tables of JCZSolve (Jean-Christophe Zimmermann's
+//! solver, as described on the Sudoku Players' Forum and in tdoku's
+//! write-up of band-based solvers): within a band each digit sits once in
+//! each row and once in each box, so the rows-to-boxes assignment is a
+//! permutation of three, and a segment no such permutation uses can be
+//! cleared. This table is our own formulation of that idea.
+
+/// The 27 cells of a band.
+pub(super) const BAND: u32 = (1 << 27) - 1;
+
+/// One row of a band (the nine low bits).
+pub(super) const ROW: u32 = 0x1FF;
+
+/// Column 0 of a band: bits 0, 9 and 18. Shift left by `c` for column `c`.
+pub(super) const COLUMN_0: u32 = 1 | 1 << 9 | 1 << 18;
+
+/// Box `k` occupancy of a nine-bit row chunk: bit `k` set when the row
+/// holds a cell of box `k` (columns `3k..3k+3`).
+pub(super) const ROW_BOXES: [u8; 512] = build_row_boxes();
+
+/// For a segment pattern, the union of all row-to-box permutations that
+/// fit inside it: the segments that may still hold the digit. Zero when no
+/// permutation fits (the band cannot place the digit: a dead end).
+pub(super) const MATCHED_SEGMENTS: [u16; 512] = build_matched_segments();
+
+/// The 27-bit cell mask covered by a segment pattern.
+pub(super) const SEGMENT_CELLS: [u32; 512] = build_segment_cells();
+
+/// For cell `p` (0..27) of a band: the other cells of its row, box and
+/// column inside the band (its peers within the band).
+pub(super) const BAND_PEERS: [u32; 27] = build_band_peers();
+
+/// The three-bit groups 0, 9 and 18 of a packed value.
+const STACK_0_OF_PACKED: u32 = 7 | 7 << 9 | 7 << 18;
+
+/// For stack `s`, the band-column pattern of a packed per-band column
+/// mask: bit `3 * b + c` set when band `b` has column `3 * s + c`. It has
+/// the shape of a segment pattern, so [`MATCHED_SEGMENTS`] filters it.
+#[inline(always)]
+pub(super) fn stack_pattern(packed: u32, s: u32) -> usize {
+    let x = (packed >> (3 * s)) & STACK_0_OF_PACKED;
+    ((x | x >> 6 | x >> 12) & ROW) as usize
+}
+
+/// The inverse of [`stack_pattern`]: a band-column pattern of stack `s`
+/// back to packed per-band columns.
+#[inline(always)]
+pub(super) fn unstack_pattern(pattern: u32, s: u32) -> u32 {
+    ((pattern & 7) | (pattern & 0o70) << 6 | (pattern & 0o700) << 12) << (3 * s)
+}
+
+/// The segment pattern of a band mask: which (row, box) segments are
+/// non-empty.
+#[inline(always)]
+pub(super) fn segments(band: u32) -> usize {
+    ROW_BOXES[(band & ROW) as usize] as usize
+        | (ROW_BOXES[((band >> 9) & ROW) as usize] as usize) << 3
+        | (ROW_BOXES[((band >> 18) & ROW) as usize] as usize) << 6
+}
+
+/// The cells of a band mask that are alone in their row (rows with
+/// exactly one cell set). Empty rows contribute nothing.
+#[inline(always)]
+pub(super) fn lone_in_row(band: u32) -> u32 {
+    let lone = |row: u32| {
+        let single = (row & row.wrapping_sub(1)) == 0;
+        (single as u32).wrapping_neg() & row
+    };
+    lone(band & ROW) | lone((band >> 9) & ROW) << 9 | lone(band >> 18) << 18
+}
+
+const fn build_row_boxes() -> [u8; 512] {
+    let mut t = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
+        let mut k = 0;
+        while k < 3 {
+            if x & (7 << (3 * k)) != 0 {
+                t[x] |= 1 << k;
+            }
+            k += 1;
+        }
+        x += 1;
+    }
+    t
+}
+
+/// The six permutations of three rows onto three boxes, as segment
+/// patterns (row `r` in box `PERM[r]`).
+const PERMUTATIONS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+const fn build_matched_segments() -> [u16; 512] {
+    let mut masks = [0u16; 6];
+    let mut i = 0;
+    while i < 6 {
+        let mut r = 0;
+        while r < 3 {
+            masks[i] |= 1 << (3 * r + PERMUTATIONS[i][r]);
+            r += 1;
+        }
+        i += 1;
+    }
+    let mut t = [0u16; 512];
+    let mut p = 0;
+    while p < 512 {
+        let mut i = 0;
+        while i < 6 {
+            if masks[i] & !(p as u16) == 0 {
+                t[p] |= masks[i];
+            }
+            i += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+const fn build_segment_cells() -> [u32; 512] {
+    let mut t = [0u32; 512];
+    let mut p = 0;
+    while p < 512 {
+        let mut s = 0;
+        while s < 9 {
+            if p & (1 << s) != 0 {
+                let (r, k) = (s / 3, s % 3);
+                t[p] |= 7 << (9 * r + 3 * k);
+            }
+            s += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+const fn build_band_peers() -> [u32; 27] {
+    let mut t = [0u32; 27];
+    let mut p = 0;
+    while p < 27 {
+        let (r, c) = (p / 9, p % 9);
+        let row = ROW << (9 * r);
+        let column = COLUMN_0 << c;
+        let boxed = SEGMENT_CELLS[0b1001001 << (c / 3)];
+        t[p] = (row | column | boxed) & !(1 << p);
+        p += 1;
+    }
+    t
+}
+
+#[cfg(test)]
+#[allow(clippy::needless_range_loop)] // tables are indexed by the pattern they describe
+mod tests {
+    use super::*;
+
+    /// Reference: is (r, c) of the band set?
+    fn has(band: u32, r: usize, c: usize) -> bool {
+        band & 1 << (9 * r + c) != 0
+    }
+
+    #[test]
+    fn row_boxes_marks_each_box_touched() {
+        assert_eq!(ROW_BOXES[0], 0);
+        assert_eq!(ROW_BOXES[0b000_000_001], 0b001);
+        assert_eq!(ROW_BOXES[0b000_100_000], 0b010);
+        assert_eq!(ROW_BOXES[0b110_000_010], 0b101);
+        assert_eq!(ROW_BOXES[0x1FF], 0b111);
+    }
+
+    #[test]
+    fn segments_match_a_cell_by_cell_scan() {
+        let mut x = 0x2545_F491u32;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let band = x & BAND & (x >> 3 | x << 7);
+            let mut want = 0;
+            for r in 0..3 {
+                for c in 0..9 {
+                    if has(band, r, c) {
+                        want |= 1 << (3 * r + c / 3);
+                    }
+                }
+            }
+            assert_eq!(segments(band), want, "{band:027b}");
+        }
+    }
+
+    #[test]
+    fn matched_segments_keep_only_permutations() {
+        // Everything open: every segment is on some permutation.
+        assert_eq!(MATCHED_SEGMENTS[0x1FF], 0x1FF);
+        // A permutation alone is kept whole.
+        assert_eq!(MATCHED_SEGMENTS[0b100_010_001], 0b100_010_001);
+        // An empty row: no permutation.
+        assert_eq!(MATCHED_SEGMENTS[0b111_111_000], 0);
+        // Two rows only in box 0: no permutation.
+        assert_eq!(MATCHED_SEGMENTS[0b111_001_001], 0);
+        // Row 0 only in box 0 (claiming): rows 1 and 2 lose box 0.
+        assert_eq!(MATCHED_SEGMENTS[0b111_111_001], 0b110_110_001);
+        // Box 2 only in row 1 (pointing): row 1 keeps only box 2.
+        assert_eq!(MATCHED_SEGMENTS[0b011_111_011], 0b011_100_011);
+    }
+
+    #[test]
+    fn matched_segments_are_exactly_the_permutable_segments() {
+        for p in 0..512usize {
+            let mut want = 0u16;
+            for perm in PERMUTATIONS {
+                let m: u16 = (0..3).map(|r| 1u16 << (3 * r + perm[r])).sum();
+                if m as usize & !p == 0 {
+                    want |= m;
+                }
+            }
+            assert_eq!(MATCHED_SEGMENTS[p], want, "{p:09b}");
+            assert_eq!(MATCHED_SEGMENTS[p] as usize & !p, 0);
+        }
+    }
+
+    #[test]
+    fn segment_cells_cover_three_cells_per_segment() {
+        assert_eq!(SEGMENT_CELLS[0], 0);
+        assert_eq!(SEGMENT_CELLS[1], 0b111);
+        assert_eq!(SEGMENT_CELLS[1 << 5], 0b111_000_000 << 9);
+        assert_eq!(SEGMENT_CELLS[0x1FF], BAND);
+        for p in 0..512usize {
+            assert_eq!(SEGMENT_CELLS[p].count_ones(), 3 * p.count_ones());
+            assert_eq!(segments(SEGMENT_CELLS[p]), p);
+        }
+    }
+
+    #[test]
+    fn band_peers_are_row_box_and_column_mates() {
+        for p in 0..27 {
+            let (r, c) = (p / 9, p % 9);
+            let peers = BAND_PEERS[p];
+            assert_eq!(peers.count_ones(), 8 + 6, "cell {p}");
+            for r2 in 0..3 {
+                for c2 in 0..9 {
+                    let mate = (r2, c2) != (r, c) && (r2 == r || c2 == c || c2 / 3 == c / 3);
+                    assert_eq!(has(peers, r2, c2), mate, "cell {p} vs ({r2},{c2})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn stack_patterns_round_trip_and_pick_the_right_bits() {
+        // Band 1 has column 4 (stack 1, column 1 of the stack): bit 3*1+1.
+        assert_eq!(stack_pattern(1 << (9 + 4), 1), 1 << 4);
+        assert_eq!(stack_pattern(1 << (9 + 4), 0), 0);
+        assert_eq!(stack_pattern(1 << (9 + 4), 2), 0);
+        // Band 2, column 8: stack 2, bit 3*2+2.
+        assert_eq!(stack_pattern(1 << 26, 2), 1 << 8);
+        let mut x = 0x1234_5678u32;
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let packed = x & BAND;
+            let mut back = 0;
+            for s in 0..3 {
+                let p = stack_pattern(packed, s);
+                for b in 0..3 {
+                    for c in 0..3 {
+                        let want = packed >> (9 * b + 3 * s + c) & 1;
+                        assert_eq!((p >> (3 * b + c)) as u32 & 1, want);
+                    }
+                }
+                back |= unstack_pattern(p as u32, s);
+            }
+            assert_eq!(back, packed);
+        }
+    }
+
+    #[test]
+    fn lone_in_row_finds_single_cells() {
+        assert_eq!(lone_in_row(0), 0);
+        assert_eq!(lone_in_row(BAND), 0);
+        // Row 0: one cell (col 4); row 1: two cells; row 2: one cell (col 8).
+        let band = 1 << 4 | 0b11 << 9 | 1 << 26;
+        assert_eq!(lone_in_row(band), 1 << 4 | 1 << 26);
+        for p in 0..27 {
+            assert_eq!(lone_in_row(1 << p), 1 << p);
+        }
+    }
+}
