@@ -251,6 +251,8 @@ fn expected_str(expected: Option<bool>) -> Option<&'static str> {
 struct CsvFields {
     wtr: csv_core::Writer,
     first: bool,
+    /// The record so far is one plain field: csv-core has not seen it.
+    only_plain: bool,
 }
 
 impl CsvFields {
@@ -258,6 +260,7 @@ impl CsvFields {
         CsvFields {
             wtr: csv_core::Writer::new(),
             first: true,
+            only_plain: false,
         }
     }
 
@@ -271,6 +274,7 @@ impl CsvFields {
     }
 
     fn field(&mut self, out: &mut Vec<u8>, field: &[u8]) {
+        self.only_plain = false;
         let wtr = &mut self.wtr;
         if !self.first {
             // A delimiter may first close the previous field's quote.
@@ -281,19 +285,43 @@ impl CsvFields {
         Self::step(out, 2 * field.len() + 1, |buf| wtr.field(field, buf).2);
     }
 
+    /// A field known to need no quoting (digits, `.`, status names):
+    /// appended as is, skipping csv-core's scan. Must follow only fields
+    /// that closed their own quotes, which `field` and `plain` both do once
+    /// the delimiter is written.
+    fn plain(&mut self, out: &mut Vec<u8>, field: &[u8]) {
+        debug_assert!(field
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || *b == b'.' || *b == b'-'));
+        if !self.first {
+            let wtr = &mut self.wtr;
+            Self::step(out, 2, |buf| wtr.delimiter(buf).1);
+        }
+        self.only_plain = self.first;
+        self.first = false;
+        out.extend_from_slice(field);
+    }
+
     fn num(&mut self, out: &mut Vec<u8>, n: i64) {
         let mut buf = [0u8; 24];
         let mut cursor = std::io::Cursor::new(&mut buf[..]);
         // 24 bytes hold any i64.
         let _ = write!(cursor, "{n}");
         let len = cursor.position() as usize;
-        self.field(out, &buf[..len]);
+        self.plain(out, &buf[..len]);
     }
 
     fn end(&mut self, out: &mut Vec<u8>) {
-        let wtr = &mut self.wtr;
-        Self::step(out, 4, |buf| wtr.terminator(buf).1);
+        if self.only_plain {
+            // csv-core saw nothing of this record and would write `""` for
+            // what it takes as an empty one-field record.
+            out.push(b'\n');
+        } else {
+            let wtr = &mut self.wtr;
+            Self::step(out, 4, |buf| wtr.terminator(buf).1);
+        }
         self.first = true;
+        self.only_plain = false;
     }
 }
 
@@ -356,13 +384,13 @@ impl RowEncoder {
                 Column::Index => csv.num(out, row.index as i64),
                 Column::Line => csv.num(out, row.line as i64),
                 Column::Puzzle => match &row.puzzle {
-                    Some(g) => csv.field(out, &g.to_line()),
+                    Some(g) => csv.plain(out, &g.to_line()),
                     None => csv.field(out, b""),
                 },
-                Column::Status => csv.field(out, row.status.as_str().as_bytes()),
+                Column::Status => csv.plain(out, row.status.as_str().as_bytes()),
                 Column::Solutions => csv.num(out, row.solutions as i64),
                 Column::Solution => match &row.solution {
-                    Some(g) => csv.field(out, &g.to_line()),
+                    Some(g) => csv.plain(out, &g.to_line()),
                     None => csv.field(out, b""),
                 },
                 Column::Guesses => csv.num(out, row.guesses as i64),
@@ -458,6 +486,28 @@ mod tests {
         assert_eq!(&recs[0][2], "invalid");
         assert_eq!(&recs[0][3], "x");
         assert_eq!(&recs[1][3], "");
+    }
+
+    #[test]
+    fn csv_single_plain_column_and_quotes_after_plain_fields() {
+        let mut enc = RowEncoder::new(OutputFormat::Csv, &[Column::Index]);
+        let mut out = Vec::new();
+        enc.encode(&sample_row(), b"", &mut out).unwrap();
+        enc.encode(&sample_row(), b"", &mut out).unwrap();
+        assert_eq!(out, b"3\n3\n");
+        let cols = [
+            Column::Error,
+            Column::Index,
+            Column::Trailing,
+            Column::Status,
+        ];
+        let mut enc = RowEncoder::new(OutputFormat::Csv, &cols);
+        let mut row = sample_row();
+        row.error.push_str("a,b");
+        let mut out = Vec::new();
+        enc.encode(&row, b"x\"y", &mut out).unwrap();
+        enc.encode(&row, b"", &mut out).unwrap();
+        assert_eq!(out, b"\"a,b\",3,\"x\"\"y\",unique\n\"a,b\",3,,unique\n");
     }
 
     #[test]
