@@ -1,6 +1,7 @@
 //! Solver-only throughput on the public benchmark sets in `../shared/data/`
 //! (sets that are absent are skipped), single thread, in first-solution and
-//! count-to-2 (uniqueness) modes. Puzzles are parsed before timing.
+//! count-to-2 (uniqueness) modes, for both engines (bitmask `mrv/*` and
+//! dancing links `dlx/*`). Puzzles are parsed before timing.
 //!
 //! `cargo bench --bench solver` ; set `BATCHDOKU_DATA` to read the sets from
 //! elsewhere, `BATCHDOKU_BENCH_SAMPLE` to change how many puzzles of each set
@@ -8,7 +9,7 @@
 
 use std::time::Duration;
 
-use batchdoku::{Engine, Solver};
+use batchdoku::jobs::EngineKind;
 mod common;
 
 use common::{data_dir, load, sample, sample_size, SETS};
@@ -16,8 +17,14 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 
 fn solver(c: &mut Criterion) {
     let n = sample_size();
-    for mode in [1u64, 2] {
-        let mut group = c.benchmark_group(if mode == 1 { "mrv/first" } else { "mrv/count2" });
+    for (engine, mode) in [
+        (EngineKind::Mrv, 1u64),
+        (EngineKind::Mrv, 2),
+        (EngineKind::Dlx, 1),
+        (EngineKind::Dlx, 2),
+    ] {
+        let mode_name = if mode == 1 { "first" } else { "count2" };
+        let mut group = c.benchmark_group(format!("{}/{mode_name}", engine.as_str()));
         group
             .sample_size(10)
             .measurement_time(Duration::from_secs(3))
@@ -28,7 +35,7 @@ fn solver(c: &mut Criterion) {
                 continue;
             };
             group.throughput(Throughput::Elements(puzzles.len() as u64));
-            let mut s = Solver::new();
+            let mut s = engine.build();
             group.bench_with_input(BenchmarkId::from_parameter(set), &puzzles, |b, ps| {
                 b.iter(|| {
                     let mut found = 0;
