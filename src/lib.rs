@@ -44,3 +44,5 @@ pub mod output;
 pub mod pipeline;
 pub mod progress;
 pub mod stats;
+#[cfg(test)]
+mod testdata;

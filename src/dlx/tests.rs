@@ -4,28 +4,9 @@
 
 use super::*;
 use crate::generate::{dig, mixed_corpus, random_solution, Rng};
-use crate::parse::parse_line;
 use crate::solver::Solver;
+use crate::testdata::{grid, EASY, HARD, HARD_SOLUTION, PLATINUM, SEVENTEEN, SOLVED};
 use proptest::prelude::*;
-
-const EASY: &str =
-    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
-const HARD: &str =
-    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-const HARD_SOLUTION: &str =
-    "417369825632158947958724316825437169791586432346912758289643571573291684164875293";
-/// The first puzzle of the forum "hardest" list (HardestDatabase110626).
-const PLATINUM: &str =
-    "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
-/// A 17-clue puzzle.
-const SEVENTEEN: &str =
-    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
-const SOLVED: &str =
-    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-fn grid(s: &str) -> Grid {
-    parse_line(s.as_bytes()).unwrap()
-}
 
 /// Checks that both engines agree on `puzzle` for limits 1, 2 and 10:
 /// same `Err`, same count, every returned solution solves the puzzle, and

@@ -3,22 +3,8 @@
 
 use super::*;
 use crate::grid::{BOX_OF, COL_OF, ROW_OF};
-use crate::parse::parse_line;
+use crate::testdata::{grid, EASY, HARD, PLATINUM, SOLVED};
 use proptest::prelude::*;
-
-const EASY: &str =
-    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
-const HARD: &str =
-    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-/// The first puzzle of the forum "hardest" list (HardestDatabase110626).
-const PLATINUM: &str =
-    "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
-const SOLVED: &str =
-    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-fn grid(s: &str) -> Grid {
-    parse_line(s.as_bytes()).unwrap()
-}
 
 /// Counts solutions up to `limit` by trying every digit in every blank cell
 /// in order: slow, obviously correct.
