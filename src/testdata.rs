@@ -1,7 +1,7 @@
 //! Puzzles shared by the unit tests of several modules (compiled for tests
 //! only), so each engine's tests start from the same known cases.
 
-use crate::grid::Grid;
+use crate::grid::{Grid, BOX_OF, COL_OF, ROW_OF};
 use crate::parse::parse_line;
 
 /// Solved by singles alone.
@@ -26,4 +26,14 @@ pub const SOLVED: &str =
 /// Parses a test puzzle line.
 pub fn grid(s: &str) -> Grid {
     parse_line(s.as_bytes()).expect("test puzzles are well-formed")
+}
+
+/// Whether digit `d` may go in `cell` of `g`: no peer holds it. The one
+/// rule of the deliberately naive reference searches in the tests.
+pub fn naive_fits(g: &Grid, cell: usize, d: u8) -> bool {
+    !(0..81).any(|o| {
+        o != cell
+            && g.get(o) == d
+            && (ROW_OF[o] == ROW_OF[cell] || COL_OF[o] == COL_OF[cell] || BOX_OF[o] == BOX_OF[cell])
+    })
 }

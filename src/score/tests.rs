@@ -4,8 +4,8 @@
 
 use super::*;
 use crate::generate::{random_solution, Rng};
-use crate::grid::{BOX_OF, COL_OF, ROW_OF};
 use crate::solver::Engine;
+use crate::testdata::naive_fits;
 use proptest::prelude::*;
 
 /// The two published samples (rows separated by `|`) and their answers.
@@ -183,14 +183,7 @@ fn naive_best(puzzle: &Grid, weights: &Weights) -> (Option<i64>, u64) {
             return;
         };
         for d in 1..=9u8 {
-            let clash = (0..81).any(|o| {
-                o != cell
-                    && g.get(o) == d
-                    && (ROW_OF[o] == ROW_OF[cell]
-                        || COL_OF[o] == COL_OF[cell]
-                        || BOX_OF[o] == BOX_OF[cell])
-            });
-            if !clash {
+            if naive_fits(g, cell, d) {
                 g.set(cell, d);
                 walk(g, w, best, count);
                 g.set(cell, 0);
