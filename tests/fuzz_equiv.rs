@@ -79,17 +79,10 @@ fn parse_input() -> impl Strategy<Value = Vec<u8>> {
 /// A block-format (nine-row) rendering of the sample puzzle, to seed block
 /// and Luogu inputs with a real grid.
 fn block_grid() -> Vec<u8> {
-    let mut out = Vec::new();
-    for row in PUZZLE.chunks(9) {
-        for (i, &b) in row.iter().enumerate() {
-            if i > 0 {
-                out.push(b' ');
-            }
-            out.push(if b == b'.' { b'0' } else { b });
-        }
-        out.push(b'\n');
-    }
-    out
+    batchdoku::parse::parse_line(PUZZLE)
+        .expect("the sample puzzle is well-formed")
+        .to_block_string()
+        .into_bytes()
 }
 
 /// A solve input: a puzzle with some givens kept (so it is often

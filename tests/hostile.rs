@@ -209,19 +209,12 @@ fn ten_megabyte_line_without_newline_is_one_invalid_record() {
 }
 
 /// The NOIP block layout of a line-form puzzle: nine rows of nine digits
-/// separated by spaces, `0` for blanks.
+/// separated by spaces, `0` for blanks (`Grid::to_block_string`).
 fn to_block(line: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for row in line.chunks(9) {
-        for (i, &b) in row.iter().enumerate() {
-            if i > 0 {
-                out.push(b' ');
-            }
-            out.push(if b == b'.' { b'0' } else { b });
-        }
-        out.push(b'\n');
-    }
-    out
+    batchdoku::parse::parse_line(line)
+        .expect("test puzzles are well-formed")
+        .to_block_string()
+        .into_bytes()
 }
 
 #[test]
