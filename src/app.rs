@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context;
 
 use batchdoku::jobs::{ScoreJob, SolveJob};
-use batchdoku::output::{Column, Status};
+use batchdoku::output::{Column, Status, SCORE_COLUMNS, SOLVE_COLUMNS};
 use batchdoku::pipeline::{self, Config, Input, Job, Sink};
 use batchdoku::score::{ScoreOptions, Weights};
 use batchdoku::stats::Summary;
@@ -54,16 +54,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 count_limit: args.count_limit,
                 engine: args.solver.into(),
             };
-            let mut columns = vec![
-                Column::Index,
-                Column::Line,
-                Column::Puzzle,
-                Column::Status,
-                Column::Solutions,
-                Column::Solution,
-                Column::Guesses,
-                Column::Error,
-            ];
+            let mut columns = SOLVE_COLUMNS.to_vec();
             let sink = open_sink(&args.common)?;
             let inputs = open_inputs(&args.common)?;
             if inputs.0.iter().any(|i| i.records.has_expected()) {
@@ -96,16 +87,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     prune: true,
                 },
             };
-            let mut columns = vec![
-                Column::Index,
-                Column::Line,
-                Column::Puzzle,
-                Column::Status,
-                Column::Score,
-                Column::Solution,
-                Column::Nodes,
-                Column::Error,
-            ];
+            let mut columns = SCORE_COLUMNS.to_vec();
             if args.count {
                 columns.push(Column::Solutions);
             }

@@ -108,6 +108,30 @@ impl Column {
     }
 }
 
+/// The columns of `solve` (before the optional `expected` and `trailing`).
+pub const SOLVE_COLUMNS: [Column; 8] = [
+    Column::Index,
+    Column::Line,
+    Column::Puzzle,
+    Column::Status,
+    Column::Solutions,
+    Column::Solution,
+    Column::Guesses,
+    Column::Error,
+];
+
+/// The columns of `score` (before the optional `solutions` and `trailing`).
+pub const SCORE_COLUMNS: [Column; 8] = [
+    Column::Index,
+    Column::Line,
+    Column::Puzzle,
+    Column::Status,
+    Column::Score,
+    Column::Solution,
+    Column::Nodes,
+    Column::Error,
+];
+
 /// How rows are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputFormat {

@@ -6,7 +6,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use batchdoku::output::{Column, OutputFormat, Row, RowEncoder, Status};
+use batchdoku::output::{OutputFormat, Row, RowEncoder, Status, SOLVE_COLUMNS};
 use batchdoku::{parse, Engine, Grid, Solver};
 
 struct Counting;
@@ -56,16 +56,7 @@ fn solving_and_encoding_do_not_allocate() {
     assert!(probe >= 1, "the counting allocator does not count");
     let puzzles = puzzles();
     let mut solver = Solver::new();
-    let columns = [
-        Column::Index,
-        Column::Line,
-        Column::Puzzle,
-        Column::Status,
-        Column::Solutions,
-        Column::Solution,
-        Column::Guesses,
-        Column::Error,
-    ];
+    let columns = SOLVE_COLUMNS;
     let mut csv = RowEncoder::new(OutputFormat::Csv, &columns);
     let mut jsonl = RowEncoder::new(OutputFormat::Jsonl, &columns);
     let mut row = Row::default();
