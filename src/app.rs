@@ -8,13 +8,20 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 
-use batchdoku::jobs::{ScoreJob, SolveJob};
-use batchdoku::output::{Column, Status, SCORE_COLUMNS, SOLVE_COLUMNS};
-use batchdoku::pipeline::{self, Config, Input, Job, Sink};
+use tempfile::NamedTempFile;
+
+use batchdoku::jobs::{
+    CanonJob, ClassMap, DedupeJob, Equivalence, OverlapJob, Pass, ScoreJob, SolveJob, Split,
+};
+use batchdoku::output::{
+    Column, OutputFormat, Status, CANON_COLUMNS, DEDUPE_COLUMNS, OVERLAP_COLUMNS, SCORE_COLUMNS,
+    SOLVE_COLUMNS,
+};
+use batchdoku::pipeline::{self, Config, Input, Job, Report, Sink};
 use batchdoku::score::{ScoreOptions, Weights};
 use batchdoku::stats::Summary;
 
-use crate::cli::{Cli, Command, CommonArgs, SolverArg};
+use crate::cli::{Cli, Command, CommonArgs, DedupeArgs, OverlapArgs, SolverArg};
 
 /// Every record processed, none invalid.
 pub const EXIT_OK: u8 = 0;
@@ -54,16 +61,15 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 count_limit: args.count_limit,
                 engine: args.solver.into(),
             };
+            let mut sink = open_sink(&args.common)?;
+            let inputs = open_inputs(&args.inputs.paths(), None, &args.common)?;
             let mut columns = SOLVE_COLUMNS.to_vec();
-            let sink = open_sink(&args.common)?;
-            let inputs = open_inputs(&args.common)?;
             if inputs.0.iter().any(|i| i.records.has_expected()) {
                 columns.push(Column::Expected);
             }
-            if args.common.keep_trailing {
-                columns.push(Column::Trailing);
-            }
-            stream("solve", &job, inputs, sink, &args.common, columns)
+            let config = settings(&args.common, columns, Column::Solution);
+            let report = pass(&job, inputs, &mut sink, &config)?;
+            conclude("solve", report, sink, &args.common)
         }
         Command::Score(args) => {
             if let SolverArg::Dlx = args.solver {
@@ -91,13 +97,21 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if args.count {
                 columns.push(Column::Solutions);
             }
-            if args.common.keep_trailing {
-                columns.push(Column::Trailing);
-            }
-            let sink = open_sink(&args.common)?;
-            let inputs = open_inputs(&args.common)?;
-            stream("score", &job, inputs, sink, &args.common, columns)
+            let mut sink = open_sink(&args.common)?;
+            let inputs = open_inputs(&args.inputs.paths(), None, &args.common)?;
+            let config = settings(&args.common, columns, Column::Solution);
+            let report = pass(&job, inputs, &mut sink, &config)?;
+            conclude("score", report, sink, &args.common)
         }
+        Command::Canon(args) => {
+            let mut sink = open_sink(&args.common)?;
+            let inputs = open_inputs(&args.inputs.paths(), None, &args.common)?;
+            let config = settings(&args.common, CANON_COLUMNS.to_vec(), Column::Canonical);
+            let report = pass(&CanonJob, inputs, &mut sink, &config)?;
+            conclude("canon", report, sink, &args.common)
+        }
+        Command::Dedupe(args) => dedupe(&args),
+        Command::Overlap(args) => overlap(&args),
         Command::Bench(args) => {
             crate::bench_cmd::run(&args)?;
             Ok(ExitCode::from(EXIT_OK))
@@ -105,18 +119,121 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// `dedupe`: a counting pass, then a pass that writes each class's first
+/// record. Standard input is spooled to a temporary file so that it can be
+/// read twice.
+fn dedupe(args: &DedupeArgs) -> anyhow::Result<ExitCode> {
+    let mut sink = open_sink(&args.common)?;
+    let paths = args.inputs.paths();
+    let spool = spool_stdin(&paths)?;
+    let equivalence = if args.exact {
+        Equivalence::Exact
+    } else {
+        Equivalence::Class
+    };
+    let mut columns = DEDUPE_COLUMNS.to_vec();
+    if args.exact {
+        columns.retain(|&c| c != Column::Canonical);
+    }
+    let config = settings(&args.common, columns, Column::Puzzle);
+    let classes = ClassMap::new();
+    let mut job = DedupeJob {
+        equivalence,
+        pass: Pass::Count,
+        classes: &classes,
+    };
+    let inputs = open_inputs(&paths, spool.as_ref(), &args.common)?;
+    let counting = pass(&job, inputs, &mut sink, &config.without_header())?;
+    if counting.interrupted || counting.broken_pipe {
+        return conclude("dedupe", counting, sink, &args.common);
+    }
+    job.pass = Pass::Emit;
+    let inputs = open_inputs(&paths, spool.as_ref(), &args.common)?;
+    let mut report = pass(&job, inputs, &mut sink, &config)?;
+    report.elapsed += counting.elapsed;
+    let kept = report.totals.count(Status::Ok);
+    let dropped = report.totals.count(Status::Duplicate);
+    let code = conclude("dedupe", report, sink, &args.common)?;
+    if !args.common.quiet {
+        eprintln!("batchdoku dedupe: {kept} classes kept, {dropped} duplicates dropped");
+    }
+    Ok(code)
+}
+
+/// `overlap`: remember the training classes, then report the test records
+/// in them. Exit code 1 when any test record leaks (or any is invalid).
+fn overlap(args: &OverlapArgs) -> anyhow::Result<ExitCode> {
+    if args.train == "-" && args.test == "-" {
+        anyhow::bail!("overlap: TRAIN and TEST cannot both be stdin");
+    }
+    let mut sink = open_sink(&args.common)?;
+    let train = open_inputs(std::slice::from_ref(&args.train), None, &args.common)?;
+    let test = open_inputs(std::slice::from_ref(&args.test), None, &args.common)?;
+    let config = settings(&args.common, OVERLAP_COLUMNS.to_vec(), Column::Puzzle);
+    let classes = ClassMap::new();
+    let mut job = OverlapJob {
+        split: Split::Train,
+        classes: &classes,
+    };
+    let mut report = pass(&job, train, &mut sink, &config)?;
+    if !(report.interrupted || report.broken_pipe) {
+        job.split = Split::Test;
+        let testing = pass(&job, test, &mut sink, &config.without_header())?;
+        report.totals += testing.totals;
+        report.elapsed += testing.elapsed;
+        report.interrupted = testing.interrupted;
+        report.broken_pipe = testing.broken_pipe;
+    }
+    let leaks = report.totals.count(Status::Leak);
+    let code = conclude("overlap", report, sink, &args.common)?;
+    if !args.common.quiet {
+        eprintln!(
+            "batchdoku overlap: {leaks} test record{} equivalent to a training record ({} training classes)",
+            if leaks == 1 { "" } else { "s" },
+            classes.len()
+        );
+    }
+    Ok(if code == ExitCode::from(EXIT_OK) && leaks > 0 {
+        ExitCode::from(EXIT_INVALID)
+    } else {
+        code
+    })
+}
+
+/// Copies stdin to a temporary file when it is among `paths`, so that a
+/// command can read it twice (the file is removed when dropped).
+fn spool_stdin(paths: &[String]) -> anyhow::Result<Option<NamedTempFile>> {
+    if !paths.iter().any(|p| p == "-") {
+        return Ok(None);
+    }
+    let mut spool = NamedTempFile::new().context("creating a temporary file for stdin")?;
+    std::io::copy(&mut std::io::stdin().lock(), spool.as_file_mut())
+        .context("copying stdin to a temporary file")?;
+    Ok(Some(spool))
+}
+
 /// Opens every input before any work starts (a missing file is fatal
 /// before a row is written); returns them with the shared byte counter.
-fn open_inputs(common: &CommonArgs) -> anyhow::Result<(Vec<Input>, Arc<AtomicU64>)> {
+/// `-` is stdin, or its copy in `spool` when stdin was spooled.
+fn open_inputs(
+    paths: &[String],
+    spool: Option<&NamedTempFile>,
+    common: &CommonArgs,
+) -> anyhow::Result<(Vec<Input>, Arc<AtomicU64>)> {
     let counter = Arc::new(AtomicU64::new(0));
     let format = common.input_format.into();
-    let paths = common.input_paths();
     if paths.iter().filter(|p| *p == "-").count() > 1 {
         anyhow::bail!("stdin ('-') given more than once");
     }
     let inputs = paths
         .iter()
-        .map(|p| pipeline::open(p, format, counter.clone()).with_context(|| p.clone()))
+        .map(|p| match spool {
+            Some(spool) if p == "-" => {
+                pipeline::open_as(spool.path(), "<stdin>", format, counter.clone())
+                    .context("<stdin> (spooled copy)")
+            }
+            _ => pipeline::open(p, format, counter.clone()).with_context(|| p.clone()),
+        })
         .collect::<anyhow::Result<Vec<_>>>()?;
     Ok((inputs, counter))
 }
@@ -139,25 +256,50 @@ fn open_sink(common: &CommonArgs) -> anyhow::Result<Sink> {
     })
 }
 
-/// Runs a job through the pipeline and reports.
-fn stream<J: Job>(
-    command: &'static str,
-    job: &J,
-    (inputs, counter): (Vec<Input>, Arc<AtomicU64>),
-    sink: Sink,
-    common: &CommonArgs,
-    columns: Vec<Column>,
-) -> anyhow::Result<ExitCode> {
-    let config = Config {
+/// The pipeline settings of a command: its `columns` (plus `trailing` when
+/// asked), or for `--format line` only `line_column`, the one grid written.
+fn settings(common: &CommonArgs, mut columns: Vec<Column>, line_column: Column) -> Config {
+    let format: OutputFormat = common.format.into();
+    if format == OutputFormat::Line {
+        columns = vec![line_column];
+    } else if common.keep_trailing {
+        columns.push(Column::Trailing);
+    }
+    Config {
         threads: common.thread_count(),
         batch_size: common.batch_size as usize,
-        format: common.format.into(),
+        format,
         columns,
         header: !common.no_header,
         progress: common.progress_mode(),
-    };
-    let report = pipeline::run(job, inputs, sink, &config, &QUIT, &counter)?;
-    let mut summary = Summary::new(command, &report.totals, report.elapsed, config.threads);
+    }
+}
+
+/// Runs one pass of a job through the pipeline into `sink`.
+fn pass<J: Job>(
+    job: &J,
+    (inputs, counter): (Vec<Input>, Arc<AtomicU64>),
+    sink: &mut Sink,
+    config: &Config,
+) -> anyhow::Result<Report> {
+    Ok(pipeline::run(job, inputs, sink, config, &QUIT, &counter)?)
+}
+
+/// Ends a run: keeps the output when the run completed, prints the
+/// summary, and chooses the exit code.
+fn conclude(
+    command: &'static str,
+    mut report: Report,
+    sink: Sink,
+    common: &CommonArgs,
+) -> anyhow::Result<ExitCode> {
+    pipeline::finish(sink, &mut report)?;
+    let mut summary = Summary::new(
+        command,
+        &report.totals,
+        report.elapsed,
+        common.thread_count(),
+    );
     summary.interrupted = report.interrupted;
     if !common.quiet && !report.broken_pipe {
         eprintln!("{summary}");

@@ -31,9 +31,31 @@ pub enum Command {
     /// Best score over all solutions of each puzzle (branch-and-bound):
     /// the maximum of sum(weight x digit), -1 when there is no solution.
     Score(ScoreArgs),
+    /// Canonical (minlex) form of each puzzle and the transformation that
+    /// maps the puzzle to it.
+    Canon(CanonArgs),
+    /// Keep the first puzzle of each equivalence class (or, with --exact,
+    /// of each identical puzzle), in input order.
+    #[command(long_about = DEDUPE_ABOUT)]
+    Dedupe(DedupeArgs),
+    /// Report every TEST puzzle equivalent to some TRAIN puzzle (exit code
+    /// 1 when there is any, 0 when the splits are disjoint).
+    Overlap(OverlapArgs),
     /// Measure solver throughput in memory (no I/O timed), per thread count.
     Bench(BenchArgs),
 }
+
+const DEDUPE_ABOUT: &str = "\
+Keep the first puzzle of each equivalence class (or, with --exact, of each identical puzzle), \
+in input order, with a column `dropped` counting the copies left out. Two puzzles are \
+equivalent when they have the same canonical form (see `batchdoku canon`). Invalid records \
+are never merged: each keeps its row, in place. The summary gives the classes kept and the \
+duplicates dropped; this is the one command whose output has fewer rows than its input.
+
+Dedupe reads its input twice (counting, then writing), so standard input is first copied to a \
+temporary file. Memory: one 33-byte entry per distinct puzzle in a hash table kept between \
+half and seven eighths full, so 38 to 75 bytes per distinct puzzle: under 750 MB for ten \
+million distinct puzzles, whatever the number of copies.";
 
 /// `batchdoku bench`.
 #[derive(Debug, Args)]
@@ -76,14 +98,29 @@ pub enum TableFormat {
     Csv,
 }
 
-/// Flags shared by every command that streams records.
+/// The input files of a command that reads any number of them.
 #[derive(Debug, Args)]
-pub struct CommonArgs {
+pub struct InputArgs {
     /// Input files; '-' or none reads stdin. .gz and .zst inputs (and
     /// compressed stdin) are decompressed on the fly.
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<String>,
+}
 
+impl InputArgs {
+    /// The input paths, stdin when none were given.
+    pub fn paths(&self) -> Vec<String> {
+        if self.inputs.is_empty() {
+            vec!["-".to_string()]
+        } else {
+            self.inputs.clone()
+        }
+    }
+}
+
+/// Flags shared by every command that streams records.
+#[derive(Debug, Args)]
+pub struct CommonArgs {
     /// Write output to this file (atomically: a temporary file beside it is
     /// renamed when the run completes). Default: stdout.
     #[arg(short, long, value_name = "PATH")]
@@ -94,7 +131,9 @@ pub struct CommonArgs {
     pub threads: Option<u32>,
 
     /// Output format: csv (with header), jsonl (one JSON object per line),
-    /// line (only the 81-digit solution, an empty line when none).
+    /// line (one 81-character grid per row: the solution, an empty line
+    /// when none; for canon the canonical form; for dedupe and overlap the
+    /// puzzle).
     #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
     pub format: FormatArg,
 
@@ -132,15 +171,6 @@ pub struct CommonArgs {
 }
 
 impl CommonArgs {
-    /// The input paths, stdin when none were given.
-    pub fn input_paths(&self) -> Vec<String> {
-        if self.inputs.is_empty() {
-            vec!["-".to_string()]
-        } else {
-            self.inputs.clone()
-        }
-    }
-
     /// The worker count.
     pub fn thread_count(&self) -> usize {
         match self.threads {
@@ -165,6 +195,9 @@ impl CommonArgs {
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     #[command(flatten)]
+    pub inputs: InputArgs,
+
+    #[command(flatten)]
     pub common: CommonArgs,
 
     /// Count solutions up to K (2 = uniqueness check: status unique or
@@ -182,6 +215,9 @@ pub struct SolveArgs {
 /// `batchdoku score`.
 #[derive(Debug, Args)]
 pub struct ScoreArgs {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+
     #[command(flatten)]
     pub common: CommonArgs,
 
@@ -204,6 +240,46 @@ pub struct ScoreArgs {
     /// Engine: only mrv supports scored search (dlx is refused).
     #[arg(long, value_enum, default_value_t = SolverArg::Mrv)]
     pub solver: SolverArg,
+}
+
+/// `batchdoku canon`.
+#[derive(Debug, Args)]
+pub struct CanonArgs {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+/// `batchdoku dedupe`.
+#[derive(Debug, Args)]
+pub struct DedupeArgs {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    /// Merge only identical puzzles (after parsing: '.' and '0' are the
+    /// same blank), not equivalent ones; skips the canonical form.
+    #[arg(long)]
+    pub exact: bool,
+}
+
+/// `batchdoku overlap`.
+#[derive(Debug, Args)]
+pub struct OverlapArgs {
+    /// The training split ('-' for stdin).
+    #[arg(value_name = "TRAIN")]
+    pub train: String,
+
+    /// The test split ('-' for stdin).
+    #[arg(value_name = "TEST")]
+    pub test: String,
+
+    #[command(flatten)]
+    pub common: CommonArgs,
 }
 
 /// `--format`.

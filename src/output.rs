@@ -11,6 +11,7 @@ use std::io::Write;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
+use crate::canon::Transform;
 use crate::grid::Grid;
 
 /// The outcome class of one record.
@@ -28,17 +29,26 @@ pub enum Status {
     Invalid,
     /// The per-puzzle node limit was hit; the result is not proven.
     Limit,
+    /// Processed without solving (canonical forms, kept by `dedupe`).
+    Ok,
+    /// A copy of an earlier record (`dedupe`): counted, never written.
+    Duplicate,
+    /// A test record equivalent to a training record (`overlap`).
+    Leak,
 }
 
 impl Status {
     /// Every status, in the order summaries list them.
-    pub const ALL: [Status; 6] = [
+    pub const ALL: [Status; 9] = [
         Status::Solved,
         Status::Unique,
         Status::Multiple,
         Status::Unsolvable,
         Status::Invalid,
         Status::Limit,
+        Status::Ok,
+        Status::Duplicate,
+        Status::Leak,
     ];
 
     /// The lowercase name written in output.
@@ -50,6 +60,9 @@ impl Status {
             Status::Unsolvable => "unsolvable",
             Status::Invalid => "invalid",
             Status::Limit => "limit",
+            Status::Ok => "ok",
+            Status::Duplicate => "duplicate",
+            Status::Leak => "leak",
         }
     }
 
@@ -86,6 +99,19 @@ pub enum Column {
     Error,
     /// Text that followed the cells on the input line.
     Trailing,
+    /// Dead ends of the search (`solve --rate`).
+    Backtracks,
+    /// `true` when naked and hidden singles alone solve the puzzle
+    /// (`solve --rate`).
+    Singles,
+    /// The canonical (minlex) form, 81 characters with `0` blanks.
+    Canonical,
+    /// The transformation mapping the puzzle to its canonical form.
+    Transform,
+    /// Copies of this record dropped by `dedupe`.
+    Dropped,
+    /// The training-set line of an equivalent record (`overlap`).
+    TrainLine,
 }
 
 impl Column {
@@ -104,6 +130,12 @@ impl Column {
             Column::Expected => "expected",
             Column::Error => "error",
             Column::Trailing => "trailing",
+            Column::Backtracks => "backtracks",
+            Column::Singles => "singles",
+            Column::Canonical => "canonical",
+            Column::Transform => "transform",
+            Column::Dropped => "dropped",
+            Column::TrainLine => "train_line",
         }
     }
 }
@@ -132,6 +164,40 @@ pub const SCORE_COLUMNS: [Column; 8] = [
     Column::Error,
 ];
 
+/// The columns of `canon` (before the optional `trailing`).
+pub const CANON_COLUMNS: [Column; 7] = [
+    Column::Index,
+    Column::Line,
+    Column::Puzzle,
+    Column::Status,
+    Column::Canonical,
+    Column::Transform,
+    Column::Error,
+];
+
+/// The columns of `dedupe` (before the optional `trailing`).
+pub const DEDUPE_COLUMNS: [Column; 7] = [
+    Column::Index,
+    Column::Line,
+    Column::Puzzle,
+    Column::Status,
+    Column::Canonical,
+    Column::Dropped,
+    Column::Error,
+];
+
+/// The columns of `overlap`: one row per leaking test record (and per
+/// invalid record of either input).
+pub const OVERLAP_COLUMNS: [Column; 7] = [
+    Column::Index,
+    Column::Line,
+    Column::Puzzle,
+    Column::Status,
+    Column::TrainLine,
+    Column::Canonical,
+    Column::Error,
+];
+
 /// How rows are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputFormat {
@@ -139,7 +205,9 @@ pub enum OutputFormat {
     Csv,
     /// One JSON object per line.
     Jsonl,
-    /// Only the 81-digit solution per record; an empty line when none.
+    /// One 81-character grid per row, an empty line when there is none:
+    /// the grid of the first column (`canonical` or `puzzle`), else the
+    /// solution.
     Line,
 }
 
@@ -178,6 +246,18 @@ pub struct Row {
     pub score: Option<i64>,
     /// Whether the expected solution matched, when the input had one.
     pub expected: Option<bool>,
+    /// Dead ends of the search.
+    pub backtracks: u64,
+    /// Whether singles alone solve the puzzle, when rated.
+    pub singles: Option<bool>,
+    /// The canonical form, when computed.
+    pub canonical: Option<Grid>,
+    /// The transformation to the canonical form.
+    pub transform: Option<Transform>,
+    /// Copies dropped (dedupe).
+    pub dropped: Option<u64>,
+    /// Line of the equivalent training record (overlap).
+    pub train_line: Option<u64>,
     /// Error text (empty unless invalid).
     pub error: String,
 }
@@ -195,6 +275,12 @@ impl Default for Row {
             nodes: 0,
             score: None,
             expected: None,
+            backtracks: 0,
+            singles: None,
+            canonical: None,
+            transform: None,
+            dropped: None,
+            train_line: None,
             error: String::new(),
         }
     }
@@ -213,6 +299,12 @@ impl Row {
         self.nodes = 0;
         self.score = None;
         self.expected = None;
+        self.backtracks = 0;
+        self.singles = None;
+        self.canonical = None;
+        self.transform = None;
+        self.dropped = None;
+        self.train_line = None;
         self.error.clear();
     }
 }
@@ -254,6 +346,17 @@ impl Serialize for JsonRow<'_> {
                 Column::Trailing => {
                     map.serialize_entry(key, &String::from_utf8_lossy(self.trailing))?
                 }
+                Column::Backtracks => map.serialize_entry(key, &row.backtracks)?,
+                Column::Singles => map.serialize_entry(key, &row.singles)?,
+                Column::Canonical => match &row.canonical {
+                    Some(g) => map.serialize_entry(key, ascii(&g.to_line_with(b'0')))?,
+                    None => map.serialize_entry(key, &None::<&str>)?,
+                },
+                Column::Transform => {
+                    map.serialize_entry(key, &row.transform.map(|t| t.to_string()))?
+                }
+                Column::Dropped => map.serialize_entry(key, &row.dropped)?,
+                Column::TrainLine => map.serialize_entry(key, &row.train_line)?,
             }
         }
         map.end()
@@ -316,7 +419,7 @@ impl CsvFields {
     fn plain(&mut self, out: &mut Vec<u8>, field: &[u8]) {
         debug_assert!(field
             .iter()
-            .all(|b| b.is_ascii_alphanumeric() || *b == b'.' || *b == b'-'));
+            .all(|b| b.is_ascii_alphanumeric() || b"._-;=".contains(b)));
         if !self.first {
             let wtr = &mut self.wtr;
             Self::step(out, 2, |buf| wtr.delimiter(buf).1);
@@ -333,6 +436,13 @@ impl CsvFields {
         let _ = write!(cursor, "{n}");
         let len = cursor.position() as usize;
         self.plain(out, &buf[..len]);
+    }
+
+    fn opt_num(&mut self, out: &mut Vec<u8>, n: Option<u64>) {
+        match n {
+            Some(n) => self.num(out, n as i64),
+            None => self.field(out, b""),
+        }
     }
 
     fn end(&mut self, out: &mut Vec<u8>) {
@@ -382,8 +492,13 @@ impl RowEncoder {
     pub fn encode(&mut self, row: &Row, trailing: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
         match self.format {
             OutputFormat::Line => {
-                if let Some(g) = &row.solution {
-                    out.extend_from_slice(&g.to_line());
+                let grid = match self.columns.first() {
+                    Some(Column::Canonical) => row.canonical.map(|g| g.to_line_with(b'0')),
+                    Some(Column::Puzzle) => row.puzzle.map(|g| g.to_line()),
+                    _ => row.solution.map(|g| g.to_line()),
+                };
+                if let Some(line) = grid {
+                    out.extend_from_slice(&line);
                 }
                 out.push(b'\n');
             }
@@ -428,6 +543,21 @@ impl RowEncoder {
                 }
                 Column::Error => csv.field(out, row.error.as_bytes()),
                 Column::Trailing => csv.field(out, trailing),
+                Column::Backtracks => csv.num(out, row.backtracks as i64),
+                Column::Singles => match row.singles {
+                    Some(s) => csv.plain(out, if s { b"true" } else { b"false" }),
+                    None => csv.field(out, b""),
+                },
+                Column::Canonical => match &row.canonical {
+                    Some(g) => csv.plain(out, &g.to_line_with(b'0')),
+                    None => csv.field(out, b""),
+                },
+                Column::Transform => match &row.transform {
+                    Some(t) => csv.plain(out, &t.to_bytes()),
+                    None => csv.field(out, b""),
+                },
+                Column::Dropped => csv.opt_num(out, row.dropped),
+                Column::TrainLine => csv.opt_num(out, row.train_line),
             }
         }
         csv.end(out);

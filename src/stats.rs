@@ -12,10 +12,12 @@ use crate::output::{Row, Status};
 /// Totals over a set of rows; summed per batch, then over the run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
-    /// Records read (= rows written, except for filters).
+    /// Records read.
     pub records: u64,
-    /// Rows per status, indexed by [`Status::ordinal`].
-    pub by_status: [u64; 6],
+    /// Rows written (= records, except for filters such as `dedupe`).
+    pub rows: u64,
+    /// Records per status, indexed by [`Status::ordinal`].
+    pub by_status: [u64; Status::ALL.len()],
     /// Sum of guesses over all rows.
     pub guesses: u64,
     /// Sum of nodes over all rows.
@@ -23,9 +25,17 @@ pub struct Totals {
 }
 
 impl Totals {
-    /// Counts one row.
+    /// Counts one record whose row was written.
     #[inline]
     pub fn add_row(&mut self, row: &Row) {
+        self.add_record(row);
+        self.rows += 1;
+    }
+
+    /// Counts one record whose row a filter left out (a `dedupe`
+    /// duplicate, an `overlap` record with no leak).
+    #[inline]
+    pub fn add_record(&mut self, row: &Row) {
         self.records += 1;
         self.by_status[row.status.ordinal()] += 1;
         self.guesses += row.guesses;
@@ -41,6 +51,7 @@ impl Totals {
 impl AddAssign for Totals {
     fn add_assign(&mut self, rhs: Totals) {
         self.records += rhs.records;
+        self.rows += rhs.rows;
         for (a, b) in self.by_status.iter_mut().zip(rhs.by_status) {
             *a += b;
         }
@@ -87,7 +98,7 @@ impl Summary {
         Summary {
             command,
             records: totals.records,
-            rows: totals.records,
+            rows: totals.rows,
             statuses: Status::ALL
                 .iter()
                 .map(|&s| (s.as_str(), totals.count(s)))
@@ -112,7 +123,7 @@ impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "batchdoku {}: {} records", self.command, self.records)?;
         if self.rows != self.records {
-            write!(f, ", {} rows", self.rows)?;
+            write!(f, ", {} rows written", self.rows)?;
         }
         let parts: Vec<String> = Status::ALL
             .iter()
@@ -126,10 +137,16 @@ impl fmt::Display for Summary {
         }
         write!(
             f,
-            " in {:.2} s, {:.0} puzzles/s, {:.2} guesses/puzzle, {} thread{}",
-            self.elapsed_seconds,
-            self.puzzles_per_second,
-            self.mean_guesses,
+            " in {:.2} s, {:.0} puzzles/s",
+            self.elapsed_seconds, self.puzzles_per_second,
+        )?;
+        // Commands that do not search (canon, dedupe) have no guesses.
+        if self.mean_guesses > 0.0 || matches!(self.command, "solve" | "score") {
+            write!(f, ", {:.2} guesses/puzzle", self.mean_guesses)?;
+        }
+        write!(
+            f,
+            ", {} thread{}",
             self.threads,
             if self.threads == 1 { "" } else { "s" }
         )?;
@@ -158,8 +175,12 @@ mod tests {
         row.status = Status::Invalid;
         row.guesses = 0;
         b.add_row(&row);
+        row.status = Status::Duplicate;
+        b.add_record(&row);
         a += b;
-        assert_eq!(a.records, 3);
+        assert_eq!(a.records, 4);
+        assert_eq!(a.rows, 3);
+        assert_eq!(a.count(Status::Duplicate), 1);
         assert_eq!(a.count(Status::Unique), 2);
         assert_eq!(a.count(Status::Invalid), 1);
         assert_eq!(a.guesses, 6);

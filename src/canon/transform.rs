@@ -252,22 +252,36 @@ impl Default for Transform {
     }
 }
 
+/// Length of the text form: `T;rows=` + 9 + `;cols=` + 9 + `;digits=` + 9.
+pub const TEXT_LEN: usize = 48;
+
+impl Transform {
+    /// The text form (see [`fmt::Display`]) without allocating, for
+    /// writers that encode one row per puzzle.
+    pub fn to_bytes(&self) -> [u8; TEXT_LEN] {
+        let mut out = [0u8; TEXT_LEN];
+        let mut at = 0;
+        let mut put = |bytes: &[u8]| {
+            out[at..at + bytes.len()].copy_from_slice(bytes);
+            at += bytes.len();
+        };
+        put(if self.transpose { b"T" } else { b"N" });
+        put(b";rows=");
+        put(&self.rows.map(|r| b'0' + r));
+        put(b";cols=");
+        put(&self.cols.map(|c| b'0' + c));
+        put(b";digits=");
+        let mut digits = [0u8; 9];
+        digits.copy_from_slice(&self.digits[1..]);
+        put(&digits.map(|d| b'0' + d));
+        out
+    }
+}
+
 impl fmt::Display for Transform {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.transpose { "T" } else { "N" })?;
-        f.write_str(";rows=")?;
-        for &r in &self.rows {
-            write!(f, "{r}")?;
-        }
-        f.write_str(";cols=")?;
-        for &c in &self.cols {
-            write!(f, "{c}")?;
-        }
-        f.write_str(";digits=")?;
-        for &d in &self.digits[1..] {
-            write!(f, "{d}")?;
-        }
-        Ok(())
+        // The text form is ASCII by construction.
+        f.write_str(std::str::from_utf8(&self.to_bytes()).map_err(|_| fmt::Error)?)
     }
 }
 

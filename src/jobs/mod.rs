@@ -1,8 +1,17 @@
 //! The per-record work of each command, as [`Job`](crate::pipeline::Job)s
-//! the pipeline runs: thin layers over the solver core.
+//! the pipeline runs: thin layers over the solver core and the canonical
+//! form.
 
+mod canon;
+mod classes;
+mod dedupe;
+mod overlap;
 mod score;
 mod solve;
 
+pub use canon::{CanonJob, Equivalence};
+pub use classes::{entry_bytes, grid_key, ClassMap, KeyHasher, SHARDS};
+pub use dedupe::{ClassCount, DedupeJob, Pass};
+pub use overlap::{OverlapJob, Split};
 pub use score::ScoreJob;
 pub use solve::{EngineKind, SolveJob};

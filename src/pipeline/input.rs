@@ -5,6 +5,7 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -71,20 +72,47 @@ fn sniff(head: &[u8]) -> Compression {
 /// Opens `path` (`-` for stdin) with the given format, counting raw bytes
 /// into `counter`.
 pub fn open(path: &str, format: InputFormat, counter: Arc<AtomicU64>) -> io::Result<Input> {
-    let (raw, name, size): (Box<dyn Read + Send>, Arc<str>, Option<u64>) = if path == "-" {
-        (Box::new(io::stdin()), Arc::from("<stdin>"), None)
+    if path == "-" {
+        wrap(
+            Box::new(io::stdin()),
+            Arc::from("<stdin>"),
+            None,
+            format,
+            counter,
+        )
     } else {
-        let file = File::open(path)?;
-        let meta = file.metadata()?;
-        if meta.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "is a directory",
-            ));
-        }
-        let size = meta.is_file().then_some(meta.len());
-        (Box::new(file), Arc::from(path), size)
-    };
+        open_as(Path::new(path), path, format, counter)
+    }
+}
+
+/// Opens the file at `path` under another `name` for rows and messages
+/// (a spooled copy of stdin is still `<stdin>`).
+pub fn open_as(
+    path: &Path,
+    name: &str,
+    format: InputFormat,
+    counter: Arc<AtomicU64>,
+) -> io::Result<Input> {
+    let file = File::open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is a directory",
+        ));
+    }
+    let size = meta.is_file().then_some(meta.len());
+    wrap(Box::new(file), Arc::from(name), size, format, counter)
+}
+
+/// Buffers, counts, decompresses and parses a raw byte source.
+fn wrap(
+    raw: Box<dyn Read + Send>,
+    name: Arc<str>,
+    size: Option<u64>,
+    format: InputFormat,
+    counter: Arc<AtomicU64>,
+) -> io::Result<Input> {
     let mut buffered = BufReader::with_capacity(
         READ_BUFFER,
         CountingReader {

@@ -17,7 +17,7 @@
 mod input;
 mod sink;
 
-pub use input::{open, Input, Source};
+pub use input::{open, open_as, Input, Source};
 pub use sink::Sink;
 
 use std::collections::BTreeMap;
@@ -48,6 +48,14 @@ pub trait Job: Sync {
     /// `Status::Invalid` and write the bare message into `row.error`; the
     /// pipeline prefixes the source and line.
     fn process(&self, scratch: &mut Self::Scratch, puzzle: &Grid, record: &Record, row: &mut Row);
+
+    /// Whether `row` is written. Every record yields a row except in
+    /// filters (`dedupe`, `overlap`), whose left-out records are still
+    /// counted in the totals.
+    fn writes(&self, row: &Row) -> bool {
+        let _ = row;
+        true
+    }
 }
 
 /// How a run is shaped.
@@ -65,6 +73,17 @@ pub struct Config {
     pub header: bool,
     /// When to draw the progress bar.
     pub progress: ProgressMode,
+}
+
+impl Config {
+    /// The same settings without the CSV header, for a second pass that
+    /// writes into the same output.
+    pub fn without_header(&self) -> Config {
+        Config {
+            header: false,
+            ..self.clone()
+        }
+    }
 }
 
 /// How a run ended.
@@ -127,12 +146,13 @@ impl Batch {
 
 /// Runs `job` over every record of `inputs`, writing rows to `sink` in
 /// input order. `quit` is polled once per batch (Ctrl-C); `bytes_read`
-/// is the counter the inputs were opened with. On success or interruption
-/// the sink is finished only when the run completed.
+/// is the counter the inputs were opened with. The sink is left open, so
+/// that a command may run several passes into it; [`finish`] it after the
+/// last one.
 pub fn run<J: Job>(
     job: &J,
     inputs: Vec<Input>,
-    mut sink: Sink,
+    sink: &mut Sink,
     config: &Config,
     quit: &AtomicBool,
     bytes_read: &Arc<AtomicU64>,
@@ -173,7 +193,7 @@ pub fn run<J: Job>(
             });
         });
         let written = write_in_order(
-            &mut sink,
+            sink,
             header.then_some(config),
             done_rx,
             free_tx,
@@ -190,22 +210,30 @@ pub fn run<J: Job>(
     let (written, read) = result;
     let (totals, broken_pipe) = written?;
     read?;
-    let interrupted = quit.load(Ordering::SeqCst);
-    let mut report = Report {
+    Ok(Report {
         totals,
         elapsed: start.elapsed(),
-        interrupted,
+        interrupted: quit.load(Ordering::SeqCst),
         broken_pipe,
-    };
-    if !interrupted && !broken_pipe {
-        match sink.finish() {
-            Ok(()) => {}
-            // `| head` closing stdout during the final flush is not an error.
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => report.broken_pipe = true,
-            Err(e) => return Err(Fatal::Write(e)),
-        }
+    })
+}
+
+/// Ends a run's output: keeps it (flush, rename `-o`'s temporary file)
+/// only when the run completed; after an interruption or a closed stdout
+/// the sink is dropped, which removes the temporary file.
+pub fn finish(sink: Sink, report: &mut Report) -> Result<(), Fatal> {
+    if report.interrupted || report.broken_pipe {
+        return Ok(());
     }
-    Ok(report)
+    match sink.finish() {
+        Ok(()) => Ok(()),
+        // `| head` closing stdout during the final flush is not an error.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+            report.broken_pipe = true;
+            Ok(())
+        }
+        Err(e) => Err(Fatal::Write(e)),
+    }
 }
 
 /// The reader thread: fills free batches with records and sends them on.
@@ -388,10 +416,14 @@ fn work<J: Job>(
                 &at,
                 &mut row,
             );
-            let trailing: &[u8] = if keep_trailing { &record.trailing } else { &[] };
-            // Encoding into a Vec only fails on a serializer bug.
-            let _ = encoder.encode(&row, trailing, &mut batch.out);
-            batch.totals.add_row(&row);
+            if job.writes(&row) {
+                let trailing: &[u8] = if keep_trailing { &record.trailing } else { &[] };
+                // Encoding into a Vec only fails on a serializer bug.
+                let _ = encoder.encode(&row, trailing, &mut batch.out);
+                batch.totals.add_row(&row);
+            } else {
+                batch.totals.add_record(&row);
+            }
         }
         if done_tx.send(batch).is_err() {
             return;

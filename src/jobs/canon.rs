@@ -1,0 +1,139 @@
+//! `canon`: the canonical (minlex) form of each record and the
+//! transformation that maps the record to it. Also the step `dedupe` and
+//! `overlap` share: a record's class key.
+
+use std::fmt::Write as _;
+
+use super::classes::grid_key;
+use crate::canon::Canonicalizer;
+use crate::grid::Grid;
+use crate::output::{Row, Status};
+use crate::parse::Record;
+use crate::pipeline::Job;
+
+/// Writes the canonical form of each puzzle. Puzzles with contradictory
+/// givens still get their canonical form (it is well defined) but are
+/// `invalid` and get no transformation, as the contract asks.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CanonJob;
+
+impl Job for CanonJob {
+    type Scratch = Canonicalizer;
+
+    fn scratch(&self) -> Canonicalizer {
+        Canonicalizer::new()
+    }
+
+    fn process(&self, canon: &mut Canonicalizer, puzzle: &Grid, _: &Record, row: &mut Row) {
+        let (form, transform) = canon.canonical(puzzle);
+        row.canonical = Some(form);
+        if check_givens(puzzle, row) {
+            row.transform = Some(transform);
+        }
+    }
+}
+
+/// Marks `row` invalid when `puzzle` has contradictory givens; else `ok`.
+/// Returns whether the puzzle is valid.
+pub(crate) fn check_givens(puzzle: &Grid, row: &mut Row) -> bool {
+    match puzzle.first_conflict() {
+        Some(conflict) => {
+            row.status = Status::Invalid;
+            let _ = write!(row.error, "{conflict}");
+            false
+        }
+        None => {
+            row.status = Status::Ok;
+            true
+        }
+    }
+}
+
+/// What makes two records the same for `dedupe` and `overlap`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Equivalence {
+    /// Equal canonical forms: one is a transformation of the other.
+    Class,
+    /// Identical puzzles (after parsing: `.` and `0` are the same blank).
+    Exact,
+}
+
+/// The class key of a valid puzzle, filling the row's canonical form when
+/// classes are by canonical form. `None` (and the row marked invalid) for
+/// contradictory givens, which are never merged with anything.
+pub(crate) fn class_key(
+    equivalence: Equivalence,
+    canon: &mut Canonicalizer,
+    puzzle: &Grid,
+    row: &mut Row,
+) -> Option<u128> {
+    if !check_givens(puzzle, row) {
+        return None;
+    }
+    Some(match equivalence {
+        Equivalence::Class => {
+            let form = canon.canonical(puzzle).0;
+            row.canonical = Some(form);
+            grid_key(&form)
+        }
+        Equivalence::Exact => grid_key(puzzle),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canon::Transform;
+    use crate::generate::Rng;
+    use crate::testdata::{grid, EASY};
+
+    fn run(puzzle: &Grid) -> Row {
+        let mut row = Row::default();
+        CanonJob.process(
+            &mut Canonicalizer::new(),
+            puzzle,
+            &Record::default(),
+            &mut row,
+        );
+        row
+    }
+
+    #[test]
+    fn writes_form_and_a_transform_that_reaches_it() {
+        let p = grid(EASY);
+        let row = run(&p);
+        assert_eq!(row.status, Status::Ok);
+        let form = row.canonical.unwrap();
+        assert_eq!(row.transform.unwrap().apply(&p), form);
+        let moved = Transform::random(&mut Rng::new(7)).apply(&p);
+        assert_eq!(run(&moved).canonical, Some(form));
+    }
+
+    #[test]
+    fn contradictory_givens_are_invalid_without_transform() {
+        let mut p = Grid::default();
+        p.set(0, 5);
+        p.set(1, 5);
+        let row = run(&p);
+        assert_eq!(row.status, Status::Invalid);
+        assert!(row.error.contains("contradictory"), "{}", row.error);
+        assert!(row.canonical.is_some());
+        assert!(row.transform.is_none());
+    }
+
+    #[test]
+    fn exact_keys_differ_for_equivalent_puzzles_but_class_keys_agree() {
+        let p = grid(EASY);
+        let moved = Transform::random(&mut Rng::new(3)).apply(&p);
+        assert_ne!(moved, p);
+        let mut c = Canonicalizer::new();
+        let mut key = |e, g: &Grid| class_key(e, &mut c, g, &mut Row::default());
+        assert_eq!(key(Equivalence::Class, &p), key(Equivalence::Class, &moved));
+        assert_ne!(key(Equivalence::Exact, &p), key(Equivalence::Exact, &moved));
+        let mut bad = Grid::default();
+        bad.set(0, 1);
+        bad.set(80, 1);
+        bad.set(8, 1);
+        assert_eq!(key(Equivalence::Class, &bad), None);
+    }
+}

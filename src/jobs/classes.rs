@@ -1,0 +1,176 @@
+//! Equivalence classes for the corpus commands: a 128-bit key per class
+//! (a hash of the canonical form, or of the puzzle itself for exact
+//! matching) and a concurrent map from keys to what a command remembers
+//! about each class.
+//!
+//! The map is sharded: each of [`SHARDS`] mutex-guarded hash maps owns the
+//! keys whose high bits select it, so workers rarely contend. Values are
+//! merged with commutative updates (a minimum, a sum), which makes the
+//! result independent of the order workers reach the map in, and so of the
+//! thread count.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::{Mutex, MutexGuard};
+
+use crate::grid::Grid;
+
+/// Number of shards (a power of two).
+pub const SHARDS: usize = 64;
+
+/// Bytes one class takes in a [`ClassMap`] with values of `value_size`
+/// bytes, before the hash table's spare capacity: the 16-byte key, the
+/// value padded to the key's alignment, and one control byte.
+pub const fn entry_bytes(value_size: usize) -> usize {
+    16 + value_size.div_ceil(16) * 16 + 1
+}
+
+/// The 128-bit key of a grid: XXH3-128 of its 81 cell values. Distinct
+/// grids collide with probability about n² / 2¹²⁹ over n grids (below
+/// 10⁻²² for ten million).
+pub fn grid_key(grid: &Grid) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(grid.cells())
+}
+
+/// Hashes a key that is already a uniform hash: its low 64 bits.
+#[derive(Debug, Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only u128 keys are hashed here; fold anything else in anyway.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u128(&mut self, key: u128) {
+        self.0 = key as u64;
+    }
+}
+
+type Shard<V> = HashMap<u128, V, BuildHasherDefault<KeyHasher>>;
+
+/// A concurrent map from class keys to values, shared by the workers.
+pub struct ClassMap<V> {
+    shards: Box<[Mutex<Shard<V>>]>,
+}
+
+impl<V: Copy> Default for ClassMap<V> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<V: Copy> ClassMap<V> {
+    /// An empty map.
+    pub fn new() -> Self {
+        ClassMap {
+            shards: (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect(),
+        }
+    }
+
+    fn shard(&self, key: u128) -> MutexGuard<'_, Shard<V>> {
+        let i = (key >> 122) as usize % SHARDS;
+        // A worker that panicked while holding the lock left a valid map
+        // (inserts are single calls), so a poisoned lock is still usable.
+        self.shards[i].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Inserts `value` for a new `key`, or merges it into the present one.
+    pub fn upsert(&self, key: u128, value: V, merge: impl FnOnce(&mut V, V)) {
+        let mut shard = self.shard(key);
+        match shard.get_mut(&key) {
+            Some(present) => merge(present, value),
+            None => {
+                shard.insert(key, value);
+            }
+        }
+    }
+
+    /// The value of `key`, if present.
+    pub fn get(&self, key: u128) -> Option<V> {
+        self.shard(key).get(&key).copied()
+    }
+
+    /// Number of keys (classes).
+    pub fn len(&self) -> usize {
+        self.shards
+            .iter()
+            .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).len())
+            .sum()
+    }
+
+    /// Whether the map is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl<V> std::fmt::Debug for ClassMap<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ClassMap")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testdata::{grid, EASY, HARD};
+
+    #[test]
+    fn keys_separate_grids_and_repeat_for_equal_ones() {
+        assert_eq!(grid_key(&grid(EASY)), grid_key(&grid(EASY)));
+        assert_ne!(grid_key(&grid(EASY)), grid_key(&grid(HARD)));
+        assert_ne!(grid_key(&Grid::default()), grid_key(&grid(EASY)));
+    }
+
+    #[test]
+    fn upsert_merges_and_is_order_independent() {
+        use rayon::prelude::*;
+        let keys: Vec<u128> = (0..10_000u64)
+            .map(|i| u128::from(i % 777) << 100 | u128::from(i % 777))
+            .collect();
+        let build = |threads: usize| {
+            let map = ClassMap::<(u64, u64)>::new();
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                keys.par_iter().enumerate().for_each(|(i, &k)| {
+                    map.upsert(k, (i as u64, 1), |v, new| {
+                        v.0 = v.0.min(new.0);
+                        v.1 += new.1;
+                    })
+                })
+            });
+            map
+        };
+        let (one, two) = (build(1), build(2));
+        assert_eq!(one.len(), 777);
+        for k in 0..777u64 {
+            let key = u128::from(k) << 100 | u128::from(k);
+            let expected_count = (10_000 - k).div_ceil(777);
+            assert_eq!(one.get(key), Some((k, expected_count)));
+            assert_eq!(two.get(key), one.get(key));
+        }
+        assert_eq!(one.get(12345), None);
+    }
+
+    #[test]
+    fn entry_size_matches_the_layout() {
+        assert_eq!(
+            entry_bytes(std::mem::size_of::<(u64, u64)>()),
+            std::mem::size_of::<(u128, (u64, u64))>() + 1
+        );
+        assert_eq!(
+            entry_bytes(std::mem::size_of::<u64>()),
+            std::mem::size_of::<(u128, u64)>() + 1
+        );
+    }
+}
