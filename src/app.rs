@@ -57,13 +57,26 @@ pub fn install_interrupt_handler() {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Solve(args) => {
+            if args.rate && matches!(args.solver, SolverArg::Dlx) {
+                anyhow::bail!(
+                    "solve: --rate counts the mrv search; it cannot be used with --solver dlx"
+                );
+            }
             let job = SolveJob {
                 count_limit: args.count_limit,
                 engine: args.solver.into(),
+                rate: args.rate,
             };
             let mut sink = open_sink(&args.common)?;
             let inputs = open_inputs(&args.inputs.paths(), None, &args.common)?;
             let mut columns = SOLVE_COLUMNS.to_vec();
+            if args.rate {
+                let at = columns
+                    .iter()
+                    .position(|&c| c == Column::Guesses)
+                    .map_or(0, |i| i + 1);
+                columns.splice(at..at, [Column::Backtracks, Column::Singles]);
+            }
             if inputs.0.iter().any(|i| i.records.has_expected()) {
                 columns.push(Column::Expected);
             }

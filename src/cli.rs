@@ -210,6 +210,13 @@ pub struct SolveArgs {
     /// (dancing links, for cross-checking).
     #[arg(long, value_enum, default_value_t = SolverArg::Mrv)]
     pub solver: SolverArg,
+
+    /// Add difficulty columns: `backtracks` (dead ends of the search that
+    /// also gives `guesses`) and `singles` (true when naked and hidden
+    /// singles alone solve the puzzle). Same numbers at any thread count;
+    /// see the README for exact definitions.
+    #[arg(long)]
+    pub rate: bool,
 }
 
 /// `batchdoku score`.

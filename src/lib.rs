@@ -34,6 +34,7 @@ pub mod dlx;
 pub mod generate;
 pub mod grid;
 pub mod parse;
+pub mod rate;
 pub mod score;
 pub mod solver;
 

@@ -168,3 +168,53 @@ fn summary_reports_counts_and_json() {
     let quiet = run_paths(&["solve", "-q"], &[&fixture("statuses.txt")]);
     assert!(quiet.stderr.is_empty(), "{}", quiet.stderr);
 }
+
+#[test]
+fn rate_columns_are_thread_independent_and_mean_what_they_say() {
+    let hard = std::fs::read_to_string(root().join("../shared/data/top95.txt"))
+        .unwrap_or_default()
+        .lines()
+        .take(20)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let input = format!(
+        "{}\n{hard}\n{}\n",
+        std::fs::read_to_string(data("sample.txt")).unwrap(),
+        // Solved by singles: a complete grid with every 5 removed.
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+            .replace('5', ".")
+    );
+    let one = run(
+        &["solve", "--rate", "-j", "1", "--batch-size", "5"],
+        Some(input.as_bytes()),
+    );
+    let two = run(
+        &["solve", "--rate", "-j", "2", "--batch-size", "3"],
+        Some(input.as_bytes()),
+    );
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    assert_eq!(one.stdout, two.stdout);
+    let (h, rows) = one.csv();
+    let (g, b, s) = (
+        col(&h, "guesses"),
+        col(&h, "backtracks"),
+        col(&h, "singles"),
+    );
+    assert!(g < b && b < s, "rating columns follow guesses: {h:?}");
+    for row in &rows {
+        let (guesses, backtracks): (u64, u64) = (row[g].parse().unwrap(), row[b].parse().unwrap());
+        // Each guess opens at most one dead end before the first solution
+        // (its alternative is only resumed after one).
+        assert!(backtracks <= guesses, "{row:?}");
+        if row[s] == "true" {
+            assert_eq!(guesses, 0, "singles solve it, so no guess: {row:?}");
+        }
+    }
+    assert_eq!(rows.last().unwrap()[s], "true");
+    assert!(rows.iter().filter(|r| r[s] == "false").count() > 100);
+    let dlx = run(
+        &["solve", "--rate", "--solver", "dlx"],
+        Some(input.as_bytes()),
+    );
+    assert_eq!(dlx.code, 2);
+}

@@ -189,6 +189,7 @@ fn solve<'py>(
     let job = SolveJob {
         count_limit,
         engine,
+        rate: false,
     };
     let mut common = Common::new(n);
     let mut solutions = vec![0u64; n];

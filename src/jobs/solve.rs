@@ -8,6 +8,7 @@ use crate::grid::Grid;
 use crate::output::{Row, Status};
 use crate::parse::Record;
 use crate::pipeline::Job;
+use crate::rate::solved_by_singles;
 use crate::solver::{Engine, Solver};
 
 /// Which engine solves.
@@ -45,6 +46,9 @@ pub struct SolveJob {
     pub count_limit: u64,
     /// The engine to use.
     pub engine: EngineKind,
+    /// Fill the rating columns: backtracks and whether singles alone
+    /// solve the puzzle (see [`crate::rate`]).
+    pub rate: bool,
 }
 
 impl Job for SolveJob {
@@ -70,6 +74,10 @@ impl Job for SolveJob {
         };
         row.guesses = outcome.stats.guesses;
         row.nodes = outcome.stats.nodes;
+        if self.rate {
+            row.backtracks = outcome.stats.dead_ends;
+            row.singles = Some(solved_by_singles(puzzle));
+        }
         row.solutions = outcome.solutions;
         row.solution = outcome.solution;
         // Answers are checked: a solution that does not solve the puzzle is

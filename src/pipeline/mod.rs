@@ -495,6 +495,7 @@ mod tests {
         let job = SolveJob {
             count_limit: 2,
             engine: EngineKind::Mrv,
+            rate: false,
         };
         let one = run_in_memory(&job, &puzzles, 1, "mem").unwrap();
         let two = run_in_memory(&job, &puzzles, 2, "mem").unwrap();
