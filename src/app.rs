@@ -17,6 +17,7 @@ use batchdoku::output::{
     Column, OutputFormat, Status, CANON_COLUMNS, DEDUPE_COLUMNS, OVERLAP_COLUMNS, SCORE_COLUMNS,
     SOLVE_COLUMNS,
 };
+use batchdoku::parse::ReadOptions;
 use batchdoku::pipeline::{self, Config, Input, Job, Report, Sink};
 use batchdoku::score::{ScoreOptions, Weights};
 use batchdoku::stats::Summary;
@@ -80,7 +81,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if inputs.0.iter().any(|i| i.records.has_expected()) {
                 columns.push(Column::Expected);
             }
-            let config = settings(&args.common, columns, Column::Solution);
+            let config = settings(&args.common, columns, Column::Solution, &[&inputs.0])?;
             let report = pass(&job, inputs, &mut sink, &config)?;
             conclude("solve", report, sink, &args.common)
         }
@@ -112,14 +113,15 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             let mut sink = open_sink(&args.common)?;
             let inputs = open_inputs(&args.inputs.paths(), None, &args.common)?;
-            let config = settings(&args.common, columns, Column::Solution);
+            let config = settings(&args.common, columns, Column::Solution, &[&inputs.0])?;
             let report = pass(&job, inputs, &mut sink, &config)?;
             conclude("score", report, sink, &args.common)
         }
         Command::Canon(args) => {
             let mut sink = open_sink(&args.common)?;
             let inputs = open_inputs(&args.inputs.paths(), None, &args.common)?;
-            let config = settings(&args.common, CANON_COLUMNS.to_vec(), Column::Canonical);
+            let columns = CANON_COLUMNS.to_vec();
+            let config = settings(&args.common, columns, Column::Canonical, &[&inputs.0])?;
             let report = pass(&CanonJob, inputs, &mut sink, &config)?;
             conclude("canon", report, sink, &args.common)
         }
@@ -148,7 +150,6 @@ fn dedupe(args: &DedupeArgs) -> anyhow::Result<ExitCode> {
     if args.exact {
         columns.retain(|&c| c != Column::Canonical);
     }
-    let config = settings(&args.common, columns, Column::Puzzle);
     let classes = ClassMap::new();
     let mut job = DedupeJob {
         equivalence,
@@ -156,6 +157,7 @@ fn dedupe(args: &DedupeArgs) -> anyhow::Result<ExitCode> {
         classes: &classes,
     };
     let inputs = open_inputs(&paths, spool.as_ref(), &args.common)?;
+    let config = settings(&args.common, columns, Column::Puzzle, &[&inputs.0])?;
     let counting = pass(&job, inputs, &mut sink, &config.without_header())?;
     if counting.interrupted || counting.broken_pipe {
         return conclude("dedupe", counting, sink, &args.common);
@@ -182,7 +184,8 @@ fn overlap(args: &OverlapArgs) -> anyhow::Result<ExitCode> {
     let mut sink = open_sink(&args.common)?;
     let train = open_inputs(std::slice::from_ref(&args.train), None, &args.common)?;
     let test = open_inputs(std::slice::from_ref(&args.test), None, &args.common)?;
-    let config = settings(&args.common, OVERLAP_COLUMNS.to_vec(), Column::Puzzle);
+    let columns = OVERLAP_COLUMNS.to_vec();
+    let config = settings(&args.common, columns, Column::Puzzle, &[&train.0, &test.0])?;
     let classes = ClassMap::new();
     let mut job = OverlapJob {
         split: Split::Train,
@@ -234,7 +237,11 @@ fn open_inputs(
     common: &CommonArgs,
 ) -> anyhow::Result<(Vec<Input>, Arc<AtomicU64>)> {
     let counter = Arc::new(AtomicU64::new(0));
-    let format = common.input_format.into();
+    let options = ReadOptions {
+        format: common.input_format.into(),
+        column: common.column.clone(),
+        keep_columns: common.keep_columns,
+    };
     if paths.iter().filter(|p| *p == "-").count() > 1 {
         anyhow::bail!("stdin ('-') given more than once");
     }
@@ -242,10 +249,10 @@ fn open_inputs(
         .iter()
         .map(|p| match spool {
             Some(spool) if p == "-" => {
-                pipeline::open_as(spool.path(), "<stdin>", format, counter.clone())
+                pipeline::open_as(spool.path(), "<stdin>", &options, counter.clone())
                     .context("<stdin> (spooled copy)")
             }
-            _ => pipeline::open(p, format, counter.clone()).with_context(|| p.clone()),
+            _ => pipeline::open(p, &options, counter.clone()).with_context(|| p.clone()),
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
     Ok((inputs, counter))
@@ -269,23 +276,55 @@ fn open_sink(common: &CommonArgs) -> anyhow::Result<Sink> {
     })
 }
 
-/// The pipeline settings of a command: its `columns` (plus `trailing` when
-/// asked), or for `--format line` only `line_column`, the one grid written.
-fn settings(common: &CommonArgs, mut columns: Vec<Column>, line_column: Column) -> Config {
+/// The pipeline settings of a command: its `columns` (plus `trailing` and
+/// the input's kept CSV columns when asked), or for `--format line` only
+/// `line_column`, the one grid written. Kept columns must have the same
+/// names in every input.
+fn settings(
+    common: &CommonArgs,
+    mut columns: Vec<Column>,
+    line_column: Column,
+    inputs: &[&[Input]],
+) -> anyhow::Result<Config> {
     let format: OutputFormat = common.format.into();
+    let mut kept_names: Vec<String> = Vec::new();
+    let mut named_by: Option<&str> = None;
+    for input in inputs.iter().flat_map(|i| i.iter()) {
+        let Some(names) = input.records.kept_names() else {
+            continue;
+        };
+        match named_by {
+            None => {
+                kept_names = names.to_vec();
+                named_by = Some(&input.name);
+            }
+            Some(first) if names != kept_names.as_slice() => anyhow::bail!(
+                "--keep-columns: {} has columns ({}) unlike {first} ({})",
+                input.name,
+                names.join(", "),
+                kept_names.join(", ")
+            ),
+            Some(_) => {}
+        }
+    }
     if format == OutputFormat::Line {
         columns = vec![line_column];
-    } else if common.keep_trailing {
-        columns.push(Column::Trailing);
+    } else {
+        if common.keep_trailing {
+            columns.push(Column::Trailing);
+        }
+        let kept = u16::try_from(kept_names.len()).context("--keep-columns: too many columns")?;
+        columns.extend((0..kept).map(Column::Kept));
     }
-    Config {
+    Ok(Config {
         threads: common.thread_count(),
         batch_size: common.batch_size as usize,
         format,
         columns,
+        kept_names,
         header: !common.no_header,
         progress: common.progress_mode(),
-    }
+    })
 }
 
 /// Runs one pass of a job through the pipeline into `sink`.

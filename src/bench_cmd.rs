@@ -32,7 +32,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         args.files
             .iter()
             .map(|f| {
-                let input = pipeline::open(f, InputFormat::Auto, Default::default())
+                let input = pipeline::open(f, &Default::default(), Default::default())
                     .with_context(|| f.clone())?;
                 Ok((
                     f.clone(),

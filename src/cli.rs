@@ -141,6 +141,20 @@ pub struct CommonArgs {
     #[arg(long, value_enum, default_value_t = InputFormatArg::Auto, value_name = "FORMAT")]
     pub input_format: InputFormatArg,
 
+    /// CSV input: take the puzzle from the column with this header name
+    /// (case-insensitive; implies CSV input). Default: the first of
+    /// quizzes, quiz, puzzle, puzzles, question, else the first column.
+    /// The expected solution comes from solutions, solution, answer or
+    /// answers.
+    #[arg(long, value_name = "NAME")]
+    pub column: Option<String>,
+
+    /// CSV input: carry every input column but the puzzle's through to
+    /// the output, after ours, under their input names (prefixed `input_`
+    /// where a name is already ours), e.g. a source or rating column.
+    #[arg(long)]
+    pub keep_columns: bool,
+
     /// Do not write the CSV header row.
     #[arg(long)]
     pub no_header: bool,

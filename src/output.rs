@@ -13,6 +13,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::canon::Transform;
 use crate::grid::Grid;
+use crate::parse::Record;
 
 /// The outcome class of one record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -112,6 +113,9 @@ pub enum Column {
     Dropped,
     /// The training-set line of an equivalent record (`overlap`).
     TrainLine,
+    /// Input CSV column `n` carried through (`--keep-columns`), counted
+    /// among the kept columns.
+    Kept(u16),
 }
 
 impl Column {
@@ -136,8 +140,32 @@ impl Column {
             Column::Transform => "transform",
             Column::Dropped => "dropped",
             Column::TrainLine => "train_line",
+            Column::Kept(_) => "kept",
         }
     }
+}
+
+/// The header names of `columns`: each column's name, and for kept input
+/// columns their input name (prefixed `input_` when it would repeat one
+/// of ours).
+pub fn column_names(columns: &[Column], kept_names: &[String]) -> Vec<String> {
+    columns
+        .iter()
+        .map(|&c| match c {
+            Column::Kept(i) => {
+                let name = kept_names.get(i as usize).map_or("", String::as_str);
+                if columns
+                    .iter()
+                    .any(|o| !matches!(o, Column::Kept(_)) && o.name() == name)
+                {
+                    format!("input_{name}")
+                } else {
+                    name.to_string()
+                }
+            }
+            c => c.name().to_string(),
+        })
+        .collect()
 }
 
 /// The columns of `solve` (before the optional `expected` and `trailing`).
@@ -309,19 +337,20 @@ impl Row {
     }
 }
 
-/// A row paired with its columns and trailing text, for serde.
+/// A row paired with its columns, their names and its record (trailing
+/// text, kept fields), for serde.
 struct JsonRow<'a> {
     row: &'a Row,
     columns: &'a [Column],
-    trailing: &'a [u8],
+    names: &'a [String],
+    record: &'a Record,
 }
 
 impl Serialize for JsonRow<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let row = self.row;
         let mut map = s.serialize_map(Some(self.columns.len()))?;
-        for &col in self.columns {
-            let key = col.name();
+        for (&col, key) in self.columns.iter().zip(self.names) {
             match col {
                 Column::Index => map.serialize_entry(key, &row.index)?,
                 Column::Line => map.serialize_entry(key, &row.line)?,
@@ -344,17 +373,22 @@ impl Serialize for JsonRow<'_> {
                     map.serialize_entry(key, &e)?
                 }
                 Column::Trailing => {
-                    map.serialize_entry(key, &String::from_utf8_lossy(self.trailing))?
+                    map.serialize_entry(key, &String::from_utf8_lossy(&self.record.trailing))?
                 }
+                Column::Kept(i) => map.serialize_entry(
+                    key,
+                    &String::from_utf8_lossy(self.record.kept_field(i as usize)),
+                )?,
                 Column::Backtracks => map.serialize_entry(key, &row.backtracks)?,
                 Column::Singles => map.serialize_entry(key, &row.singles)?,
                 Column::Canonical => match &row.canonical {
                     Some(g) => map.serialize_entry(key, ascii(&g.to_line_with(b'0')))?,
                     None => map.serialize_entry(key, &None::<&str>)?,
                 },
-                Column::Transform => {
-                    map.serialize_entry(key, &row.transform.map(|t| t.to_string()))?
-                }
+                Column::Transform => match &row.transform {
+                    Some(t) => map.serialize_entry(key, ascii(&t.to_bytes()))?,
+                    None => map.serialize_entry(key, &None::<&str>)?,
+                },
                 Column::Dropped => map.serialize_entry(key, &row.dropped)?,
                 Column::TrainLine => map.serialize_entry(key, &row.train_line)?,
             }
@@ -363,8 +397,8 @@ impl Serialize for JsonRow<'_> {
     }
 }
 
-fn ascii(line: &[u8; 81]) -> &str {
-    // Grid lines are ASCII digits and '.' by construction.
+fn ascii(line: &[u8]) -> &str {
+    // Grid lines and transforms are ASCII by construction.
     std::str::from_utf8(line).unwrap_or("")
 }
 
@@ -464,32 +498,36 @@ impl CsvFields {
 pub struct RowEncoder {
     format: OutputFormat,
     columns: Vec<Column>,
+    names: Vec<String>,
     csv: CsvFields,
 }
 
 impl RowEncoder {
-    /// An encoder writing `columns` in `format`.
-    pub fn new(format: OutputFormat, columns: &[Column]) -> RowEncoder {
+    /// An encoder writing `columns` in `format`; `kept_names` names the
+    /// [`Column::Kept`] ones.
+    pub fn new(format: OutputFormat, columns: &[Column], kept_names: &[String]) -> RowEncoder {
         RowEncoder {
             format,
             columns: columns.to_vec(),
+            names: column_names(columns, kept_names),
             csv: CsvFields::new(),
         }
     }
 
     /// The header line for CSV output (empty for other formats).
-    pub fn header(format: OutputFormat, columns: &[Column]) -> Vec<u8> {
+    pub fn header(format: OutputFormat, columns: &[Column], kept_names: &[String]) -> Vec<u8> {
         if format != OutputFormat::Csv {
             return Vec::new();
         }
         let mut wtr = csv::Writer::from_writer(Vec::new());
         // Writing to a Vec cannot fail.
-        let _ = wtr.write_record(columns.iter().map(|c| c.name()));
+        let _ = wtr.write_record(column_names(columns, kept_names));
         wtr.into_inner().unwrap_or_default()
     }
 
-    /// Appends one row (with the record's trailing text) to `out`.
-    pub fn encode(&mut self, row: &Row, trailing: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
+    /// Appends one row to `out`, taking trailing text and kept fields from
+    /// its `record`.
+    pub fn encode(&mut self, row: &Row, record: &Record, out: &mut Vec<u8>) -> std::io::Result<()> {
         match self.format {
             OutputFormat::Line => {
                 let grid = match self.columns.first() {
@@ -506,17 +544,18 @@ impl RowEncoder {
                 let json = JsonRow {
                     row,
                     columns: &self.columns,
-                    trailing,
+                    names: &self.names,
+                    record,
                 };
                 serde_json::to_writer(&mut *out, &json)?;
                 out.push(b'\n');
             }
-            OutputFormat::Csv => self.encode_csv(row, trailing, out),
+            OutputFormat::Csv => self.encode_csv(row, record, out),
         }
         Ok(())
     }
 
-    fn encode_csv(&mut self, row: &Row, trailing: &[u8], out: &mut Vec<u8>) {
+    fn encode_csv(&mut self, row: &Row, record: &Record, out: &mut Vec<u8>) {
         let csv = &mut self.csv;
         for &col in &self.columns {
             match col {
@@ -542,7 +581,8 @@ impl RowEncoder {
                     csv.field(out, expected_str(row.expected).unwrap_or("").as_bytes())
                 }
                 Column::Error => csv.field(out, row.error.as_bytes()),
-                Column::Trailing => csv.field(out, trailing),
+                Column::Trailing => csv.field(out, &record.trailing),
+                Column::Kept(i) => csv.field(out, record.kept_field(i as usize)),
                 Column::Backtracks => csv.num(out, row.backtracks as i64),
                 Column::Singles => match row.singles {
                     Some(s) => csv.plain(out, if s { b"true" } else { b"false" }),
@@ -571,6 +611,38 @@ mod tests {
     const SOLVED: &str =
         "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
+    fn rec(trailing: &[u8]) -> Record {
+        Record {
+            trailing: trailing.to_vec(),
+            ..Record::default()
+        }
+    }
+
+    #[test]
+    fn kept_columns_are_named_from_the_input_and_quoted() {
+        let cols = [Column::Status, Column::Kept(0), Column::Kept(1)];
+        let names = ["status".to_string(), "rating".to_string()];
+        assert_eq!(
+            RowEncoder::header(OutputFormat::Csv, &cols, &names),
+            b"status,input_status,rating\n"
+        );
+        let mut record = Record::default();
+        for field in [&b"a,b"[..], b"9.5"] {
+            record.kept.extend_from_slice(field);
+            record.kept_ends.push(record.kept.len() as u32);
+        }
+        let mut out = Vec::new();
+        let mut enc = RowEncoder::new(OutputFormat::Csv, &cols, &names);
+        enc.encode(&sample_row(), &record, &mut out).unwrap();
+        assert_eq!(out, b"unique,\"a,b\",9.5\n");
+        let mut enc = RowEncoder::new(OutputFormat::Jsonl, &cols, &names);
+        out.clear();
+        enc.encode(&sample_row(), &record, &mut out).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v["input_status"], "a,b");
+        assert_eq!(v["rating"], "9.5");
+    }
+
     fn sample_row() -> Row {
         let g = crate::parse::parse_line(SOLVED.as_bytes()).unwrap();
         let mut row = Row::default();
@@ -592,15 +664,15 @@ mod tests {
             Column::Solution,
             Column::Error,
         ];
-        let mut enc = RowEncoder::new(OutputFormat::Csv, &cols);
+        let mut enc = RowEncoder::new(OutputFormat::Csv, &cols, &[]);
         let mut out = Vec::new();
-        enc.encode(&sample_row(), b"", &mut out).unwrap();
+        enc.encode(&sample_row(), &rec(b""), &mut out).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             format!("3,7,unique,{SOLVED},\n")
         );
         assert_eq!(
-            RowEncoder::header(OutputFormat::Csv, &cols),
+            RowEncoder::header(OutputFormat::Csv, &cols, &[]),
             b"index,line,status,solution,error\n"
         );
     }
@@ -608,11 +680,11 @@ mod tests {
     #[test]
     fn csv_quotes_errors_with_commas() {
         let cols = [Column::Status, Column::Error, Column::Trailing];
-        let mut enc = RowEncoder::new(OutputFormat::Csv, &cols);
+        let mut enc = RowEncoder::new(OutputFormat::Csv, &cols, &[]);
         let mut row = Row::default();
         row.error.push_str("bad, \"char\"");
         let mut out = Vec::new();
-        enc.encode(&row, b"id,7", &mut out).unwrap();
+        enc.encode(&row, &rec(b"id,7"), &mut out).unwrap();
         assert_eq!(out, b"invalid,\"bad, \"\"char\"\"\",\"id,7\"\n");
     }
 
@@ -624,12 +696,12 @@ mod tests {
             Column::Status,
             Column::Trailing,
         ];
-        let mut enc = RowEncoder::new(OutputFormat::Csv, &cols);
+        let mut enc = RowEncoder::new(OutputFormat::Csv, &cols, &[]);
         let mut row = Row::default();
         row.error.push_str("a \"q\"\nb");
         let mut out = Vec::new();
-        enc.encode(&row, b"x", &mut out).unwrap();
-        enc.encode(&row, b"", &mut out).unwrap();
+        enc.encode(&row, &rec(b"x"), &mut out).unwrap();
+        enc.encode(&row, &rec(b""), &mut out).unwrap();
         let mut rdr = csv::ReaderBuilder::new()
             .has_headers(false)
             .from_reader(&out[..]);
@@ -644,10 +716,10 @@ mod tests {
 
     #[test]
     fn csv_single_plain_column_and_quotes_after_plain_fields() {
-        let mut enc = RowEncoder::new(OutputFormat::Csv, &[Column::Index]);
+        let mut enc = RowEncoder::new(OutputFormat::Csv, &[Column::Index], &[]);
         let mut out = Vec::new();
-        enc.encode(&sample_row(), b"", &mut out).unwrap();
-        enc.encode(&sample_row(), b"", &mut out).unwrap();
+        enc.encode(&sample_row(), &rec(b""), &mut out).unwrap();
+        enc.encode(&sample_row(), &rec(b""), &mut out).unwrap();
         assert_eq!(out, b"3\n3\n");
         let cols = [
             Column::Error,
@@ -655,12 +727,12 @@ mod tests {
             Column::Trailing,
             Column::Status,
         ];
-        let mut enc = RowEncoder::new(OutputFormat::Csv, &cols);
+        let mut enc = RowEncoder::new(OutputFormat::Csv, &cols, &[]);
         let mut row = sample_row();
         row.error.push_str("a,b");
         let mut out = Vec::new();
-        enc.encode(&row, b"x\"y", &mut out).unwrap();
-        enc.encode(&row, b"", &mut out).unwrap();
+        enc.encode(&row, &rec(b"x\"y"), &mut out).unwrap();
+        enc.encode(&row, &rec(b""), &mut out).unwrap();
         assert_eq!(out, b"\"a,b\",3,\"x\"\"y\",unique\n\"a,b\",3,,unique\n");
     }
 
@@ -673,9 +745,9 @@ mod tests {
             Column::Score,
             Column::Error,
         ];
-        let mut enc = RowEncoder::new(OutputFormat::Jsonl, &cols);
+        let mut enc = RowEncoder::new(OutputFormat::Jsonl, &cols, &[]);
         let mut out = Vec::new();
-        enc.encode(&sample_row(), b"", &mut out).unwrap();
+        enc.encode(&sample_row(), &rec(b""), &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.ends_with('\n'));
         let v: serde_json::Value = serde_json::from_str(text.trim_end()).unwrap();
@@ -688,10 +760,10 @@ mod tests {
 
     #[test]
     fn line_format_writes_solution_or_empty_line() {
-        let mut enc = RowEncoder::new(OutputFormat::Line, &[]);
+        let mut enc = RowEncoder::new(OutputFormat::Line, &[], &[]);
         let mut out = Vec::new();
-        enc.encode(&sample_row(), b"", &mut out).unwrap();
-        enc.encode(&Row::default(), b"", &mut out).unwrap();
+        enc.encode(&sample_row(), &rec(b""), &mut out).unwrap();
+        enc.encode(&Row::default(), &rec(b""), &mut out).unwrap();
         assert_eq!(out, format!("{SOLVED}\n\n").as_bytes());
     }
 }

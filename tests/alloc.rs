@@ -6,7 +6,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use batchdoku::output::{OutputFormat, Row, RowEncoder, Status, SOLVE_COLUMNS};
+use batchdoku::output::{Column, OutputFormat, Row, RowEncoder, Status, SOLVE_COLUMNS};
+use batchdoku::parse::Record;
 use batchdoku::{parse, Engine, Grid, Solver};
 
 struct Counting;
@@ -56,9 +57,22 @@ fn solving_and_encoding_do_not_allocate() {
     assert!(probe >= 1, "the counting allocator does not count");
     let puzzles = puzzles();
     let mut solver = Solver::new();
-    let columns = SOLVE_COLUMNS;
-    let mut csv = RowEncoder::new(OutputFormat::Csv, &columns);
-    let mut jsonl = RowEncoder::new(OutputFormat::Jsonl, &columns);
+    // Every column a row can have, rating and canonical ones included.
+    let mut columns = SOLVE_COLUMNS.to_vec();
+    columns.extend([
+        Column::Backtracks,
+        Column::Singles,
+        Column::Canonical,
+        Column::Transform,
+        Column::Dropped,
+        Column::Kept(0),
+    ]);
+    let kept_names = ["rating".to_string()];
+    let mut record = Record::default();
+    record.kept.extend_from_slice(b"9,5");
+    record.kept_ends.push(3);
+    let mut csv = RowEncoder::new(OutputFormat::Csv, &columns, &kept_names);
+    let mut jsonl = RowEncoder::new(OutputFormat::Jsonl, &columns, &kept_names);
     let mut row = Row::default();
     let mut out = Vec::with_capacity(1 << 20);
     // Warm-up: buffers reach their working size.
@@ -77,8 +91,13 @@ fn solving_and_encoding_do_not_allocate() {
             row.solution = counted.solution;
             row.solutions = counted.solutions;
             row.guesses = counted.stats.guesses;
-            csv.encode(&row, b"", &mut out).unwrap();
-            jsonl.encode(&row, b"", &mut out).unwrap();
+            row.backtracks = counted.stats.dead_ends;
+            row.singles = Some(batchdoku::rate::solved_by_singles(p));
+            row.canonical = counted.solution;
+            row.transform = Some(Default::default());
+            row.dropped = Some(i as u64);
+            csv.encode(&row, &record, &mut out).unwrap();
+            jsonl.encode(&row, &record, &mut out).unwrap();
         }
     });
     assert!(found > puzzles.len() as u64);

@@ -148,3 +148,56 @@ fn keep_trailing_carries_ids_through() {
         serde_json::from_str(j.stdout_str().lines().nth(1).unwrap()).unwrap();
     assert_eq!(v["trailing"], "id-2");
 }
+
+#[test]
+fn csv_column_choice_and_kept_columns_carry_through() {
+    let csv = "source,grid,answer,rating\n\
+        kaggle,\"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\",483921657967345821251876493548132976729564138136798245372689514814253769695417382,\"1,5\"\n\
+        forum,bad,x,\"he said \"\"hi\"\"\"\n\
+        short,..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n";
+    for j in ["1", "2"] {
+        let r = run(
+            &["solve", "-j", j, "--column", "GRID", "--keep-columns"],
+            Some(csv.as_bytes()),
+        );
+        assert_eq!(r.code, 1, "{}", r.stderr);
+        let (h, rows) = r.csv();
+        assert_eq!(&h[h.len() - 3..], ["source", "answer", "rating"]);
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[0][col(&h, "status")], "solved");
+        assert_eq!(rows[0][col(&h, "expected")], "match");
+        assert_eq!(rows[0][col(&h, "rating")], "1,5");
+        assert_eq!(rows[1][col(&h, "status")], "invalid");
+        assert_eq!(rows[1][col(&h, "source")], "forum");
+        assert_eq!(rows[1][col(&h, "rating")], "he said \"hi\"");
+        // A row with fewer fields than the header: missing ones are empty.
+        assert_eq!(rows[2][col(&h, "source")], "short");
+        assert_eq!(rows[2][col(&h, "rating")], "");
+    }
+    // An input column named like one of ours is prefixed.
+    let r = run(
+        &["canon", "--keep-columns"],
+        Some(b"puzzle,status\n..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..,easy\n"),
+    );
+    let (h, rows) = r.csv();
+    assert_eq!(rows[0][col(&h, "input_status")], "easy");
+    assert_eq!(rows[0][col(&h, "status")], "ok");
+}
+
+#[test]
+fn csv_options_fail_clearly_on_unfit_inputs() {
+    let r = run(&["solve", "--column", "board"], Some(b"id,puzzle\n1,x\n"));
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no column 'board'"), "{}", r.stderr);
+    let line = fixture("formats/line.txt");
+    let r = run_paths(&["solve", "--keep-columns"], &[&line]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("need CSV input"), "{}", r.stderr);
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.csv"), dir.path().join("b.csv"));
+    std::fs::write(&a, "puzzle,rating\n").unwrap();
+    std::fs::write(&b, "puzzle,source\n").unwrap();
+    let r = run_paths(&["solve", "--keep-columns"], &[&a, &b]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("unlike"), "{}", r.stderr);
+}

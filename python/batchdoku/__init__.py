@@ -38,6 +38,12 @@ class Status(IntEnum):
     """Malformed puzzle or contradictory givens; see ``error``."""
     LIMIT = 5
     """``score`` stopped at ``node_limit``: the score is the best found so far, not proven."""
+    OK = 6
+    """Processed without solving (canonical forms)."""
+    DUPLICATE = 7
+    """A copy of an earlier puzzle (the CLI's ``dedupe``)."""
+    LEAK = 8
+    """A test puzzle equivalent to a training one (the CLI's ``overlap``)."""
 
 
 assert [s.name.lower() for s in Status] == list(_batchdoku.STATUS_NAMES)

@@ -17,6 +17,9 @@ class Status(IntEnum):
     UNSOLVABLE = 3
     INVALID = 4
     LIMIT = 5
+    OK = 6
+    DUPLICATE = 7
+    LEAK = 8
 
 def solve(
     puzzles: Puzzles,

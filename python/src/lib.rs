@@ -278,7 +278,11 @@ fn score<'py>(
 fn read<'py>(py: Python<'py>, path: &str, input_format: &str) -> PyResult<Bound<'py, PyDict>> {
     let format: InputFormat = input_format.parse().map_err(PyValueError::new_err)?;
     let result: std::io::Result<_> = py.detach(|| {
-        let mut input = pipeline::open(path, format, Default::default())?;
+        let options = batchdoku::parse::ReadOptions {
+            format,
+            ..Default::default()
+        };
+        let mut input = pipeline::open(path, &options, Default::default())?;
         let has_expected = input.records.has_expected();
         let mut rec = Record::default();
         let (mut cells, mut lines, mut expected, mut errors) =

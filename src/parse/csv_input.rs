@@ -77,20 +77,45 @@ pub(crate) struct CsvLayout {
 }
 
 impl CsvLayout {
-    /// The layout named by a header row (`fields` as split from `line`).
-    pub(crate) fn from_header(line: &[u8], fields: &[(u32, u32)]) -> CsvLayout {
+    /// The layout named by a header row (`fields` as split from `line`):
+    /// the puzzle column is `column` when given (an error when the header
+    /// has no such name), else the first with a known puzzle name, else
+    /// the first.
+    pub(crate) fn from_header(
+        line: &[u8],
+        fields: &[(u32, u32)],
+        column: Option<&str>,
+    ) -> Result<CsvLayout, String> {
         let name = |&(s, e): &(u32, u32)| &line[s as usize..e as usize];
-        let puzzle_pos = fields.iter().position(|f| is_puzzle_header(name(f)));
+        let puzzle_pos = match column {
+            Some(wanted) => Some(
+                fields
+                    .iter()
+                    .position(|f| name(f).eq_ignore_ascii_case(wanted.as_bytes()))
+                    .ok_or_else(|| {
+                        let names: Vec<String> = fields
+                            .iter()
+                            .map(|f| String::from_utf8_lossy(name(f)).into_owned())
+                            .collect();
+                        format!(
+                            "no column '{wanted}' in the CSV header (columns: {})",
+                            names.join(", ")
+                        )
+                    })?,
+            ),
+            None => fields.iter().position(|f| is_puzzle_header(name(f))),
+        };
         let mut expected = fields
             .iter()
-            .position(|f| is_one_of(name(f), &SOLUTION_NAMES));
-        if expected.is_none() && fields.len() == 2 && puzzle_pos == Some(0) {
+            .position(|f| is_one_of(name(f), &SOLUTION_NAMES))
+            .filter(|&i| Some(i) != puzzle_pos);
+        if expected.is_none() && fields.len() == 2 && puzzle_pos == Some(0) && column.is_none() {
             expected = Some(1);
         }
-        CsvLayout {
+        Ok(CsvLayout {
             puzzle: puzzle_pos.unwrap_or(0),
             expected,
-        }
+        })
     }
 
     /// The layout of a headerless file whose first row is `line`, if that
@@ -172,7 +197,7 @@ mod tests {
         let layout = |line: &[u8]| {
             let mut f = Vec::new();
             split_fields(line, &mut f);
-            CsvLayout::from_header(line, &f)
+            CsvLayout::from_header(line, &f, None).unwrap()
         };
         let both = |puzzle, expected| CsvLayout { puzzle, expected };
         assert_eq!(layout(b"quizzes,solutions"), both(0, Some(1)));
@@ -182,6 +207,27 @@ mod tests {
         assert_eq!(layout(b"puzzle,sol,x"), both(0, None));
         assert_eq!(layout(b"grid,rating"), both(0, None));
         assert_eq!(layout(b"rating,quiz"), both(1, None));
+    }
+
+    #[test]
+    fn a_named_column_wins_or_is_an_error() {
+        let named = |line: &[u8], col| {
+            let mut f = Vec::new();
+            split_fields(line, &mut f);
+            CsvLayout::from_header(line, &f, Some(col))
+        };
+        let both = |puzzle, expected| CsvLayout { puzzle, expected };
+        assert_eq!(named(b"id,Grid,answer", "grid"), Ok(both(1, Some(2))));
+        assert_eq!(
+            named(b"quizzes,solutions,other", "other"),
+            Ok(both(2, Some(1)))
+        );
+        assert_eq!(named(b"answer,x", "answer"), Ok(both(0, None)));
+        let err = named(b"id,puzzle", "board").unwrap_err();
+        assert!(
+            err.contains("'board'") && err.contains("id, puzzle"),
+            "{err}"
+        );
     }
 
     #[test]

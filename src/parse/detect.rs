@@ -10,9 +10,10 @@ use super::cell_value;
 use crate::grid::CELLS;
 
 /// Which input format to read. `Auto` detects from the first lines.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum InputFormat {
     /// Detect the format from the first meaningful line.
+    #[default]
     Auto,
     /// One puzzle per line: 81 cells, then optional trailing text.
     Line,

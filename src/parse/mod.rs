@@ -21,7 +21,7 @@ mod reader;
 
 pub use detect::InputFormat;
 pub use lines::MAX_LINE_BYTES;
-pub use reader::{Record, RecordReader};
+pub use reader::{ReadOptions, Record, RecordReader};
 
 /// What is wrong with a malformed record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -32,6 +32,11 @@ pub struct Record {
     /// Line format: text after the 81 cells and their separator, trimmed;
     /// else empty.
     pub trailing: Vec<u8>,
+    /// CSV with [`ReadOptions::keep_columns`]: the row's other fields,
+    /// unquoted, concatenated; `kept_ends[i]` ends field `i`.
+    pub kept: Vec<u8>,
+    /// End offsets of the kept fields in `kept`.
+    pub kept_ends: Vec<u32>,
 }
 
 impl Default for Record {
@@ -42,6 +47,8 @@ impl Default for Record {
             puzzle: Err(ParseError::new(ParseErrorKind::Empty, 0)),
             expected: None,
             trailing: Vec::new(),
+            kept: Vec::new(),
+            kept_ends: Vec::new(),
         }
     }
 }
@@ -53,7 +60,39 @@ impl Record {
         self.puzzle = puzzle;
         self.expected = None;
         self.trailing.clear();
+        self.kept.clear();
+        self.kept_ends.clear();
     }
+
+    /// Kept field `i` (empty when the row had fewer fields than the
+    /// header).
+    pub fn kept_field(&self, i: usize) -> &[u8] {
+        let start = i
+            .checked_sub(1)
+            .map_or(0, |j| self.kept_ends.get(j).map_or(0, |&e| e as usize));
+        match self.kept_ends.get(i) {
+            Some(&end) => &self.kept[start..end as usize],
+            None => &[],
+        }
+    }
+}
+
+/// How to read an input.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// The format, or [`InputFormat::Auto`] to detect it.
+    pub format: InputFormat,
+    /// CSV: the header name of the puzzle column (case-insensitive).
+    /// Implies CSV when the format is `Auto`.
+    pub column: Option<String>,
+    /// CSV: carry every column but the puzzle's into each record's
+    /// `kept` fields (see [`RecordReader::kept_names`]).
+    pub keep_columns: bool,
+}
+
+/// Why an input cannot be read with the options given.
+fn bad_options(msg: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, msg)
 }
 
 /// Per-format reading state.
@@ -90,6 +129,8 @@ pub struct RecordReader<R: BufRead> {
     lines: Lines<R>,
     /// CSV field ranges of the current line, reused.
     fields: Vec<(u32, u32)>,
+    /// CSV: names of the kept columns, when keeping them.
+    kept_names: Option<Vec<String>>,
 }
 
 impl<R: BufRead> fmt::Debug for RecordReader<R> {
@@ -130,12 +171,32 @@ impl<R: BufRead> RecordReader<R> {
     /// small lookahead (up to the first meaningful line) to pick the format;
     /// nothing is lost, the lookahead is replayed. A CSV input's header row
     /// is read here, so [`RecordReader::has_expected`] is known at once.
-    pub fn new(mut rdr: R, format: InputFormat) -> io::Result<Self> {
+    pub fn new(rdr: R, format: InputFormat) -> io::Result<Self> {
+        Self::with_options(
+            rdr,
+            &ReadOptions {
+                format,
+                ..ReadOptions::default()
+            },
+        )
+    }
+
+    /// A reader of `rdr` with `options` (see [`RecordReader::new`]). Fails
+    /// with `InvalidInput` when the options do not fit the input: a
+    /// `column` not in the CSV header, or CSV options on another format.
+    pub fn with_options(mut rdr: R, options: &ReadOptions) -> io::Result<Self> {
         let mut look = Vec::new();
-        let format = match format {
+        let csv_wanted = options.column.is_some() || options.keep_columns;
+        let format = match options.format {
+            InputFormat::Auto if options.column.is_some() => InputFormat::Csv,
             InputFormat::Auto => detect_from_lookahead(&mut rdr, &mut look)?,
             f => f,
         };
+        if csv_wanted && format != InputFormat::Csv {
+            return Err(bad_options(format!(
+                "--column and --keep-columns need CSV input, but this input reads as {format}"
+            )));
+        }
         let src: Source<R> = io::Cursor::new(look).chain(rdr);
         let mode = match format {
             InputFormat::Line | InputFormat::Auto => Mode::Line {
@@ -166,11 +227,18 @@ impl<R: BufRead> RecordReader<R> {
             mode,
             lines: Lines::new(src),
             fields: Vec::new(),
+            kept_names: None,
         };
         if format == InputFormat::Csv {
-            reader.read_csv_header()?;
+            reader.read_csv_header(options)?;
         }
         Ok(reader)
+    }
+
+    /// CSV read with `keep_columns`: the names of the kept columns, in
+    /// order (`field_N` for a headerless file). `None` otherwise.
+    pub fn kept_names(&self) -> Option<&[String]> {
+        self.kept_names.as_deref()
     }
 
     /// The format being read (resolved: never `Auto`).
@@ -362,23 +430,45 @@ impl<R: BufRead> RecordReader<R> {
 
     /// Reads the CSV header row (skipping blank and comment lines) and sets
     /// the layout. A first row whose first field is a grid is data, not a
-    /// header: it is kept for the first record.
-    fn read_csv_header(&mut self) -> io::Result<()> {
+    /// header: it is kept for the first record (unless a `column` was
+    /// named, which means there is a header).
+    fn read_csv_header(&mut self, options: &ReadOptions) -> io::Result<()> {
         while self.lines.next_line()? {
             let line = self.lines.line();
             if !self.lines.overlong() && (is_blank(line) || is_comment(line)) {
                 continue;
             }
             split_fields(line, &mut self.fields);
-            let layout = match CsvLayout::headerless(line, &self.fields) {
-                Some(layout) => {
-                    self.lines.push_back();
-                    layout
-                }
-                None => CsvLayout::from_header(line, &self.fields),
+            let headerless = match options.column {
+                None => CsvLayout::headerless(line, &self.fields),
+                Some(_) => None,
             };
+            let layout = match headerless {
+                Some(layout) => layout,
+                None => CsvLayout::from_header(line, &self.fields, options.column.as_deref())
+                    .map_err(bad_options)?,
+            };
+            if options.keep_columns {
+                let names = (0..self.fields.len())
+                    .filter(|&i| i != layout.puzzle)
+                    .map(|i| match headerless {
+                        Some(_) => format!("field_{}", i + 1),
+                        None => {
+                            let (s, e) = self.fields[i];
+                            String::from_utf8_lossy(&line[s as usize..e as usize]).into_owned()
+                        }
+                    })
+                    .collect();
+                self.kept_names = Some(names);
+            }
+            if headerless.is_some() {
+                self.lines.push_back();
+            }
             self.mode = Mode::Csv { layout };
             break;
+        }
+        if options.keep_columns && self.kept_names.is_none() {
+            self.kept_names = Some(Vec::new()); // an empty file
         }
         Ok(())
     }
@@ -406,8 +496,29 @@ impl<R: BufRead> RecordReader<R> {
                 .map(|i| parse_solution_field(line, &self.fields, i));
             rec.set(self.lines.line_no(), puzzle);
             rec.expected = expected;
+            if let Some(names) = &self.kept_names {
+                let kept = (0..self.fields.len()).filter(|&i| i != layout.puzzle);
+                for i in kept.take(names.len()) {
+                    let (s, e) = self.fields[i];
+                    unescape_into(&line[s as usize..e as usize], &mut rec.kept);
+                    rec.kept_ends.push(rec.kept.len() as u32);
+                }
+            }
             return Ok(true);
         }
+    }
+}
+
+/// Appends a field with its doubled quotes (`""`) undone.
+fn unescape_into(field: &[u8], out: &mut Vec<u8>) {
+    let mut prev_quote = false;
+    for &b in field {
+        if b == b'"' && prev_quote {
+            prev_quote = false;
+            continue;
+        }
+        prev_quote = b == b'"';
+        out.push(b);
     }
 }
 

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::parse::{InputFormat, RecordReader};
+use crate::parse::{ReadOptions, RecordReader};
 
 /// Buffer size for reading inputs.
 const READ_BUFFER: usize = 256 * 1024;
@@ -69,19 +69,14 @@ fn sniff(head: &[u8]) -> Compression {
     }
 }
 
-/// Opens `path` (`-` for stdin) with the given format, counting raw bytes
-/// into `counter`.
-pub fn open(path: &str, format: InputFormat, counter: Arc<AtomicU64>) -> io::Result<Input> {
+/// Opens `path` (`-` for stdin) to read with `options`, counting raw
+/// bytes into `counter`.
+pub fn open(path: &str, options: &ReadOptions, counter: Arc<AtomicU64>) -> io::Result<Input> {
     if path == "-" {
-        wrap(
-            Box::new(io::stdin()),
-            Arc::from("<stdin>"),
-            None,
-            format,
-            counter,
-        )
+        let stdin = Box::new(io::stdin());
+        wrap(stdin, Arc::from("<stdin>"), None, options, counter)
     } else {
-        open_as(Path::new(path), path, format, counter)
+        open_as(Path::new(path), path, options, counter)
     }
 }
 
@@ -90,7 +85,7 @@ pub fn open(path: &str, format: InputFormat, counter: Arc<AtomicU64>) -> io::Res
 pub fn open_as(
     path: &Path,
     name: &str,
-    format: InputFormat,
+    options: &ReadOptions,
     counter: Arc<AtomicU64>,
 ) -> io::Result<Input> {
     let file = File::open(path)?;
@@ -102,7 +97,7 @@ pub fn open_as(
         ));
     }
     let size = meta.is_file().then_some(meta.len());
-    wrap(Box::new(file), Arc::from(name), size, format, counter)
+    wrap(Box::new(file), Arc::from(name), size, options, counter)
 }
 
 /// Buffers, counts, decompresses and parses a raw byte source.
@@ -110,7 +105,7 @@ fn wrap(
     raw: Box<dyn Read + Send>,
     name: Arc<str>,
     size: Option<u64>,
-    format: InputFormat,
+    options: &ReadOptions,
     counter: Arc<AtomicU64>,
 ) -> io::Result<Input> {
     let mut buffered = BufReader::with_capacity(
@@ -134,7 +129,7 @@ fn wrap(
             zstd::stream::read::Decoder::with_buffer(buffered)?,
         )),
     };
-    let records = RecordReader::new(source, format)?;
+    let records = RecordReader::with_options(source, options)?;
     Ok(Input {
         name,
         records,

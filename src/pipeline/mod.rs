@@ -69,6 +69,9 @@ pub struct Config {
     pub format: OutputFormat,
     /// Output columns (CSV and JSONL).
     pub columns: Vec<Column>,
+    /// Names of the input CSV columns carried through as
+    /// [`Column::Kept`].
+    pub kept_names: Vec<String>,
     /// Write the CSV header row.
     pub header: bool,
     /// When to draw the progress bar.
@@ -394,9 +397,8 @@ fn work<J: Job>(
     done_tx: &Sender<Batch>,
 ) {
     let mut scratch = job.scratch();
-    let mut encoder = RowEncoder::new(config.format, &config.columns);
+    let mut encoder = RowEncoder::new(config.format, &config.columns, &config.kept_names);
     let mut row = Row::default();
-    let keep_trailing = config.columns.contains(&Column::Trailing);
     for mut batch in work_rx.iter() {
         batch.out.clear();
         batch.totals = Totals::default();
@@ -417,9 +419,8 @@ fn work<J: Job>(
                 &mut row,
             );
             if job.writes(&row) {
-                let trailing: &[u8] = if keep_trailing { &record.trailing } else { &[] };
                 // Encoding into a Vec only fails on a serializer bug.
-                let _ = encoder.encode(&row, trailing, &mut batch.out);
+                let _ = encoder.encode(&row, record, &mut batch.out);
                 batch.totals.add_row(&row);
             } else {
                 batch.totals.add_record(&row);
@@ -453,7 +454,10 @@ fn write_in_order(
         }
     };
     if let Some(config) = header {
-        if !write(sink, &RowEncoder::header(config.format, &config.columns))? {
+        if !write(
+            sink,
+            &RowEncoder::header(config.format, &config.columns, &config.kept_names),
+        )? {
             return Ok((totals, true));
         }
     }
