@@ -229,19 +229,40 @@ impl Grid {
     }
 
     /// True when the grid is complete and no unit repeats a digit.
+    ///
+    /// Every written solution goes through this check, so it is one
+    /// branch-free pass: each row, column and box must collect all nine
+    /// digits (nine cells holding nine distinct digits 1-9), which also
+    /// rules out blanks.
     pub fn is_valid_solution(&self) -> bool {
-        self.is_complete() && self.first_conflict().is_none()
+        let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+        for (cell, &v) in self.0.iter().enumerate() {
+            // Blanks (0) set bit 0, which no complete unit mask has.
+            let bit = 1u16 << (v & 15);
+            rows[ROW_OF[cell] as usize] |= bit;
+            cols[COL_OF[cell] as usize] |= bit;
+            boxes[BOX_OF[cell] as usize] |= bit;
+        }
+        const ALL_DIGITS: u16 = 0b11_1111_1110;
+        let mut all = ALL_DIGITS;
+        for unit in [rows, cols, boxes] {
+            for mask in unit {
+                all &= if mask == ALL_DIGITS { ALL_DIGITS } else { 0 };
+            }
+        }
+        all == ALL_DIGITS
     }
 
     /// True when `self` is a valid complete grid that keeps every given of
     /// `puzzle`.
     pub fn solves(&self, puzzle: &Grid) -> bool {
-        self.is_valid_solution()
-            && self
-                .0
-                .iter()
-                .zip(puzzle.0.iter())
-                .all(|(&s, &p)| p == 0 || s == p)
+        // Branch-free (and vectorisable) comparison of the givens.
+        let changed = self
+            .0
+            .iter()
+            .zip(puzzle.0.iter())
+            .fold(false, |acc, (&s, &p)| acc | ((p != 0) & (s != p)));
+        !changed && self.is_valid_solution()
     }
 
     /// The 81-character line form, blanks written as `blank` (usually `.`
@@ -346,6 +367,45 @@ mod tests {
         assert!(g.solves(&puzzle));
         puzzle.set(41, 1);
         assert!(!g.solves(&puzzle));
+    }
+
+    /// The fast check agrees with its definition (complete, no unit
+    /// repeating a digit) on near-solutions: a valid grid with a few cells
+    /// swapped, changed or blanked, and on grids that are valid in rows and
+    /// columns only (a Latin square that breaks the boxes).
+    #[test]
+    fn fast_validity_check_matches_its_definition() {
+        let slow = |g: &Grid| g.is_complete() && g.first_conflict().is_none();
+        let mut rng = crate::generate::Rng::new(99);
+        let base = grid(SOLVED);
+        let mut latin = Grid::default();
+        for cell in 0..CELLS {
+            latin.set(cell, ((cell / 9 + cell % 9) % 9) as u8 + 1);
+        }
+        assert!(!latin.is_valid_solution() && latin.first_conflict().is_some());
+        let (mut valid, mut invalid) = (0, 0);
+        for i in 0..3000 {
+            let mut g = if i % 7 == 0 { latin } else { base };
+            for _ in 0..rng.below(3) {
+                let (a, b) = (rng.below(81) as usize, rng.below(81) as usize);
+                match rng.below(3) {
+                    0 => {
+                        let (x, y) = (g.get(a), g.get(b));
+                        g.set(a, y);
+                        g.set(b, x);
+                    }
+                    1 => g.set(a, rng.below(10) as u8),
+                    _ => g.set(a, 0),
+                }
+            }
+            assert_eq!(g.is_valid_solution(), slow(&g), "{}", g.to_line_string());
+            if slow(&g) {
+                valid += 1;
+            } else {
+                invalid += 1;
+            }
+        }
+        assert!(valid > 100 && invalid > 100, "{valid} {invalid}");
     }
 
     #[test]

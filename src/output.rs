@@ -464,12 +464,24 @@ impl CsvFields {
     }
 
     fn num(&mut self, out: &mut Vec<u8>, n: i64) {
-        let mut buf = [0u8; 24];
-        let mut cursor = std::io::Cursor::new(&mut buf[..]);
-        // 24 bytes hold any i64.
-        let _ = write!(cursor, "{n}");
-        let len = cursor.position() as usize;
-        self.plain(out, &buf[..len]);
+        // Digits from the right, without the formatting machinery (three
+        // numbers per row add up).
+        let mut buf = [0u8; 20];
+        let mut at = buf.len();
+        let mut v = n.unsigned_abs();
+        loop {
+            at -= 1;
+            buf[at] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        if n < 0 {
+            at -= 1;
+            buf[at] = b'-';
+        }
+        self.plain(out, &buf[at..]);
     }
 
     fn opt_num(&mut self, out: &mut Vec<u8>, n: Option<u64>) {
@@ -734,6 +746,18 @@ mod tests {
         enc.encode(&row, &rec(b"x\"y"), &mut out).unwrap();
         enc.encode(&row, &rec(b""), &mut out).unwrap();
         assert_eq!(out, b"\"a,b\",3,\"x\"\"y\",unique\n\"a,b\",3,,unique\n");
+    }
+
+    #[test]
+    fn numbers_are_written_in_full() {
+        let mut out = Vec::new();
+        let mut csv = CsvFields::new();
+        for n in [0, 7, -1, 10, 1_234_567, i64::MAX, i64::MIN] {
+            csv.num(&mut out, n);
+        }
+        csv.end(&mut out);
+        let expected = format!("0,7,-1,10,1234567,{},{}\n", i64::MAX, i64::MIN);
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
     }
 
     #[test]

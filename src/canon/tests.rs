@@ -177,12 +177,19 @@ fn exact_against_brute_force() {
     let mut rng = Rng::new(0xCA11_0001);
     let mut solver = Solver::new();
     let mut canon = Canonicalizer::new();
+    // A few dozen: the edge cases, 24 random unique puzzles of 17 to 40
+    // givens, 4 random (often contradictory) fillings, 3 complete grids.
     let mut cases = edge_cases();
-    for givens in [17, 24, 30] {
-        cases.push(random_puzzle(&mut rng, &mut solver, givens));
+    for i in 0..24 {
+        cases.push(random_puzzle(&mut rng, &mut solver, 17 + i));
     }
-    cases.push(random_noise(&mut rng, 70));
-    cases.push(random_solution(&mut rng, &mut solver));
+    for blank in [30, 50, 65, 75] {
+        cases.push(random_noise(&mut rng, blank));
+    }
+    for _ in 0..3 {
+        cases.push(random_solution(&mut rng, &mut solver));
+    }
+    assert_eq!(cases.len(), 38);
     for p in &cases {
         let (c, t) = canon.canonical(p);
         assert_eq!(
