@@ -7,8 +7,6 @@
 //! input order. Encoding reuses the buffers and never allocates per row
 //! once warm.
 
-use std::io::Write;
-
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::canon::Transform;
