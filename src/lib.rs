@@ -10,6 +10,9 @@
 //! - [`solver`]: the one search loop, driven by a [`solver::Visitor`].
 //! - [`score`]: the best weighted score over all solutions (branch-and-bound).
 //! - [`canon`]: exact canonical (minlex) forms up to the 3,359,232 x 9! symmetries.
+//! - [`rate`]: difficulty ratings (solved by naked and hidden singles alone).
+//! - [`jobs`]: the per-record work of each command (solve, score, canon,
+//!   dedupe, overlap) and [`pipeline`], which streams records through them.
 //!
 //! ## Example
 //! ```
