@@ -56,11 +56,9 @@ const FIRST_STEPS: usize = 30;
 const LATER_STEPS: usize = 5;
 /// Polyak step factor.
 const LAMBDA: f64 = 0.2;
-/// The steps allowed so far: `STEPS_PER_NODE * nodes + STEPS_BASE` (so an
-/// easy puzzle is not charged for a tuning it does not need).
+/// The steps allowed so far: `STEPS_PER_NODE * nodes` (so an easy puzzle
+/// is not charged for a tuning it does not need).
 const STEPS_PER_NODE: usize = 2;
-/// See [`STEPS_PER_NODE`].
-const STEPS_BASE: usize = 10;
 
 /// How to run a scored search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -239,7 +237,7 @@ impl<'w> ScoreVisitor<'w> {
             LATER_STEPS
         };
         b.improvements += 1;
-        let budget = STEPS_PER_NODE * self.nodes as usize + STEPS_BASE;
+        let budget = STEPS_PER_NODE * self.nodes as usize;
         let steps = wanted.min(budget.saturating_sub(b.steps));
         if steps == 0 {
             return;
