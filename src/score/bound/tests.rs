@@ -257,3 +257,95 @@ fn bound_and_fixing_keep_every_optimal_solution() {
     }
     assert!(dropped > 50, "fixing dropped only {dropped} candidates");
 }
+
+#[test]
+fn reused_unit_results_match_a_fresh_evaluation() {
+    // Along a whole search, with the split changed now and then, the
+    // evaluation that reuses unchanged units (and the duals cached with
+    // them) must agree with a fresh one.
+    struct Check {
+        relaxation: Option<Relaxation>,
+        split: Split,
+        eval: Eval,
+        duals: [Duals; 27],
+        nodes: u32,
+        reused: u32,
+    }
+    impl Visitor for Check {
+        fn enter(&mut self, node: &mut Node) -> Flow {
+            if node.empty_count() == 0 {
+                return Flow::Continue;
+            }
+            let cells = Cells::of(node);
+            let relaxation = self
+                .relaxation
+                .get_or_insert_with(|| Relaxation::new(&cells, &self.split));
+            self.nodes += 1;
+            if self.nodes > 400 {
+                return Flow::Stop;
+            }
+            if self.nodes % 7 == 0 {
+                // A different split: nothing cached may survive it.
+                let steps = split::Steps::Shrinking {
+                    first: 0.3,
+                    decay: 0.9,
+                };
+                let _ = self.split.descend(relaxation, &cells, 2, steps);
+            }
+            let before = self.eval.key;
+            let cached = relaxation.evaluate(&cells, &mut self.eval);
+            let mut fresh = Eval::new();
+            assert_eq!(cached, relaxation.evaluate(&cells, &mut fresh));
+            if cached.is_none() {
+                return Flow::Prune;
+            }
+            self.reused += (0..27)
+                .filter(|&u| before[u] != 0 && before[u] == self.eval.key[u])
+                .count() as u32;
+            for &c in relaxation.open_cells() {
+                if cells.candidates[c as usize] != 0 {
+                    let (a, b) = (&self.eval, &fresh);
+                    assert_eq!(
+                        relaxation.digits(a, c as usize),
+                        relaxation.digits(b, c as usize)
+                    );
+                }
+            }
+            let slack = cached.unwrap() - 2700 * SCALE;
+            let mut from_cache = Vec::new();
+            relaxation.fix(&cells, &self.eval, slack, &mut self.duals, |c, d| {
+                from_cache.push((c, d))
+            });
+            let mut from_scratch = Vec::new();
+            relaxation.fix(&cells, &fresh, slack, &mut [Duals::ZERO; 27], |c, d| {
+                from_scratch.push((c, d))
+            });
+            assert_eq!(from_cache, from_scratch);
+            Flow::Continue
+        }
+        fn solution(&mut self, _: &Grid) -> Flow {
+            Flow::Continue
+        }
+    }
+    let weights = Weights::target();
+    for seed in 0..4 {
+        let mut rng = Rng::new(100 + seed);
+        let solution = random_solution(&mut rng, &mut Solver::new());
+        let puzzle = crate::generate::dig(&mut rng, &solution, 26);
+        let mut check = Check {
+            split: *weights.split(),
+            relaxation: None,
+            eval: Eval::new(),
+            duals: [Duals::ZERO; 27],
+            nodes: 0,
+            reused: 0,
+        };
+        Solver::new().search(&puzzle, &mut check).unwrap();
+        assert!(
+            check.nodes > 50 && check.reused > 500,
+            "too little reuse to test: {} nodes, {} units reused",
+            check.nodes,
+            check.reused
+        );
+    }
+}
