@@ -33,8 +33,9 @@
 //! # Reduced costs
 //!
 //! Each unit's greedy optimum comes with an optimal dual of its assignment
-//! problem (potentials `u` per cell, `v` per digit, found by Bellman-Ford
-//! over the digits; at most nine nodes). Forcing digit `d` into cell `c`
+//! problem (potentials `u` per cell, `v` per digit: in closed form when the
+//! digits, from the top, went to ever lighter cells, else by Bellman-Ford
+//! over the digits, at most nine nodes). Forcing digit `d` into cell `c`
 //! loses at least the reduced cost `u_c + v_d - share_c * d` in each of the
 //! cell's three units, so when the three together exceed the node's slack
 //! (bound minus the score to beat) `d` is no candidate of `c` in any
@@ -42,6 +43,10 @@
 //! the score to beat only grows. This "reduced-cost fixing" of integer
 //! programming is what makes the search small: dropping candidates feeds
 //! the solver's propagation.
+//!
+//! A unit whose inputs (caps and digits of its cells) and split did not
+//! change since the last evaluation reuses its result and duals: about 40%
+//! of the units between consecutive evaluations of a search.
 //!
 //! Nothing is allocated: all tables live in the visitor, per puzzle.
 
