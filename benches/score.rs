@@ -8,13 +8,22 @@
 //! is what makes the scored search hard).
 //!
 //! Before the criterion groups run, a one-pass report prints a markdown
-//! table: per given count, the mean time and mean nodes per puzzle with and
-//! without pruning and the speed-up, then the empty grid under a node limit
-//! (set `SCORE_BENCH_UNPRUNED_MAX_NODES` to cap the unpruned runs, a capped
-//! run is marked; set `SCORE_BENCH_NO_REPORT` to skip the report). Node
-//! counts are deterministic; times depend on the machine's load. Criterion
-//! then times the pruned search per given count (22 givens and up), the
-//! unpruned one at 28 and 30 givens, and the empty grid under a node limit.
+//! table: per given count, the mean and largest time and the mean nodes
+//! per puzzle with pruning, the same without pruning (24 givens and up)
+//! and the speed-up, then the empty grid (set
+//! `SCORE_BENCH_UNPRUNED_MAX_NODES` to cap the unpruned runs, a capped run
+//! is marked; set `SCORE_BENCH_NO_REPORT` to skip the report,
+//! `SCORE_BENCH_GIVENS=24,26` to report only some given counts,
+//! `SCORE_BENCH_REPORT_ONLY` to skip criterion). Node counts are
+//! deterministic; times depend on the machine's load. Criterion then times
+//! the pruned search per given count, the unpruned one at 28 and 30 givens,
+//! and the empty grid.
+//!
+//! For instruction counts (stable on a busy machine), run the report alone
+//! under callgrind and collect only inside `measure_pruned` or
+//! `measure_unpruned`, e.g.
+//! `SCORE_BENCH_GIVENS=24 SCORE_BENCH_REPORT_ONLY=1 valgrind --tool=callgrind
+//! --toggle-collect='score::measure_pruned' target/release/deps/score-*`.
 
 use std::time::{Duration, Instant};
 
@@ -40,44 +49,82 @@ fn run(solver: &mut Solver, puzzle: &Grid, weights: &Weights, opts: &ScoreOption
     score(solver, puzzle, weights, opts).expect("generated puzzles are consistent")
 }
 
-/// The given counts measured, and how many puzzles of each. Below 22
-/// givens a puzzle takes seconds, so those only appear in the one-pass
-/// report, with few puzzles.
-const LEVELS: [(usize, usize); 9] = [
+/// The given counts measured, and how many puzzles of each.
+const LEVELS: [(usize, usize); 11] = [
     (30, 20),
     (28, 20),
     (26, 20),
     (24, 20),
-    (22, 10),
-    (21, 5),
-    (20, 3),
-    (18, 2),
-    (17, 2),
+    (22, 20),
+    (21, 20),
+    (20, 20),
+    (19, 20),
+    (18, 20),
+    (17, 20),
+    (0, 1),
 ];
 
 /// The fewest givens timed by criterion (sample size 10).
-const CRITERION_MIN_GIVENS: usize = 22;
+const CRITERION_MIN_GIVENS: usize = 17;
 
 /// The fewest givens for which the report also runs the unpruned search.
 const UNPRUNED_MIN_GIVENS: usize = 24;
 
-/// Mean seconds and mean nodes per puzzle over `set`; also whether any run
-/// hit the node limit.
-fn measure(set: &[Grid], weights: &Weights, opts: &ScoreOptions) -> (f64, f64, bool, Vec<i64>) {
+/// One pass over a set of puzzles.
+struct Pass {
+    /// Mean seconds per puzzle.
+    mean: f64,
+    /// The slowest puzzle's seconds.
+    max: f64,
+    /// Mean nodes per puzzle.
+    nodes: f64,
+    /// Whether any run hit the node limit.
+    capped: bool,
+    /// Each puzzle's best score (-1: none).
+    bests: Vec<i64>,
+}
+
+/// [`measure`] with pruning (a separate symbol for callgrind).
+#[inline(never)]
+fn measure_pruned(set: &[Grid], weights: &Weights) -> Pass {
+    measure(set, weights, &ScoreOptions::default())
+}
+
+/// [`measure`] without pruning (a separate symbol for callgrind).
+#[inline(never)]
+fn measure_unpruned(set: &[Grid], weights: &Weights, node_limit: Option<u64>) -> Pass {
+    let opts = ScoreOptions {
+        prune: false,
+        node_limit,
+        ..ScoreOptions::default()
+    };
+    measure(set, weights, &opts)
+}
+
+fn measure(set: &[Grid], weights: &Weights, opts: &ScoreOptions) -> Pass {
     let mut solver = Solver::new();
     let mut nodes = 0u64;
     let mut capped = false;
     let mut bests = Vec::with_capacity(set.len());
+    let mut max = 0f64;
     let start = Instant::now();
     for p in set {
+        let one = Instant::now();
         let out = run(&mut solver, p, weights, opts);
+        max = max.max(one.elapsed().as_secs_f64());
         nodes += out.nodes;
         capped |= !out.proven;
         bests.push(out.best.map_or(-1, |b| b.0));
     }
     let secs = start.elapsed().as_secs_f64();
     let n = set.len() as f64;
-    (secs / n, nodes as f64 / n, capped, bests)
+    Pass {
+        mean: secs / n,
+        max,
+        nodes: nodes as f64 / n,
+        capped,
+        bests,
+    }
 }
 
 fn fmt_time(secs: f64) -> String {
@@ -95,47 +142,61 @@ fn report(weights: &Weights) {
     let unpruned_cap = std::env::var("SCORE_BENCH_UNPRUNED_MAX_NODES")
         .ok()
         .and_then(|s| s.parse().ok());
-    println!("| givens | puzzles | pruned: mean time | pruned: mean nodes | unpruned: mean time | unpruned: mean nodes | speed-up (time) |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("| givens | puzzles | pruned: mean time | pruned: max time | pruned: mean nodes | unpruned: mean time | unpruned: mean nodes | speed-up (time) | node ratio |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let only: Option<Vec<usize>> = std::env::var("SCORE_BENCH_GIVENS")
+        .ok()
+        .map(|s| s.split(',').filter_map(|g| g.trim().parse().ok()).collect());
     for (givens, count) in LEVELS {
+        if only.as_ref().is_some_and(|o| !o.contains(&givens)) {
+            continue;
+        }
         let set = puzzles(givens, count);
-        let (t, n, capped, bests) = measure(&set, weights, &ScoreOptions::default());
-        let mark = if capped { " (capped)" } else { "" };
-        let mut row = format!("| {givens} | {count} | {}{mark} | {n:.0} |", fmt_time(t));
-        if givens >= UNPRUNED_MIN_GIVENS {
-            let opts = ScoreOptions {
-                prune: false,
-                node_limit: unpruned_cap,
-                ..ScoreOptions::default()
-            };
-            let (tu, nu, capped_u, bests_u) = measure(&set, weights, &opts);
-            if !capped_u {
-                assert_eq!(bests, bests_u, "pruning changed a best score");
-            }
-            let mark = if capped_u { " (capped)" } else { "" };
-            row += &format!(" {}{mark} | {nu:.0} | {:.0}x |", fmt_time(tu), tu / t);
+        let pruned = measure_pruned(&set, weights);
+        let mark = if pruned.capped { " (capped)" } else { "" };
+        let label = if givens == 0 {
+            "0 (empty grid)".to_string()
         } else {
-            row += " - | - | - |";
+            givens.to_string()
+        };
+        let mut row = format!(
+            "| {label} | {count} | {}{mark} | {} | {:.0} |",
+            fmt_time(pruned.mean),
+            fmt_time(pruned.max),
+            pruned.nodes
+        );
+        if givens >= UNPRUNED_MIN_GIVENS {
+            let plain = measure_unpruned(&set, weights, unpruned_cap);
+            if !plain.capped {
+                assert_eq!(pruned.bests, plain.bests, "pruning changed a best score");
+            }
+            let mark = if plain.capped { " (capped)" } else { "" };
+            row += &format!(
+                " {}{mark} | {:.0} | {:.1}x | {:.0}x |",
+                fmt_time(plain.mean),
+                plain.nodes,
+                plain.mean / pruned.mean,
+                plain.nodes / pruned.nodes
+            );
+        } else {
+            row += " - | - | - | - |";
         }
         println!("{row}");
+        if givens == 0 {
+            let out = run(
+                &mut Solver::new(),
+                &Grid::empty(),
+                weights,
+                &ScoreOptions::default(),
+            );
+            println!(
+                "empty grid: best {:?}, proven {}, {} nodes",
+                out.best.map(|b| b.0),
+                out.proven,
+                out.nodes
+            );
+        }
     }
-    let limit = 1_000_000;
-    let opts = ScoreOptions {
-        node_limit: Some(limit),
-        ..ScoreOptions::default()
-    };
-    let mut solver = Solver::new();
-    let start = Instant::now();
-    let out = run(&mut solver, &Grid::empty(), weights, &opts);
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "empty grid: {} nodes in {} ({:.2} M nodes/s), proven {}, best so far {:?}",
-        out.nodes,
-        fmt_time(secs),
-        out.nodes as f64 / secs / 1e6,
-        out.proven,
-        out.best.map(|b| b.0)
-    );
 }
 
 fn benches(c: &mut Criterion, weights: &Weights) {
@@ -169,12 +230,15 @@ fn benches(c: &mut Criterion, weights: &Weights) {
         group.finish();
     }
     let mut group = c.benchmark_group("score/empty-grid");
-    let opts = ScoreOptions {
-        node_limit: Some(100_000),
-        ..ScoreOptions::default()
-    };
-    group.bench_function("100k-nodes", |b| {
-        b.iter(|| black_box(run(&mut solver, &Grid::empty(), weights, &opts)))
+    group.bench_function("pruned", |b| {
+        b.iter(|| {
+            black_box(run(
+                &mut solver,
+                &Grid::empty(),
+                weights,
+                &ScoreOptions::default(),
+            ))
+        })
     });
     group.finish();
 }
@@ -183,6 +247,9 @@ fn main() {
     let weights = Weights::target();
     if std::env::var_os("SCORE_BENCH_NO_REPORT").is_none() {
         report(&weights);
+    }
+    if std::env::var_os("SCORE_BENCH_REPORT_ONLY").is_some() {
+        return;
     }
     let mut c = Criterion::default()
         .sample_size(10)

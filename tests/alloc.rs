@@ -1,7 +1,7 @@
 //! The hot loop never allocates: a counting global allocator checks that,
-//! once a worker's solver and encoder exist, solving, counting and encoding
-//! rows perform zero heap allocations. (Its own test binary, because it
-//! replaces the global allocator.)
+//! once a worker's solver and encoder exist, solving, counting, scoring,
+//! encoding rows and canonical forms perform zero heap allocations. (Its
+//! own test binary, because it replaces the global allocator.)
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -101,6 +101,19 @@ fn solving_and_encoding_do_not_allocate() {
         }
     });
     assert!(found > puzzles.len() as u64);
+
+    // Scored search (branch-and-bound): everything lives in the visitor.
+    let weights = batchdoku::score::Weights::target();
+    let opts = batchdoku::score::ScoreOptions::default();
+    let mut best_sum = 0;
+    let n_score = allocations_during(|| {
+        for p in &puzzles {
+            let out = batchdoku::score::score(&mut solver, p, &weights, &opts).unwrap();
+            best_sum += out.best.map_or(0, |b| b.0);
+        }
+    });
+    assert!(best_sum > 0);
+    assert_eq!(n_score, 0, "{n_score} heap allocations in scored search");
 
     // Canonical forms: buffers grow on the first pass only.
     let mut canon = batchdoku::canon::Canonicalizer::new();

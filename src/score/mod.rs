@@ -3,15 +3,26 @@
 //!
 //! [`ScoreVisitor`] is one more [`Visitor`] over the solver's single search
 //! loop. At every node it computes an admissible upper bound on the score
-//! of any completion and prunes the node when that cannot beat the best
-//! solution found so far; at every solution it keeps the best. Digits are tried from 9 down in positively weighted
-//! cells so good solutions, hence strong pruning, come early.
+//! of any completion (a Lagrangian decomposition of the weights over rows,
+//! columns and boxes, each unit relaxed so a greedy pass solves it: see
+//! `bound.rs`) and prunes the node when that cannot beat the best solution
+//! found so far; at every solution it keeps the best. Three things make the
+//! search small:
 //!
-//! The bound is the least of a per-cell relaxation (each empty cell takes
-//! its best candidate) and per-unit relaxations (the digits missing from a
-//! row, column or box, largest first, paired with that unit's heaviest empty
-//! cells). Nothing is allocated per puzzle: the unit orders live in
-//! [`Weights`] and the bound's scratch space is on the stack.
+//! - **Tuned shares.** How each cell's weight is split between its row,
+//!   column and box decides how tight the bound is. [`Weights`] carries a
+//!   split tuned once on the empty grid; each puzzle tunes it further by
+//!   subgradient steps (`split.rs`) when its first solutions are found,
+//!   within a budget proportional to the nodes searched.
+//! - **Reduced-cost fixing.** The units' optimal duals bound the loss of
+//!   putting any candidate in any cell; candidates whose loss exceeds the
+//!   node's slack are removed from the node ([`Flow::Narrowed`]), and the
+//!   solver's propagation takes it from there.
+//! - **Branching.** The search branches on the cell whose two best
+//!   candidates differ most in that loss ([`Visitor::choose_cell`]), trying
+//!   first the digit the relaxations agree on ([`Visitor::choose_digit`]).
+//!
+//! Nothing is allocated per puzzle: the tables live in the visitor.
 //!
 //! ```
 //! use batchdoku::score::{score, ScoreOptions, Weights};
@@ -29,13 +40,25 @@
 //! ```
 
 mod bound;
+mod split;
 mod weights;
 
 pub use weights::{Weights, WeightsError};
 
 use crate::grid::{Conflict, Grid};
 use crate::solver::{Flow, Node, Solver, Stats, Visitor};
-use bound::BoundTables;
+use bound::{Cells, Duals, Eval, Relaxation, SCALE};
+use split::{Split, Steps};
+
+/// Subgradient steps when the first solution is found.
+const FIRST_STEPS: usize = 30;
+/// Subgradient steps at each later improvement.
+const LATER_STEPS: usize = 5;
+/// Polyak step factor.
+const LAMBDA: f64 = 0.2;
+/// The steps allowed so far: `STEPS_PER_NODE * nodes` (so an easy puzzle
+/// is not charged for a tuning it does not need).
+const STEPS_PER_NODE: usize = 2;
 
 /// How to run a scored search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +95,8 @@ pub struct ScoreOutcome {
     /// all solutions; false when the node limit stopped it.
     pub proven: bool,
     /// Nodes the visitor saw: states that survived propagation (dead ends
-    /// are counted in `stats` only). The node limit applies to this count.
+    /// are counted in `stats` only; a node narrowed by the bound and
+    /// propagated again counts once). The node limit applies to this count.
     pub nodes: u64,
     /// The number of solutions, when [`ScoreOptions::count_solutions`] was
     /// set (a lower bound if not `proven`).
@@ -89,7 +113,6 @@ pub struct ScoreOutcome {
 #[derive(Debug)]
 pub struct ScoreVisitor<'w> {
     weights: &'w Weights,
-    tables: BoundTables,
     node_limit: u64,
     prune: bool,
     count: bool,
@@ -97,6 +120,33 @@ pub struct ScoreVisitor<'w> {
     solutions: u64,
     best_score: i64,
     best: Option<Grid>,
+    /// The node being entered was narrowed by this visitor and propagated
+    /// again: not a new node.
+    reentering: bool,
+    /// The cell to branch on at the node just entered, and the digit to
+    /// try there first (0: no preference).
+    branch: Option<(usize, u8)>,
+    bounds: Bounds,
+}
+
+/// The bound's state for one puzzle, set up at the root.
+#[derive(Debug)]
+struct Bounds {
+    ready: bool,
+    split: Split,
+    relaxation: Relaxation,
+    /// The root's cells, where the split is tuned.
+    root: Cells,
+    /// The last evaluation (of the node being expanded).
+    eval: Eval,
+    /// Whether the weights are small enough to tune the split.
+    tunable: bool,
+    /// Improvements of the best score so far.
+    improvements: u32,
+    /// Subgradient steps taken so far.
+    steps: usize,
+    /// Scratch space of the reduced costs.
+    duals: [Duals; 27],
 }
 
 impl<'w> ScoreVisitor<'w> {
@@ -104,7 +154,6 @@ impl<'w> ScoreVisitor<'w> {
     pub fn new(weights: &'w Weights, opts: &ScoreOptions) -> ScoreVisitor<'w> {
         ScoreVisitor {
             weights,
-            tables: BoundTables::new(weights),
             node_limit: opts.node_limit.unwrap_or(u64::MAX),
             prune: opts.prune && !opts.count_solutions,
             count: opts.count_solutions,
@@ -112,6 +161,19 @@ impl<'w> ScoreVisitor<'w> {
             solutions: 0,
             best_score: i64::MIN,
             best: None,
+            reentering: false,
+            branch: None,
+            bounds: Bounds {
+                ready: false,
+                split: *weights.split(),
+                relaxation: Relaxation::EMPTY,
+                root: Cells::EMPTY,
+                eval: Eval::new(),
+                tunable: Split::tunable(weights),
+                improvements: 0,
+                steps: 0,
+                duals: [Duals::ZERO; 27],
+            },
         }
     }
 
@@ -125,24 +187,85 @@ impl<'w> ScoreVisitor<'w> {
             stats,
         }
     }
+
+    /// The bound's verdict on a propagated node that is not complete.
+    #[inline]
+    fn bound(&mut self, node: &mut Node) -> Flow {
+        let cells = Cells::of(node);
+        let b = &mut self.bounds;
+        if !b.ready {
+            b.ready = true;
+            b.root = cells;
+            b.relaxation = Relaxation::new(&cells, &b.split);
+        }
+        let Some(total) = b.relaxation.evaluate(&cells, &mut b.eval) else {
+            return Flow::Prune; // some unit cannot place its digits
+        };
+        if self.best.is_none() {
+            return Flow::Continue;
+        }
+        let threshold = (self.best_score + 1) * SCALE;
+        if total < threshold {
+            return Flow::Prune;
+        }
+        let mut narrowed = false;
+        let fixed = b.relaxation.fix(
+            &cells,
+            &b.eval,
+            total - threshold,
+            &mut b.duals,
+            |cell, digit| {
+                node.eliminate(cell, digit);
+                narrowed = true;
+            },
+        );
+        if narrowed {
+            self.reentering = true;
+            return Flow::Narrowed;
+        }
+        self.branch = fixed.branch;
+        Flow::Continue
+    }
+
+    /// Tunes the split towards proving that nothing beats `best` (after
+    /// an improvement), within the step budget.
+    fn tune(&mut self, best: i64) {
+        let b = &mut self.bounds;
+        let wanted = if b.improvements == 0 {
+            FIRST_STEPS
+        } else {
+            LATER_STEPS
+        };
+        b.improvements += 1;
+        let budget = STEPS_PER_NODE * self.nodes as usize;
+        let steps = wanted.min(budget.saturating_sub(b.steps));
+        if steps == 0 {
+            return;
+        }
+        b.steps += steps;
+        let root = b.root;
+        let target = Steps::Towards((best + 1) * SCALE, LAMBDA);
+        // The root has a solution (one was just found), so this is Some.
+        let _ = b.split.descend(&mut b.relaxation, &root, steps, target);
+    }
 }
 
 impl Visitor for ScoreVisitor<'_> {
     #[inline]
-    fn enter(&mut self, node: &Node) -> Flow {
-        if self.nodes >= self.node_limit {
-            return Flow::Stop;
+    fn enter(&mut self, node: &mut Node) -> Flow {
+        if !self.reentering {
+            if self.nodes >= self.node_limit {
+                return Flow::Stop;
+            }
+            self.nodes += 1;
         }
-        self.nodes += 1;
+        self.reentering = false;
+        self.branch = None;
         // A complete grid's bound is its score: `solution` compares that.
-        if self.prune
-            && self.best.is_some()
-            && node.empty_count() != 0
-            && self.tables.bound(node, self.best_score) <= self.best_score
-        {
-            return Flow::Prune;
+        if !self.prune || node.empty_count() == 0 {
+            return Flow::Continue;
         }
-        Flow::Continue
+        self.bound(node)
     }
 
     #[inline]
@@ -152,13 +275,50 @@ impl Visitor for ScoreVisitor<'_> {
         if self.best.is_none() || s > self.best_score {
             self.best_score = s;
             self.best = Some(*grid);
+            if self.prune && self.bounds.ready && self.bounds.tunable {
+                self.tune(s);
+            }
         }
         Flow::Continue
     }
 
     #[inline(always)]
-    fn prefers_high_digits(&self, cell: usize) -> bool {
-        self.weights.get(cell) > 0
+    fn choose_cell(&self) -> Option<usize> {
+        self.branch.map(|(cell, _)| cell)
+    }
+
+    #[inline(always)]
+    fn choose_digit(&self, cell: usize, candidates: u16) -> usize {
+        if let Some((c, d)) = self.branch {
+            if c == cell && d != 0 && candidates >> (d - 1) & 1 != 0 {
+                return d as usize - 1;
+            }
+        }
+        let b = &self.bounds;
+        if self.prune && b.ready {
+            // The candidate nearest the mean of the three relaxations'
+            // digits (ties to the higher).
+            let wanted = b.relaxation.digits(&b.eval, cell);
+            let sum: i32 = wanted.iter().map(|&d| i32::from(d)).sum();
+            if wanted.iter().all(|&d| d != 0) {
+                let (mut best, mut best_distance) = (0, i32::MAX);
+                let mut rest = candidates;
+                while rest != 0 {
+                    let d = rest.trailing_zeros() as i32 + 1;
+                    rest &= rest - 1;
+                    let distance = (3 * d - sum).abs();
+                    if distance <= best_distance {
+                        (best, best_distance) = (d as usize - 1, distance);
+                    }
+                }
+                return best;
+            }
+        }
+        if self.weights.get(cell) > 0 {
+            15 - candidates.leading_zeros() as usize
+        } else {
+            candidates.trailing_zeros() as usize
+        }
     }
 }
 

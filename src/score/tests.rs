@@ -71,7 +71,7 @@ fn counting_keeps_the_exact_best_and_matches_the_solver_count() {
         // Counting enumerates everything, so it sees at least as many nodes
         // as the branch-and-bound.
         let pruned = score(&mut solver, &puzzle, &w, &ScoreOptions::default()).unwrap();
-        assert!(pruned.nodes < out.nodes);
+        assert!(pruned.nodes <= out.nodes);
     }
 }
 
@@ -108,15 +108,15 @@ fn node_limit_gives_best_so_far_unproven() {
     let w = Weights::target();
     let puzzle = digits(SAMPLES[1].0);
     let full = run(&puzzle, &w, ScoreOptions::default());
-    assert!(full.nodes > 30, "sample too easy for this test");
+    assert!(full.nodes > 10, "sample too easy for this test");
     let opts = ScoreOptions {
-        node_limit: Some(30),
+        node_limit: Some(10),
         ..ScoreOptions::default()
     };
     let out = run(&puzzle, &w, opts);
     assert!(!out.proven);
     assert!(out.stats.stopped);
-    assert_eq!(out.nodes, 30);
+    assert_eq!(out.nodes, 10);
     let (best, grid) = out.best.expect("the first dive reaches a solution");
     assert!(grid.solves(&puzzle));
     assert_eq!(w.score(&grid), best);
@@ -161,6 +161,24 @@ fn blank_top_band_matches_naive_for_both_signs() {
     assert!(naive_lo.unwrap() > -naive_hi.unwrap());
     assert_eq!(hi.best.unwrap().0, naive_hi.unwrap());
     assert_eq!(lo.best.unwrap().0, naive_lo.unwrap());
+}
+
+#[test]
+fn extreme_and_large_weights_match_naive() {
+    // Weights at the ends of the i32 range (the split is not tuned there,
+    // and the fixed-point sums must not overflow), and large ones that are
+    // still tuned.
+    let extreme: [i32; 81] = std::array::from_fn(|c| match c % 3 {
+        0 => i32::MAX,
+        1 => i32::MIN,
+        _ => (c as i32 - 40) * 50_000_000,
+    });
+    let large: [i32; 81] = std::array::from_fn(|c| ((c * 7919) % 131_071) as i32 - 65_535);
+    for (seed, table) in [(5, extreme), (6, large), (7, large)] {
+        let holes: Vec<usize> = (0..81).filter(|c| (c * 37 + seed) % 3 == 0).collect();
+        let puzzle = blanked(seed as u64, &holes);
+        check_against_naive(&puzzle, &Weights::new(table)).unwrap();
+    }
 }
 
 /// A random complete grid from the project's seeded generator.

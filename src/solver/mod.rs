@@ -31,6 +31,9 @@ pub enum Flow {
     Prune,
     /// End the whole search now.
     Stop,
+    /// The visitor removed candidates from the node: propagate it again
+    /// and call [`Visitor::enter`] once more.
+    Narrowed,
 }
 
 /// Decides what happens at each node and at each solution of the search.
@@ -41,18 +44,26 @@ pub enum Flow {
 pub trait Visitor {
     /// Called at every node once propagation succeeded, before branching.
     #[inline(always)]
-    fn enter(&mut self, _node: &Node) -> Flow {
+    fn enter(&mut self, _node: &mut Node) -> Flow {
         Flow::Continue
     }
 
     /// Called with each complete grid the search reaches.
     fn solution(&mut self, grid: &Grid) -> Flow;
 
-    /// Whether to try the candidates of `cell` from 9 down to 1 instead of
-    /// from 1 up.
+    /// The cell to branch on at the node just entered, if the visitor has
+    /// a preference (an empty cell); `None` keeps the solver's choice.
     #[inline(always)]
-    fn prefers_high_digits(&self, _cell: usize) -> bool {
-        false
+    fn choose_cell(&self) -> Option<usize> {
+        None
+    }
+
+    /// The digit (0-based) to try first in `cell`, one of the bits of
+    /// `candidates` (at least two are set); the others are tried later, as
+    /// this is asked again. The default takes the lowest.
+    #[inline(always)]
+    fn choose_digit(&self, _cell: usize, candidates: u16) -> usize {
+        candidates.trailing_zeros() as usize
     }
 }
 

@@ -92,28 +92,32 @@ impl Search {
         visitor: &mut V,
     ) -> Step {
         stats.nodes += 1;
-        if cur.propagate(&mut self.seen).is_err() {
-            stats.dead_ends += 1;
-            return Step::Backtrack;
+        loop {
+            if cur.propagate(&mut self.seen).is_err() {
+                stats.dead_ends += 1;
+                return Step::Backtrack;
+            }
+            match visitor.enter(cur) {
+                Flow::Continue => break,
+                Flow::Narrowed => continue,
+                Flow::Prune => return Step::Backtrack,
+                Flow::Stop => return Step::Stop,
+            }
         }
-        match visitor.enter(cur) {
-            Flow::Continue => {}
-            Flow::Prune => return Step::Backtrack,
-            Flow::Stop => return Step::Stop,
-        }
-        let Some((band, bit)) = cur.branch_cell() else {
+        let choice = match visitor.choose_cell() {
+            Some(cell) if cur.candidates(cell) != 0 => Some((cell / 27, (cell % 27) as u32)),
+            _ => cur.branch_cell(),
+        };
+        let Some((band, bit)) = choice else {
             return match visitor.solution(&cur.to_grid()) {
                 Flow::Stop => Step::Stop,
-                Flow::Continue | Flow::Prune => Step::Backtrack,
+                Flow::Continue | Flow::Prune | Flow::Narrowed => Step::Backtrack,
             };
         };
         let cell = 27 * band + bit as usize;
         let m = cur.candidates(cell);
-        let digit = if visitor.prefers_high_digits(cell) {
-            15 - m.leading_zeros() as usize
-        } else {
-            m.trailing_zeros() as usize
-        };
+        let digit = visitor.choose_digit(cell, m);
+        debug_assert!(m >> digit & 1 == 1, "the visitor chose a non-candidate");
         stats.guesses += 1;
         let frame = &mut self.stack[*depth];
         frame.state = *cur;

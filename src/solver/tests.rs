@@ -125,8 +125,8 @@ fn high_digit_preference_changes_first_solution_of_empty_grid() {
             self.0 = Some(*grid);
             Flow::Stop
         }
-        fn prefers_high_digits(&self, _cell: usize) -> bool {
-            true
+        fn choose_digit(&self, _cell: usize, candidates: u16) -> usize {
+            15 - candidates.leading_zeros() as usize
         }
     }
     let mut solver = Solver::new();
@@ -135,6 +135,75 @@ fn high_digit_preference_changes_first_solution_of_empty_grid() {
     let g = v.0.unwrap();
     assert!(g.is_valid_solution());
     assert_eq!(&g.to_line()[..9], b"987654321");
+}
+
+#[test]
+fn a_visitor_can_narrow_nodes_and_pick_the_branch_cell() {
+    // The visitor knows one solution of an empty grid and, at every node,
+    // removes every candidate that disagrees with it (`Flow::Narrowed`) in
+    // the first 63 cells, and asks the search to branch on the last empty
+    // cell. The search must then find that solution among others that
+    // agree with it on the first 63 cells, and branch only where asked.
+    struct Steer {
+        target: Grid,
+        narrowed: u32,
+        chosen: Option<usize>,
+        branches: std::cell::Cell<u32>,
+        found: Vec<Grid>,
+    }
+    impl Visitor for Steer {
+        fn enter(&mut self, node: &mut Node) -> Flow {
+            let empty: Vec<usize> = (0..81).filter(|&c| node.candidates(c) != 0).collect();
+            self.chosen = empty.last().copied();
+            let mut changed = false;
+            for &c in empty.iter().filter(|&&c| c < 63) {
+                let keep = self.target.get(c);
+                let m = node.candidates(c);
+                for d in 1..=9u8 {
+                    if d != keep && m & digit_bit(d) != 0 {
+                        node.eliminate(c, d);
+                        changed = true;
+                    }
+                }
+            }
+            if changed {
+                self.narrowed += 1;
+                return Flow::Narrowed;
+            }
+            Flow::Continue
+        }
+        fn solution(&mut self, grid: &Grid) -> Flow {
+            self.found.push(*grid);
+            Flow::Continue
+        }
+        fn choose_cell(&self) -> Option<usize> {
+            self.chosen
+        }
+        fn choose_digit(&self, cell: usize, candidates: u16) -> usize {
+            assert_eq!(Some(cell), self.chosen, "branched elsewhere");
+            self.branches.set(self.branches.get() + 1);
+            candidates.trailing_zeros() as usize
+        }
+    }
+    let target = shuffled_solution(3);
+    let mut steer = Steer {
+        target,
+        narrowed: 0,
+        chosen: None,
+        branches: std::cell::Cell::new(0),
+        found: Vec::new(),
+    };
+    Solver::new().search(&Grid::empty(), &mut steer).unwrap();
+    assert!(steer.found.contains(&target));
+    assert!(
+        steer.found.len() > 1,
+        "the free cells should leave a choice"
+    );
+    for g in &steer.found {
+        assert!(g.is_valid_solution());
+        assert!((0..63).all(|c| g.get(c) == target.get(c)));
+    }
+    assert!(steer.narrowed >= 1 && steer.branches.get() >= 1);
 }
 
 #[test]
