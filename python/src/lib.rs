@@ -1,15 +1,18 @@
-//! Python bindings: `batchdoku.solve`, `score` and `read` over NumPy
-//! arrays. Each call runs a library job (`batchdoku::jobs`) through the
-//! library's per-record step and rayon pool set-up, with the GIL released
-//! (see `run.rs`). No second copy of any solver lives here: this crate only
+//! Python bindings: `batchdoku.solve`, `score`, `canon` and `read` over
+//! NumPy arrays. Each call runs a library job (`batchdoku::jobs`, or the
+//! canonical-form job over `batchdoku::canon`) through the library's
+//! per-record step and rayon pool set-up, with the GIL released (see
+//! `run.rs`). No second copy of any solver lives here: this crate only
 //! converts arrays.
 
+mod canon_job;
 mod input;
 mod run;
 
+use batchdoku::canon::Transform;
 use batchdoku::grid::CELLS;
 use batchdoku::jobs::{EngineKind, ScoreJob, SolveJob};
-use batchdoku::output::Row;
+use batchdoku::output::{Row, Status};
 use batchdoku::parse::{InputFormat, Record};
 use batchdoku::pipeline;
 use batchdoku::score::{ScoreOptions, Weights};
@@ -17,9 +20,10 @@ use batchdoku::Grid;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
 
+use canon_job::CanonJob;
 use input::Puzzles;
 use run::{run_job, thread_count, CHUNK};
 
@@ -182,6 +186,57 @@ fn score<'py>(
     Ok(dict)
 }
 
+/// Exact canonical (minlex) form of each puzzle and the transformation
+/// that maps the puzzle to it.
+#[pyfunction]
+#[pyo3(signature = (puzzles, threads = None))]
+fn canon<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let threads = thread_count(threads)?;
+    let puzzles = Puzzles::extract(puzzles)?;
+    let view = puzzles.view();
+    let n = view.len();
+    let mut status = vec![0u8; n];
+    let mut canonical = vec![0u8; n * CELLS];
+    let mut transforms = vec![Transform::identity(); n];
+    let parts = status
+        .par_chunks_mut(CHUNK)
+        .zip(canonical.par_chunks_mut(CHUNK * CELLS))
+        .zip(transforms.par_chunks_mut(CHUNK));
+    let errors = run_job(
+        py,
+        &CanonJob,
+        view,
+        threads,
+        parts,
+        |part, j, row, scratch| {
+            let ((status, canonical), transforms) = part;
+            status[j] = row.status.ordinal() as u8;
+            if row.status != Status::Invalid {
+                put_grid(canonical, j, Some(&scratch.canonical));
+                transforms[j] = scratch.transform;
+            }
+        },
+    )?;
+    let invalid = Status::Invalid.ordinal() as u8;
+    let transform = PyList::new(
+        py,
+        status.iter().zip(&transforms).map(|(&s, t)| {
+            if s == invalid {
+                py.None()
+            } else {
+                PyString::new(py, &t.to_string()).into_any().unbind()
+            }
+        }),
+    )?;
+    let dict = common_columns(py, status, "canonical", canonical, errors)?;
+    dict.set_item("transform", transform)?;
+    Ok(dict)
+}
+
 /// Reads every record of a file in any input format the CLI reads.
 #[pyfunction]
 #[pyo3(signature = (path, input_format = "auto"))]
@@ -244,6 +299,7 @@ fn read<'py>(py: Python<'py>, path: &str, input_format: &str) -> PyResult<Bound<
 fn _batchdoku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(score, m)?)?;
+    m.add_function(wrap_pyfunction!(canon, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add(
         "STATUS_NAMES",
