@@ -10,4 +10,6 @@ fi
 "$VENV/bin/pip" install -q --disable-pip-version-check numpy pytest pandas
 "$VENV/bin/pip" install -q --disable-pip-version-check ./python
 cargo build --release --quiet
+# The binding crate's own unit tests (input conversion), against the venv's Python.
+PYO3_PYTHON="$(cd "$VENV/bin" && pwd)/python" cargo test --release --quiet --manifest-path python/Cargo.toml
 BATCHDOKU_BIN="$PWD/target/release/batchdoku" "$VENV/bin/pytest" -q python/tests

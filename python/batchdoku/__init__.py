@@ -19,7 +19,7 @@ from enum import IntEnum
 
 from . import _batchdoku
 
-__all__ = ["Status", "solve", "score", "read", "__version__"]
+__all__ = ["Status", "solve", "score", "canon", "read", "__version__"]
 __version__ = _batchdoku.__version__
 
 
@@ -27,7 +27,8 @@ class Status(IntEnum):
     """Codes of the ``status`` array (the CLI's ``status`` column)."""
 
     SOLVED = 0
-    """A solution was found (count_limit=1), or the scored search completed."""
+    """A solution was found (count_limit=1), the scored search completed, or (``canon``) the canonical form was
+    computed."""
     UNIQUE = 1
     """Exactly one solution (count_limit >= 2)."""
     MULTIPLE = 2
@@ -70,6 +71,26 @@ def score(puzzles, weights="target", node_limit=None, threads=None, count=False)
     ``Status.LIMIT``.
     """
     return _batchdoku.score(puzzles, weights, node_limit, threads, count)
+
+
+def canon(puzzles, threads=None):
+    """Exact canonical ("minlex") form of every puzzle, to find equivalent copies (deduplication, leak checks).
+
+    Two puzzles are equivalent when one becomes the other by permuting the bands, the rows inside a band, the
+    stacks, the columns inside a stack, transposing, and relabelling the digits. The canonical form is the
+    lexicographically smallest 81-digit string (blanks as 0, so blanks sort first) over all of them: equivalent
+    puzzles have equal canonical forms, and only they do. Exact for every puzzle (several solutions, none,
+    complete grids), computed by the library's pruned search, never a heuristic.
+
+    Returns ``status`` (uint8: ``Status.SOLVED`` when canonicalised, ``Status.INVALID`` for a malformed puzzle or
+    contradictory givens, as in :func:`solve`), ``canonical`` (uint8, (n, 81), zeros when invalid), ``transform``
+    and ``error`` (lists: ``None`` or a string per puzzle). ``transform[i]`` maps puzzle ``i`` to its canonical
+    form, in the library's text form (``batchdoku::canon::Transform``): ``"T;rows=...;cols=...;digits=..."``,
+    where the first field is ``T`` (transpose first) or ``N``, ``rows``/``cols`` give the source row/column (of
+    the possibly transposed grid) of output row/column 0..8, and ``digits`` the new label of digits 1..9; so
+    ``canonical[r][c]`` is the new label of ``src[rows[r]][cols[c]]``, and blanks stay blank.
+    """
+    return _batchdoku.canon(puzzles, threads)
 
 
 def read(path, input_format="auto"):

@@ -34,6 +34,10 @@ def score(
     threads: Optional[int] = None,
     count: bool = False,
 ) -> Result: ...
+def canon(
+    puzzles: Puzzles,
+    threads: Optional[int] = None,
+) -> Result: ...
 def read(
     path: Union[str, "PathLike[str]"],
     input_format: Literal["auto", "line", "csv", "block", "luogu", "poj"] = "auto",

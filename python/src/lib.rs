@@ -1,164 +1,62 @@
-//! Python bindings: `batchdoku.solve`, `score` and `read` over NumPy
-//! arrays, running the library's own in-memory pipeline
-//! (`batchdoku::pipeline::run_in_memory`, the same per-record code and
-//! rayon pool set-up as the CLI) with the GIL released. No second copy of
-//! any solver lives here: this file only converts arrays.
+//! Python bindings: `batchdoku.solve`, `score`, `canon` and `read` over
+//! NumPy arrays. Each call runs a library job (`batchdoku::jobs`, or the
+//! canonical-form job over `batchdoku::canon`) through the library's
+//! per-record step and rayon pool set-up, with the GIL released (see
+//! `run.rs`). No second copy of any solver lives here: this crate only
+//! converts arrays.
 
+mod canon_job;
+mod input;
+mod run;
+
+use batchdoku::canon::Transform;
 use batchdoku::grid::CELLS;
 use batchdoku::jobs::{EngineKind, ScoreJob, SolveJob};
-use batchdoku::output::Row;
-use batchdoku::parse::{parse_line, InputFormat, ParseError, ParseErrorKind, Record};
-use batchdoku::pipeline::{self, Job};
+use batchdoku::output::{Row, Status};
+use batchdoku::parse::{InputFormat, Record};
+use batchdoku::pipeline;
 use batchdoku::score::{ScoreOptions, Weights};
 use batchdoku::Grid;
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
+use rayon::prelude::*;
 
-/// Puzzles per chunk handed to the pool (bounds the temporary rows).
-const CHUNK: usize = 1 << 16;
+use canon_job::CanonJob;
+use input::Puzzles;
+use run::{run_job, thread_count, CHUNK};
 
-type Puzzle = Result<Grid, ParseError>;
-
-/// Converts `puzzles` (a uint8 array of shape (n, 81), 0 = blank, or a
-/// sequence of 81-character strings) into parsed puzzles.
-fn to_puzzles(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Puzzle>> {
-    if let Ok(array) = obj.cast::<PyUntypedArray>() {
-        let shape = array.shape().to_vec();
-        let typed = obj.cast::<PyArray2<u8>>().map_err(|_| {
-            PyValueError::new_err(format!(
-                "puzzles: expected a uint8 array of shape (n, 81), got dtype {} with shape {:?}",
-                array.dtype(),
-                shape
-            ))
-        })?;
-        if shape.len() != 2 || shape[1] != CELLS {
-            return Err(PyValueError::new_err(format!(
-                "puzzles: expected shape (n, 81), got {shape:?}"
-            )));
-        }
-        let view = typed.readonly();
-        let view = view.as_array();
-        return Ok(view
-            .rows()
-            .into_iter()
-            .map(|row| {
-                let mut cells = [0u8; CELLS];
-                for (col, (c, &v)) in cells.iter_mut().zip(row.iter()).enumerate() {
-                    if v > 9 {
-                        return Err(ParseError::new(
-                            ParseErrorKind::BadChar { byte: v },
-                            col as u32 + 1,
-                        ));
-                    }
-                    *c = v;
-                }
-                Ok(Grid::from_cells(cells).expect("values checked"))
-            })
-            .collect());
-    }
-    if obj.is_instance_of::<PyString>() {
-        return Err(PyValueError::new_err(
-            "puzzles: expected a list of 81-character strings or a uint8 array, got one string",
-        ));
-    }
-    let mut out = Vec::new();
-    for item in obj.try_iter().map_err(|_| {
-        PyValueError::new_err(
-            "puzzles: expected a list of 81-character strings or a uint8 array of shape (n, 81)",
-        )
-    })? {
-        let item = item?;
-        let s = item.cast::<PyString>().map_err(|_| {
-            PyValueError::new_err(format!(
-                "puzzles: expected strings, got {}",
-                item.get_type()
-                    .name()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default()
-            ))
-        })?;
-        out.push(parse_line(s.to_cow()?.as_bytes()));
-    }
-    Ok(out)
-}
-
-fn thread_count(threads: Option<usize>) -> PyResult<usize> {
-    match threads {
-        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+/// Writes puzzle `j`'s grid (zeros when `None`) into a part's `(len, 81)`
+/// cells.
+fn put_grid(cells: &mut [u8], j: usize, grid: Option<&Grid>) {
+    if let Some(g) = grid {
+        cells[j * CELLS..(j + 1) * CELLS].copy_from_slice(g.cells());
     }
 }
 
-/// Runs a job over every puzzle with the GIL released, chunk by chunk,
-/// handing each finished row to `take`.
-fn run_job<J: Job>(
-    py: Python<'_>,
-    job: &J,
-    puzzles: &[Puzzle],
-    threads: usize,
-    mut take: impl FnMut(usize, &Row) + Send,
-) -> PyResult<()> {
-    py.detach(|| {
-        for (c, chunk) in puzzles.chunks(CHUNK).enumerate() {
-            let rows = pipeline::run_in_memory(job, chunk, threads, "puzzles")
-                .map_err(|e| PyOSError::new_err(e.to_string()))?;
-            for (i, row) in rows.iter().enumerate() {
-                take(c * CHUNK + i, row);
-            }
-        }
-        Ok(())
-    })
-}
-
-/// Output columns shared by solve and score.
-struct Common {
+/// The columns every function returns: `status`, a `(n, 81)` grid column
+/// named `cells_name`, and `error` (`None` or a message per puzzle).
+fn common_columns<'py>(
+    py: Python<'py>,
     status: Vec<u8>,
-    solution: Vec<u8>,
+    cells_name: &str,
+    cells: Vec<u8>,
     errors: Vec<(usize, String)>,
-}
-
-impl Common {
-    fn new(n: usize) -> Common {
-        Common {
-            status: vec![0; n],
-            solution: vec![0; n * CELLS],
-            errors: Vec::new(),
-        }
+) -> PyResult<Bound<'py, PyDict>> {
+    let n = status.len();
+    let dict = PyDict::new(py);
+    dict.set_item("status", PyArray1::from_vec(py, status))?;
+    dict.set_item(
+        cells_name,
+        PyArray1::from_vec(py, cells).reshape([n, CELLS])?,
+    )?;
+    let error = PyList::new(py, (0..n).map(|_| py.None()))?;
+    for (i, msg) in errors {
+        error.set_item(i, msg)?;
     }
-
-    fn take(&mut self, i: usize, row: &Row) {
-        self.status[i] = row.status.ordinal() as u8;
-        if let Some(g) = &row.solution {
-            self.solution[i * CELLS..(i + 1) * CELLS].copy_from_slice(g.cells());
-        }
-        if !row.error.is_empty() {
-            // Rows name their place within a chunk ("puzzles:<n>: ..."); name
-            // the 0-based position in the whole input instead.
-            let msg = row
-                .error
-                .split_once(": ")
-                .map_or(row.error.as_str(), |(_, m)| m);
-            self.errors.push((i, format!("puzzle {i}: {msg}")));
-        }
-    }
-
-    fn into_dict<'py>(self, py: Python<'py>, dict: &Bound<'py, PyDict>) -> PyResult<()> {
-        let n = self.status.len();
-        dict.set_item("status", PyArray1::from_vec(py, self.status))?;
-        dict.set_item(
-            "solution",
-            PyArray1::from_vec(py, self.solution).reshape([n, CELLS])?,
-        )?;
-        let error = PyList::new(py, (0..n).map(|_| py.None()))?;
-        for (i, msg) in self.errors {
-            error.set_item(i, msg)?;
-        }
-        dict.set_item("error", error)?;
-        Ok(())
-    }
+    dict.set_item("error", error)?;
+    Ok(dict)
 }
 
 /// Solve puzzles: first solution (count_limit=1) or count up to a limit.
@@ -184,23 +82,31 @@ fn solve<'py>(
         }
     };
     let threads = thread_count(threads)?;
-    let puzzles = to_puzzles(puzzles)?;
-    let n = puzzles.len();
+    let puzzles = Puzzles::extract(puzzles)?;
+    let view = puzzles.view();
+    let n = view.len();
     let job = SolveJob {
         count_limit,
         engine,
         rate: false,
     };
-    let mut common = Common::new(n);
+    let mut status = vec![0u8; n];
+    let mut solution = vec![0u8; n * CELLS];
     let mut solutions = vec![0u64; n];
     let mut guesses = vec![0u64; n];
-    run_job(py, &job, &puzzles, threads, |i, row| {
-        common.take(i, row);
-        solutions[i] = row.solutions;
-        guesses[i] = row.guesses;
+    let parts = status
+        .par_chunks_mut(CHUNK)
+        .zip(solution.par_chunks_mut(CHUNK * CELLS))
+        .zip(solutions.par_chunks_mut(CHUNK))
+        .zip(guesses.par_chunks_mut(CHUNK));
+    let errors = run_job(py, &job, view, threads, parts, |part, j, row: &Row, _| {
+        let (((status, solution), solutions), guesses) = part;
+        status[j] = row.status.ordinal() as u8;
+        put_grid(solution, j, row.solution.as_ref());
+        solutions[j] = row.solutions;
+        guesses[j] = row.guesses;
     })?;
-    let dict = PyDict::new(py);
-    common.into_dict(py, &dict)?;
+    let dict = common_columns(py, status, "solution", solution, errors)?;
     dict.set_item("solutions", PyArray1::from_vec(py, solutions))?;
     dict.set_item("guesses", PyArray1::from_vec(py, guesses))?;
     Ok(dict)
@@ -242,8 +148,9 @@ fn score<'py>(
         return Err(PyValueError::new_err("node_limit must be at least 1"));
     }
     let threads = thread_count(threads)?;
-    let puzzles = to_puzzles(puzzles)?;
-    let n = puzzles.len();
+    let puzzles = Puzzles::extract(puzzles)?;
+    let view = puzzles.view();
+    let n = view.len();
     let job = ScoreJob {
         weights,
         options: ScoreOptions {
@@ -252,23 +159,82 @@ fn score<'py>(
             prune: true,
         },
     };
-    let mut common = Common::new(n);
+    let mut status = vec![0u8; n];
+    let mut solution = vec![0u8; n * CELLS];
     let mut scores = vec![0i64; n];
     let mut nodes = vec![0u64; n];
     let mut solutions = vec![0u64; n];
-    run_job(py, &job, &puzzles, threads, |i, row| {
-        common.take(i, row);
-        scores[i] = row.score.unwrap_or(-1);
-        nodes[i] = row.nodes;
-        solutions[i] = row.solutions;
+    let parts = status
+        .par_chunks_mut(CHUNK)
+        .zip(solution.par_chunks_mut(CHUNK * CELLS))
+        .zip(scores.par_chunks_mut(CHUNK))
+        .zip(nodes.par_chunks_mut(CHUNK))
+        .zip(solutions.par_chunks_mut(CHUNK));
+    let errors = run_job(py, &job, view, threads, parts, |part, j, row: &Row, _| {
+        let ((((status, solution), scores), nodes), solutions) = part;
+        status[j] = row.status.ordinal() as u8;
+        put_grid(solution, j, row.solution.as_ref());
+        scores[j] = row.score.unwrap_or(-1);
+        nodes[j] = row.nodes;
+        solutions[j] = row.solutions;
     })?;
-    let dict = PyDict::new(py);
-    common.into_dict(py, &dict)?;
+    let dict = common_columns(py, status, "solution", solution, errors)?;
     dict.set_item("score", PyArray1::from_vec(py, scores))?;
     dict.set_item("nodes", PyArray1::from_vec(py, nodes))?;
     if count {
         dict.set_item("solutions", PyArray1::from_vec(py, solutions))?;
     }
+    Ok(dict)
+}
+
+/// Exact canonical (minlex) form of each puzzle and the transformation
+/// that maps the puzzle to it.
+#[pyfunction]
+#[pyo3(signature = (puzzles, threads = None))]
+fn canon<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let threads = thread_count(threads)?;
+    let puzzles = Puzzles::extract(puzzles)?;
+    let view = puzzles.view();
+    let n = view.len();
+    let mut status = vec![0u8; n];
+    let mut canonical = vec![0u8; n * CELLS];
+    let mut transforms = vec![Transform::identity(); n];
+    let parts = status
+        .par_chunks_mut(CHUNK)
+        .zip(canonical.par_chunks_mut(CHUNK * CELLS))
+        .zip(transforms.par_chunks_mut(CHUNK));
+    let errors = run_job(
+        py,
+        &CanonJob,
+        view,
+        threads,
+        parts,
+        |part, j, row, scratch| {
+            let ((status, canonical), transforms) = part;
+            status[j] = row.status.ordinal() as u8;
+            if row.status != Status::Invalid {
+                put_grid(canonical, j, Some(&scratch.canonical));
+                transforms[j] = scratch.transform;
+            }
+        },
+    )?;
+    let invalid = Status::Invalid.ordinal() as u8;
+    let transform = PyList::new(
+        py,
+        status.iter().zip(&transforms).map(|(&s, t)| {
+            if s == invalid {
+                py.None()
+            } else {
+                PyString::new(py, &t.to_string()).into_any().unbind()
+            }
+        }),
+    )?;
+    let dict = common_columns(py, status, "canonical", canonical, errors)?;
+    dict.set_item("transform", transform)?;
     Ok(dict)
 }
 
@@ -338,6 +304,7 @@ fn read<'py>(py: Python<'py>, path: &str, input_format: &str) -> PyResult<Bound<
 fn _batchdoku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(score, m)?)?;
+    m.add_function(wrap_pyfunction!(canon, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add(
         "STATUS_NAMES",

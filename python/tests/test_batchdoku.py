@@ -167,3 +167,98 @@ def test_pandas_column_in_one_call():
     df["status"] = [Status(s).name.lower() for s in r["status"]]
     df["solution"] = ["".join(map(str, row)) for row in r["solution"]]
     assert (df["status"] == "unique").sum() == 20
+
+
+def random_equivalent(puzzle, rng):
+    """A random validity-preserving transformation of a puzzle: transpose, bands, rows in bands, stacks, columns
+    in stacks, digit relabelling."""
+    g = np.asarray(puzzle, dtype=np.uint8).reshape(9, 9)
+    if rng.random() < 0.5:
+        g = g.T
+
+    def line_perm():
+        return np.concatenate([3 * band + rng.permutation(3) for band in rng.permutation(3)])
+
+    g = g[line_perm()][:, line_perm()]
+    labels = np.concatenate([[0], rng.permutation(9) + 1]).astype(np.uint8)
+    return labels[g].ravel()
+
+
+def apply_transform(text, puzzle):
+    """Applies a transformation in the library's text form, `T|N;rows=...;cols=...;digits=...`."""
+    flag, rows, cols, digits = text.split(";")
+    g = np.asarray(puzzle).reshape(9, 9)
+    if flag == "T":
+        g = g.T
+    rows = [int(c) for c in rows[len("rows=") :]]
+    cols = [int(c) for c in cols[len("cols=") :]]
+    labels = np.array([0] + [int(c) for c in digits[len("digits=") :]], dtype=np.uint8)
+    return labels[g[np.ix_(rows, cols)]].ravel()
+
+
+def greedy_relabel(cells):
+    """The first digit met becomes 1, the next new one 2, ...: the smallest relabelling of a fixed layout."""
+    labels = {}
+    return [0 if v == 0 else labels.setdefault(int(v), len(labels) + 1) for v in cells]
+
+
+def test_canon_is_invariant_reported_idempotent_and_minimal():
+    rng = np.random.default_rng(11)
+    puzzles = batchdoku.read(SAMPLE)["puzzles"][:40]
+    moved = np.array([random_equivalent(p, rng) for p in puzzles])
+    r = batchdoku.canon(puzzles)
+    m = batchdoku.canon(moved)
+    assert list(r["status"]) == [Status.SOLVED] * 40
+    assert r["error"] == [None] * 40
+    # Equivalent puzzles, equal canonical forms.
+    assert np.array_equal(r["canonical"], m["canonical"])
+    for p, q, c, t, u in zip(puzzles, moved, r["canonical"], r["transform"], m["transform"]):
+        # The reported transformation maps each puzzle onto its canonical form.
+        assert np.array_equal(apply_transform(t, p), c), t
+        assert np.array_equal(apply_transform(u, q), c), u
+        # No other layout of the puzzle gives a smaller string.
+        for _ in range(5):
+            assert [int(x) for x in c] <= greedy_relabel(random_equivalent(p, rng))
+    # Canonicalising twice changes nothing.
+    again = batchdoku.canon(r["canonical"])
+    assert np.array_equal(again["canonical"], r["canonical"])
+    # Different puzzles of the sample are not all made equal.
+    assert len({grid_string(c) for c in r["canonical"]}) > 1
+
+
+def test_canon_edge_cases_and_invalid_puzzles():
+    one_given = "." * 40 + "7" + "." * 40
+    lines = ["." * 81, one_given] + STATUSES.read_text().splitlines()
+    r = batchdoku.canon(lines)
+    # Blanks sort first: the empty grid stays empty, a single given goes last and becomes 1.
+    assert grid_string(r["canonical"][0]) == "0" * 81
+    assert grid_string(r["canonical"][1]) == "0" * 80 + "1"
+    # The same statuses as solve: malformed and contradictory puzzles are invalid, the rest canonicalised.
+    solved = batchdoku.solve(lines, count_limit=2)
+    for i, s in enumerate(r["status"]):
+        invalid = solved["status"][i] == Status.INVALID
+        assert Status(s) == (Status.INVALID if invalid else Status.SOLVED)
+        assert (r["error"][i] is None) != invalid
+        assert (r["transform"][i] is None) == invalid
+        if invalid:
+            assert not r["canonical"][i].any()
+            assert r["error"][i] == solved["error"][i]
+    assert "contradictory givens" in r["error"][6]
+    bad = np.zeros((2, 81), dtype=np.uint8)
+    bad[1, 3] = 10
+    r = batchdoku.canon(bad)
+    assert [Status(s) for s in r["status"]] == [Status.SOLVED, Status.INVALID]
+    assert "column 4" in r["error"][1]
+    with pytest.raises(ValueError):
+        batchdoku.canon(np.zeros((2, 80), dtype=np.uint8))
+    with pytest.raises(ValueError):
+        batchdoku.canon([HARD], threads=0)
+
+
+def test_canon_threads_one_and_two_give_identical_arrays():
+    lines = SAMPLE.read_text().splitlines() * 5
+    one = batchdoku.canon(lines, threads=1)
+    two = batchdoku.canon(lines, threads=2)
+    assert np.array_equal(one["status"], two["status"])
+    assert np.array_equal(one["canonical"], two["canonical"])
+    assert one["transform"] == two["transform"]

@@ -318,8 +318,8 @@ pub struct Position<'a> {
 
 /// Fills `row` for one record: a malformed record, or an invalid result of
 /// the job, becomes an `invalid` row whose error names `source:line`. The
-/// one per-record step shared by the streaming pipeline and
-/// [`run_in_memory`].
+/// one per-record step shared by the streaming pipeline and callers that
+/// hold puzzles in memory (the Python package, on a [`build_pool`] pool).
 pub fn fill_row<J: Job>(
     job: &J,
     scratch: &mut J::Scratch,
@@ -345,43 +345,9 @@ pub fn fill_row<J: Job>(
     }
 }
 
-/// Runs `job` over puzzles already in memory on a pool of `threads`
-/// workers (each with its own scratch, as in the streaming pipeline) and
-/// returns one row per puzzle, in order. Row `i` has index and line `i + 1`
-/// and errors name `source`. For callers that hold arrays of puzzles (the
-/// Python package); files go through [`run`].
-pub fn run_in_memory<J: Job>(
-    job: &J,
-    puzzles: &[Result<Grid, ParseError>],
-    threads: usize,
-    source: &str,
-) -> Result<Vec<Row>, rayon::ThreadPoolBuildError> {
-    use rayon::prelude::*;
-    let pool = build_pool(threads)?;
-    let record = Record::default();
-    let mut rows = vec![Row::default(); puzzles.len()];
-    pool.install(|| {
-        rows.par_iter_mut()
-            .zip(puzzles.par_iter())
-            .enumerate()
-            .with_min_len(256)
-            .for_each_init(
-                || job.scratch(),
-                |scratch, (i, (row, puzzle))| {
-                    let at = Position {
-                        source,
-                        line: i as u64 + 1,
-                        index: i as u64 + 1,
-                    };
-                    fill_row(job, scratch, puzzle.as_ref(), &record, &at, row);
-                },
-            )
-    });
-    Ok(rows)
-}
-
-/// The worker pool: `threads` named rayon threads.
-fn build_pool(threads: usize) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+/// The worker pool: `threads` named rayon threads. Also used by callers
+/// that run [`fill_row`] over puzzles in memory (the Python package).
+pub fn build_pool(threads: usize) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .thread_name(|i| format!("batchdoku-worker-{i}"))
@@ -488,33 +454,40 @@ mod tests {
     use crate::parse::parse_line;
 
     #[test]
-    fn in_memory_rows_are_ordered_and_thread_independent() {
+    fn fill_row_names_source_and_line_of_invalid_records() {
         let lines = [
             &b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"[..],
             b"not a puzzle",
-            b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
             b"33...............................................................................",
         ];
-        let puzzles: Vec<_> = (0..300).map(|i| parse_line(lines[i % 4])).collect();
         let job = SolveJob {
             count_limit: 2,
             engine: EngineKind::Mrv,
             rate: false,
         };
-        let one = run_in_memory(&job, &puzzles, 1, "mem").unwrap();
-        let two = run_in_memory(&job, &puzzles, 2, "mem").unwrap();
-        assert_eq!(one.len(), 300);
-        for (i, (a, b)) in one.iter().zip(&two).enumerate() {
-            assert_eq!(a.index, i as u64 + 1);
-            assert_eq!(
-                (a.status, a.solution, &a.error),
-                (b.status, b.solution, &b.error)
-            );
-        }
-        assert_eq!(one[0].status, Status::Unique);
-        assert_eq!(one[1].status, Status::Invalid);
-        assert_eq!(one[1].error, "mem:2: bad character 'n' at column 1");
-        assert!(one[3].error.starts_with("mem:4: contradictory givens"));
-        assert!(one[2].solution.unwrap().solves(&puzzles[2].unwrap()));
+        let mut scratch = job.scratch();
+        let record = Record::default();
+        let mut row = Row::default();
+        let mut fill = |i: usize| {
+            let puzzle = parse_line(lines[i]);
+            let at = Position {
+                source: "mem",
+                line: i as u64 + 1,
+                index: i as u64 + 1,
+            };
+            fill_row(&job, &mut scratch, puzzle.as_ref(), &record, &at, &mut row);
+            (row.status, row.solution, row.error.clone())
+        };
+        let (status, solution, error) = fill(0);
+        assert_eq!((status, error.as_str()), (Status::Unique, ""));
+        assert!(solution.unwrap().solves(&parse_line(lines[0]).unwrap()));
+        let (status, solution, error) = fill(1);
+        assert_eq!(status, Status::Invalid);
+        assert_eq!(solution, None);
+        assert_eq!(error, "mem:2: bad character 'n' at column 1");
+        // The row is reused: nothing of the previous record is left.
+        let (status, _, error) = fill(2);
+        assert_eq!(status, Status::Invalid);
+        assert!(error.starts_with("mem:3: contradictory givens"), "{error}");
     }
 }

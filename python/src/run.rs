@@ -1,0 +1,94 @@
+//! Runs a library [`Job`] over every puzzle of one call: one rayon pool
+//! per call (built by the library, as for the CLI), the GIL released, and
+//! each worker parsing its puzzles, filling one reused row through the
+//! library's per-record step ([`pipeline::fill_row`]) and writing the
+//! results straight into the output columns. Nothing is allocated per
+//! puzzle or per chunk, except the message of an invalid puzzle.
+
+use std::sync::Mutex;
+
+use batchdoku::output::Row;
+use batchdoku::parse::Record;
+use batchdoku::pipeline::{self, Job, Position};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use rayon::prelude::*;
+
+use crate::input::PuzzleView;
+
+/// Puzzles per part of the output columns: the smallest piece of work a
+/// worker takes.
+pub const CHUNK: usize = 1024;
+
+/// Worker threads: `threads`, or every core when `None`.
+pub fn thread_count(threads: Option<usize>) -> PyResult<usize> {
+    match threads {
+        Some(0) => Err(pyo3::exceptions::PyValueError::new_err(
+            "threads must be at least 1",
+        )),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// Runs `job` on every puzzle of `puzzles` on `threads` workers with the
+/// GIL released. `parts` yields, in order, the output columns' slices for
+/// each run of [`CHUNK`] puzzles (the last one may be shorter);
+/// `store(part, j, row, scratch)` writes puzzle `j` of a part from its
+/// row and the worker's scratch. Returns the invalid puzzles' messages as
+/// `(position, "puzzle <position>: <why>")`, in input order.
+pub fn run_job<J, P, F>(
+    py: Python<'_>,
+    job: &J,
+    puzzles: PuzzleView<'_>,
+    threads: usize,
+    parts: P,
+    store: F,
+) -> PyResult<Vec<(usize, String)>>
+where
+    J: Job,
+    P: IndexedParallelIterator,
+    F: Fn(&mut P::Item, usize, &Row, &J::Scratch) + Sync,
+{
+    let n = puzzles.len();
+    let pool = pipeline::build_pool(threads).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let errors = Mutex::new(Vec::new());
+    py.detach(|| {
+        let record = Record::default();
+        pool.install(|| {
+            parts.enumerate().for_each_init(
+                || (job.scratch(), Row::default(), Vec::new()),
+                |(scratch, row, chunk_errors), (c, mut part)| {
+                    let first = c * CHUNK;
+                    for j in 0..CHUNK.min(n - first) {
+                        let i = first + j;
+                        let puzzle = puzzles.parse(i);
+                        let at = Position {
+                            source: "puzzles",
+                            line: i as u64 + 1,
+                            index: i as u64 + 1,
+                        };
+                        pipeline::fill_row(job, scratch, puzzle.as_ref(), &record, &at, row);
+                        store(&mut part, j, row, scratch);
+                        if !row.error.is_empty() {
+                            // The row names "puzzles:<line>"; name the
+                            // 0-based position in the input instead.
+                            let why = row
+                                .error
+                                .split_once(": ")
+                                .map_or(row.error.as_str(), |(_, m)| m);
+                            chunk_errors.push((i, format!("puzzle {i}: {why}")));
+                        }
+                    }
+                    if !chunk_errors.is_empty() {
+                        let mut all = errors.lock().unwrap_or_else(|e| e.into_inner());
+                        all.append(chunk_errors);
+                    }
+                },
+            )
+        })
+    });
+    let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
+    errors.sort_unstable_by_key(|&(i, _)| i);
+    Ok(errors)
+}
