@@ -20,13 +20,8 @@ mkdir -p "$RUN_DIR"
 cargo build --release --quiet
 B=target/release/batchdoku
 
-now() { date +%s.%N; }
-# replicate FILE N OUT: write FILE's lines repeated until at least N lines.
-replicate() {
-  local lines; lines=$(grep -c '' "$1")
-  local copies=$(( ($2 + lines - 1) / lines ))
-  for ((i = 0; i < copies; i++)); do cat "$1"; done > "$3"
-}
+# shellcheck source=scripts/bench_lib.sh
+source scripts/bench_lib.sh
 # e2e FILE THREADS K: puzzles/s of a whole `solve` run, wall clock.
 e2e() {
   local n t0 t1; n=$(grep -c '' "$1")

@@ -13,12 +13,8 @@ trap 'rm -rf "$TMP"' EXIT
 cargo build --release --quiet
 B=target/release/batchdoku
 
-now() { date +%s.%N; }
-replicate() {
-  local lines; lines=$(grep -c '' "$1")
-  local copies=$(( ($2 + lines - 1) / lines ))
-  for ((i = 0; i < copies; i++)); do cat "$1"; done > "$3"
-}
+# shellcheck source=scripts/bench_lib.sh
+source scripts/bench_lib.sh
 # rate N CMD...: puzzles/s of one run over N records.
 rate() {
   local n=$1 t0 t1; shift
