@@ -14,7 +14,8 @@
 //! `SCORE_BENCH_UNPRUNED_MAX_NODES` to cap the unpruned runs, a capped run
 //! is marked; set `SCORE_BENCH_NO_REPORT` to skip the report,
 //! `SCORE_BENCH_GIVENS=24,26` to report only some given counts,
-//! `SCORE_BENCH_REPORT_ONLY` to skip criterion). Node counts are
+//! `SCORE_BENCH_REPORT_ONLY` to skip criterion,
+//! `SCORE_BENCH_SKIP_UNPRUNED` to leave out the unpruned runs). Node counts are
 //! deterministic; times depend on the machine's load. Criterion then times
 //! the pruned search per given count, the unpruned one at 28 and 30 givens,
 //! and the empty grid.
@@ -165,7 +166,8 @@ fn report(weights: &Weights) {
             fmt_time(pruned.max),
             pruned.nodes
         );
-        if givens >= UNPRUNED_MIN_GIVENS {
+        let skip_unpruned = std::env::var_os("SCORE_BENCH_SKIP_UNPRUNED").is_some();
+        if givens >= UNPRUNED_MIN_GIVENS && !skip_unpruned {
             let plain = measure_unpruned(&set, weights, unpruned_cap);
             if !plain.capped {
                 assert_eq!(pruned.bests, plain.bests, "pruning changed a best score");

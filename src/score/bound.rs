@@ -117,8 +117,9 @@ pub(crate) struct Cells {
     pub(crate) candidates: [u16; CELLS],
     /// Digit of each filled cell (0 for empty cells).
     pub(crate) values: [u8; CELLS],
-    /// Highest candidate of each empty cell (0 for filled cells).
-    pub(crate) caps: [u8; CELLS],
+    /// Per cell, what a unit's relaxation reads of it: the highest
+    /// candidate of an empty cell (1..=9), `16 + digit` for a filled one.
+    pub(crate) codes: [u8; CELLS],
 }
 
 impl Cells {
@@ -126,14 +127,14 @@ impl Cells {
     pub(crate) const EMPTY: Cells = Cells {
         candidates: [0; CELLS],
         values: [0; CELLS],
-        caps: [0; CELLS],
+        codes: [0; CELLS],
     };
 
     /// A grid with no givens.
     pub(crate) const BLANK: Cells = Cells {
         candidates: [0x1FF; CELLS],
         values: [0; CELLS],
-        caps: [9; CELLS],
+        codes: [9; CELLS],
     };
 
     /// The cells of `node`.
@@ -142,7 +143,12 @@ impl Cells {
         let mut cells = Cells::EMPTY;
         node.cell_masks(&mut cells.candidates, &mut cells.values);
         for c in 0..CELLS {
-            cells.caps[c] = HIGH[cells.candidates[c] as usize];
+            let v = cells.values[c];
+            cells.codes[c] = if v != 0 {
+                16 | v
+            } else {
+                HIGH[cells.candidates[c] as usize]
+            };
         }
         cells
     }
@@ -314,10 +320,23 @@ impl Relaxation {
     /// cannot place its missing digits (the node has no solution).
     #[inline]
     pub(crate) fn evaluate(&self, cells: &Cells, eval: &mut Eval) -> Option<i64> {
+        self.evaluate_with::<true>(cells, eval)
+    }
+
+    /// [`evaluate`](Self::evaluate) without keeping the units' keys, for
+    /// an evaluation that is never reused (each subgradient step changes
+    /// the split).
+    #[inline]
+    pub(crate) fn evaluate_once(&self, cells: &Cells, eval: &mut Eval) -> Option<i64> {
+        self.evaluate_with::<false>(cells, eval)
+    }
+
+    #[inline(always)]
+    fn evaluate_with<const KEYS: bool>(&self, cells: &Cells, eval: &mut Eval) -> Option<i64> {
         let mut total = self.base;
-        let reuse = eval.epoch == self.epoch;
+        let reuse = KEYS && eval.epoch == self.epoch;
         for u in 0..27 {
-            let key = self.key(u, cells);
+            let key = if KEYS { self.key(u, cells) } else { 0 };
             if reuse && key != 0 && eval.key[u] == key {
                 total += eval.value[u];
                 continue;
@@ -332,7 +351,7 @@ impl Relaxation {
         }
         // Only now are all keys of this epoch (an early `None` leaves the
         // old epoch, so nothing is reused next time).
-        if !reuse {
+        if KEYS && !reuse {
             eval.epoch = self.epoch;
         }
         eval.total = total;
@@ -352,9 +371,7 @@ impl Relaxation {
         }
         let mut key = 1u64 << 63;
         for p in 0..unit.len as usize {
-            let c = unit.cells[p] as usize;
-            let v = cells.values[c];
-            let code = if v != 0 { 16 | v } else { cells.caps[c] };
+            let code = cells.codes[unit.cells[p] as usize];
             key |= u64::from(code) << (5 * p);
         }
         key
@@ -367,17 +384,17 @@ impl Relaxation {
         let unit = &self.units[u];
         let share = &unit.share;
         if unit.sign == Sign::Plus {
-            // The common case, branch-free: a filled cell has cap 0 (bucket
-            // 0 is never read) and an empty one digit 0.
+            // The common case, branch-free: a filled cell lands in a bucket
+            // from 17 up (never read) and an empty one has digit 0.
             let mut placed = unit.given;
             let mut filled = 0i64;
-            let mut by_high = [0u16; 10];
+            let mut by_high = [0u16; 32];
             for p in 0..unit.len as usize {
                 let c = unit.cells[p] as usize;
                 let v = cells.values[c];
                 placed |= (1u16 << v) >> 1;
                 filled += share[p] * i64::from(v);
-                by_high[cells.caps[c] as usize] |= 1 << p;
+                by_high[cells.codes[c] as usize] |= 1 << p;
             }
             let missing = 0x1FF & !placed;
             if missing == 0 {
@@ -763,13 +780,14 @@ fn bellman_ford(unit: &Oriented, v: &mut [i64; 10]) -> bool {
 #[inline(always)]
 fn greedy<const MIRROR: bool>(
     share: &[i64; 9],
-    by_cap: &[u16; 10],
+    by_cap: &[u16],
     missing: u16,
     digits: &mut [u8; 9],
 ) -> Option<i64> {
     // at_least[d]: the positions whose cap is d or more.
     let mut at_least = [0u16; 10];
     let mut acc = 0u16;
+    let by_cap = &by_cap[..10];
     for d in (1..=9).rev() {
         acc |= by_cap[d];
         at_least[d] = acc;

@@ -121,7 +121,7 @@ impl Split {
             Steps::Towards(..) => 0.0,
         };
         for i in 0..=iterations {
-            let bound = relaxation.evaluate(cells, &mut eval)?;
+            let bound = relaxation.evaluate_once(cells, &mut eval)?;
             if bound < best.0 {
                 best = (bound, *self);
             }

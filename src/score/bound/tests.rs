@@ -349,3 +349,90 @@ fn reused_unit_results_match_a_fresh_evaluation() {
         );
     }
 }
+
+/// The best of unit `u` alone at `cells` under `split` with each empty
+/// cell restricted to its real candidates (not to its cap): an exact
+/// assignment by depth-first search. `None` if the unit cannot be filled.
+fn exact_unit(u: usize, cells: &Cells, split: &Split) -> Option<i64> {
+    let family = u / 9;
+    let mut filled = 0i64;
+    let mut missing = 0x1FFu16;
+    let mut open = Vec::new();
+    for &c in &crate::grid::UNITS[u] {
+        let c = c as usize;
+        let v = cells.values[c];
+        if v != 0 {
+            filled += split.share(family, c) * i64::from(v);
+            missing &= !(1 << (v - 1));
+        } else {
+            open.push((split.share(family, c), cells.candidates[c]));
+        }
+    }
+    fn go(open: &[(i64, u16)], left: u16) -> Option<i64> {
+        let Some(&(share, cand)) = open.first() else {
+            return Some(0);
+        };
+        let mut best = None;
+        let mut m = cand & left;
+        while m != 0 {
+            let d = m.trailing_zeros() as i64 + 1;
+            m &= m - 1;
+            if let Some(rest) = go(&open[1..], left & !(1 << (d - 1))) {
+                best = best.max(Some(share * d + rest));
+            }
+        }
+        best
+    }
+    go(&open, missing).map(|v| v + filled)
+}
+
+#[test]
+#[ignore = "a measurement: prints how far the capped and the exact unit bounds sit above the optimum"]
+fn exact_unit_assignments_against_caps_at_the_root() {
+    // The benchmark's 24-given puzzles (same generator and seed).
+    let weights = Weights::target();
+    let mut rng = Rng::new(0x5C0E_0000 + 24);
+    let mut solver = Solver::new();
+    // Per step count (0, 200): summed gaps of the two bounds, in points.
+    let (mut capped_gap, mut exact_gap, mut n) = ([0.0; 2], [0.0; 2], 0.0);
+    for _ in 0..20 {
+        let solution = random_solution(&mut rng, &mut solver);
+        let puzzle = crate::generate::dig(&mut rng, &solution, 24);
+        let opts = crate::score::ScoreOptions::default();
+        let out = crate::score::score(&mut solver, &puzzle, &weights, &opts).unwrap();
+        let best = out.best.unwrap().0;
+        let Some(cells) = root_cells(&puzzle) else {
+            continue;
+        };
+        n += 1.0;
+        for (i, steps) in [0, 200].into_iter().enumerate() {
+            let mut split = *weights.split();
+            let mut relaxation = Relaxation::new(&cells, &split);
+            let target = split::Steps::Towards((best + 1) * SCALE, 0.2);
+            let capped = split
+                .descend(&mut relaxation, &cells, steps, target)
+                .unwrap();
+            let mut exact = 0;
+            for u in 0..27 {
+                exact += exact_unit(u, &cells, &split).unwrap();
+            }
+            // Same split: the exact units are a restriction of the capped.
+            assert!(exact <= capped && exact >= best * SCALE);
+            let points = |x: i64| x as f64 / SCALE as f64 - best as f64;
+            println!(
+                "best {best} steps {steps}: capped +{:.1}, exact +{:.1}",
+                points(capped),
+                points(exact)
+            );
+            capped_gap[i] += points(capped);
+            exact_gap[i] += points(exact);
+        }
+    }
+    for (i, steps) in [0, 200].into_iter().enumerate() {
+        println!(
+            "mean over {n} puzzles, {steps} steps: capped +{:.1}, exact +{:.1}",
+            capped_gap[i] / n,
+            exact_gap[i] / n
+        );
+    }
+}
