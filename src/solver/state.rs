@@ -447,10 +447,7 @@ impl State {
     /// `seen` equals the state's masks.
     pub(crate) fn propagate(&mut self, seen: &mut Seen) -> Result<(), Contradiction> {
         loop {
-            let mut changed = 0u64;
-            for (d, (now, then)) in self.bands.iter().zip(seen.bands.iter()).enumerate() {
-                changed |= u64::from(now.differ(*then)) << (4 * d);
-            }
+            let mut changed = Lanes::differ_nine(&self.bands, &seen.bands);
             if changed == 0 {
                 if !self.naked_singles()? && !self.stacks(&mut seen.stacks)? {
                     return Ok(());
