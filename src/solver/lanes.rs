@@ -25,17 +25,13 @@ impl Lanes {
     /// `x` in lane `b` only.
     #[inline(always)]
     pub(super) fn only(b: usize, x: u32) -> Lanes {
-        let mut l = Lanes::ZERO;
-        l.0[b] = x;
-        l
+        imp::only(b, x)
     }
 
     /// `x` in the two band lanes other than `b`.
     #[inline(always)]
     pub(super) fn others(b: usize, x: u32) -> Lanes {
-        let mut l = Lanes::bands(x);
-        l.0[b] = 0;
-        l
+        imp::others(b, x)
     }
 
     /// Lane-wise `self & other`.
@@ -88,6 +84,20 @@ mod portable {
     use super::Lanes;
 
     #[inline(always)]
+    pub(super) fn only(b: usize, x: u32) -> Lanes {
+        let mut l = Lanes::ZERO;
+        l.0[b] = x;
+        l
+    }
+
+    #[inline(always)]
+    pub(super) fn others(b: usize, x: u32) -> Lanes {
+        let mut l = Lanes::bands(x);
+        l.0[b] = 0;
+        l
+    }
+
+    #[inline(always)]
     pub(super) fn and(a: Lanes, b: Lanes) -> Lanes {
         Lanes(std::array::from_fn(|k| a.0[k] & b.0[k]))
     }
@@ -138,7 +148,7 @@ mod sse2 {
     use std::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps, _mm_cmpeq_epi32,
         _mm_load_si128, _mm_movemask_epi8, _mm_movemask_ps, _mm_or_si128, _mm_packs_epi16,
-        _mm_packs_epi32, _mm_setzero_si128, _mm_srli_epi32, _mm_store_si128,
+        _mm_packs_epi32, _mm_set1_epi32, _mm_setzero_si128, _mm_srli_epi32, _mm_store_si128,
     };
 
     #[inline(always)]
@@ -154,6 +164,34 @@ mod sse2 {
         // SAFETY: as in `load`.
         unsafe { _mm_store_si128(out.0.as_mut_ptr().cast(), v) };
         out
+    }
+
+    /// All ones in lane `b` (for `b` in 0..3), zero elsewhere.
+    static LANE: [Lanes; 3] = [
+        Lanes([!0, 0, 0, 0]),
+        Lanes([0, !0, 0, 0]),
+        Lanes([0, 0, !0, 0]),
+    ];
+
+    /// All ones in the three band lanes.
+    static BAND_LANES: Lanes = Lanes([!0, !0, !0, 0]);
+
+    // `only` and `others` splat `x` in a register and mask it: writing one
+    // lane of a vector in memory and loading it whole stalls the load
+    // (store forwarding cannot combine a narrow store into a wide load).
+    #[inline(always)]
+    pub(super) fn only(b: usize, x: u32) -> Lanes {
+        // SAFETY: SSE2 is always available on x86-64.
+        store(unsafe { _mm_and_si128(_mm_set1_epi32(x as i32), load(&LANE[b])) })
+    }
+
+    #[inline(always)]
+    pub(super) fn others(b: usize, x: u32) -> Lanes {
+        // SAFETY: SSE2 is always available on x86-64.
+        store(unsafe {
+            let splat = _mm_and_si128(_mm_set1_epi32(x as i32), load(&BAND_LANES));
+            _mm_andnot_si128(load(&LANE[b]), splat)
+        })
     }
 
     #[inline(always)]
@@ -271,6 +309,9 @@ mod tests {
             assert_eq!(imp::differ(a, b), portable::differ(a, b));
             assert_eq!(imp::shr::<9>(a), portable::shr::<9>(a));
             assert_eq!(imp::shr::<18>(b), portable::shr::<18>(b));
+            let (x, band) = (next() << 20 | next(), next() as usize % 3);
+            assert_eq!(imp::only(band, x), portable::only(band, x));
+            assert_eq!(imp::others(band, x), portable::others(band, x));
         }
         for _ in 0..2000 {
             let a: [Lanes; 9] = std::array::from_fn(|_| Lanes(std::array::from_fn(|_| next())));
