@@ -34,6 +34,12 @@ impl Lanes {
         imp::others(b, x)
     }
 
+    /// `self` with lane `b` replaced by `x`.
+    #[inline(always)]
+    pub(super) fn with_lane(self, b: usize, x: u32) -> Lanes {
+        imp::with_lane(self, b, x)
+    }
+
     /// Lane-wise `self & other`.
     #[inline(always)]
     pub(super) fn and(self, other: Lanes) -> Lanes {
@@ -94,6 +100,12 @@ mod portable {
     pub(super) fn others(b: usize, x: u32) -> Lanes {
         let mut l = Lanes::bands(x);
         l.0[b] = 0;
+        l
+    }
+
+    #[inline(always)]
+    pub(super) fn with_lane(mut l: Lanes, b: usize, x: u32) -> Lanes {
+        l.0[b] = x;
         l
     }
 
@@ -195,6 +207,18 @@ mod sse2 {
     }
 
     #[inline(always)]
+    pub(super) fn with_lane(l: Lanes, b: usize, x: u32) -> Lanes {
+        // SAFETY: SSE2 is always available on x86-64.
+        store(unsafe {
+            let lane = load(&LANE[b]);
+            _mm_or_si128(
+                _mm_andnot_si128(lane, load(&l)),
+                _mm_and_si128(_mm_set1_epi32(x as i32), lane),
+            )
+        })
+    }
+
+    #[inline(always)]
     pub(super) fn and(a: Lanes, b: Lanes) -> Lanes {
         // SAFETY: SSE2 is always available on x86-64.
         store(unsafe { _mm_and_si128(load(&a), load(&b)) })
@@ -270,6 +294,7 @@ mod tests {
         assert_eq!(Lanes::bands(7), Lanes([7, 7, 7, 0]));
         assert_eq!(Lanes::only(1, 5), Lanes([0, 5, 0, 0]));
         assert_eq!(Lanes::others(2, 9), Lanes([9, 9, 0, 0]));
+        assert_eq!(Lanes([1, 2, 3, 0]).with_lane(1, 7), Lanes([1, 7, 3, 0]));
     }
 
     #[test]
@@ -312,6 +337,7 @@ mod tests {
             let (x, band) = (next() << 20 | next(), next() as usize % 3);
             assert_eq!(imp::only(band, x), portable::only(band, x));
             assert_eq!(imp::others(band, x), portable::others(band, x));
+            assert_eq!(imp::with_lane(a, band, x), portable::with_lane(a, band, x));
         }
         for _ in 0..2000 {
             let a: [Lanes; 9] = std::array::from_fn(|_| Lanes(std::array::from_fn(|_| next())));

@@ -102,8 +102,11 @@ impl Seen {
     pub(crate) fn resume(&mut self, state: &State, d: usize, b: usize) {
         self.bands = state.bands;
         self.stacks = state.bands;
-        self.bands[d].0[b] = !state.bands[d].0[b];
-        self.stacks[d].0[b] = !state.bands[d].0[b];
+        // Whole-vector writes: propagation loads these as vectors next,
+        // and a narrow store cannot be forwarded to a wide load.
+        let flipped = state.bands[d].with_lane(b, !state.bands[d].0[b]);
+        self.bands[d] = flipped;
+        self.stacks[d] = flipped;
     }
 }
 
