@@ -70,8 +70,10 @@ impl Lanes {
         imp::shr::<N>(self)
     }
 
-    /// Bit `k` set for each lane `k` where `self` and `other` differ.
-    #[inline(always)]
+    /// Bit `k` set for each lane `k` where `self` and `other` differ
+    /// (the solver uses [`differ_nine`](Self::differ_nine); tests check
+    /// one against the other).
+    #[cfg(test)]
     pub(super) fn differ(self, other: Lanes) -> u32 {
         imp::differ(self, other)
     }
@@ -248,6 +250,7 @@ mod sse2 {
         store(unsafe { _mm_srli_epi32::<N>(load(&a)) })
     }
 
+    #[cfg(test)]
     #[inline(always)]
     pub(super) fn differ(a: Lanes, b: Lanes) -> u32 {
         // SAFETY: SSE2 is always available on x86-64.

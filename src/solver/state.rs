@@ -386,15 +386,16 @@ impl State {
     /// cell for the digit is a hidden single. Returns whether anything
     /// changed. Only digits whose masks differ from `seen` are looked at
     /// (and `seen` is brought up to date).
-    #[allow(clippy::needless_range_loop)] // `d` indexes the state and `seen` alike
     fn stacks(&mut self, seen: &mut [Lanes; 9]) -> Result<bool, Contradiction> {
         let row = Lanes::bands(ROW);
         let mut changed = false;
-        for d in 0..9 {
-            // Digits unchanged since the last pass have nothing new.
-            if self.bands[d].differ(seen[d]) == 0 {
-                continue;
-            }
+        // Digits unchanged since the last pass have nothing new. (A digit
+        // that changes during this pass, by a single placed here, is left
+        // to the next one: this pass then reports a change.)
+        let mut digits = Lanes::differ_nine(&self.bands, seen);
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize / 4;
+            digits &= !(0xF << (4 * d));
             seen[d] = self.bands[d];
             // Per band (all three at once): the columns holding the digit,
             // those holding it in one row only, and those where it is
