@@ -266,14 +266,9 @@ mod sse2 {
         // SAFETY: SSE2 is always available on x86-64.
         unsafe {
             let eq = |d: usize| _mm_cmpeq_epi32(load(&a[d]), load(&b[d]));
-            let low = _mm_packs_epi16(
-                _mm_packs_epi32(eq(0), eq(1)),
-                _mm_packs_epi32(eq(2), eq(3)),
-            );
-            let high = _mm_packs_epi16(
-                _mm_packs_epi32(eq(4), eq(5)),
-                _mm_packs_epi32(eq(6), eq(7)),
-            );
+            let low = _mm_packs_epi16(_mm_packs_epi32(eq(0), eq(1)), _mm_packs_epi32(eq(2), eq(3)));
+            let high =
+                _mm_packs_epi16(_mm_packs_epi32(eq(4), eq(5)), _mm_packs_epi32(eq(6), eq(7)));
             let same = _mm_movemask_epi8(low) as u32 as u64
                 | (_mm_movemask_epi8(high) as u32 as u64) << 16
                 | (_mm_movemask_ps(_mm_castsi128_ps(eq(8))) as u32 as u64) << 32;
