@@ -25,17 +25,19 @@ impl Lanes {
     /// `x` in lane `b` only.
     #[inline(always)]
     pub(super) fn only(b: usize, x: u32) -> Lanes {
-        let mut l = Lanes::ZERO;
-        l.0[b] = x;
-        l
+        imp::only(b, x)
     }
 
     /// `x` in the two band lanes other than `b`.
     #[inline(always)]
     pub(super) fn others(b: usize, x: u32) -> Lanes {
-        let mut l = Lanes::bands(x);
-        l.0[b] = 0;
-        l
+        imp::others(b, x)
+    }
+
+    /// `self` with lane `b` replaced by `x`.
+    #[inline(always)]
+    pub(super) fn with_lane(self, b: usize, x: u32) -> Lanes {
+        imp::with_lane(self, b, x)
     }
 
     /// Lane-wise `self & other`.
@@ -68,10 +70,19 @@ impl Lanes {
         imp::shr::<N>(self)
     }
 
-    /// Bit `k` set for each lane `k` where `self` and `other` differ.
-    #[inline(always)]
+    /// Bit `k` set for each lane `k` where `self` and `other` differ
+    /// (the solver uses [`differ_nine`](Self::differ_nine); tests check
+    /// one against the other).
+    #[cfg(test)]
     pub(super) fn differ(self, other: Lanes) -> u32 {
         imp::differ(self, other)
+    }
+
+    /// [`differ`](Self::differ) for nine pairs at once: bit `4 * d + k`
+    /// set where lane `k` of `a[d]` and `b[d]` differ.
+    #[inline(always)]
+    pub(super) fn differ_nine(a: &[Lanes; 9], b: &[Lanes; 9]) -> u64 {
+        imp::differ_nine(a, b)
     }
 }
 
@@ -79,6 +90,26 @@ impl Lanes {
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 mod portable {
     use super::Lanes;
+
+    #[inline(always)]
+    pub(super) fn only(b: usize, x: u32) -> Lanes {
+        let mut l = Lanes::ZERO;
+        l.0[b] = x;
+        l
+    }
+
+    #[inline(always)]
+    pub(super) fn others(b: usize, x: u32) -> Lanes {
+        let mut l = Lanes::bands(x);
+        l.0[b] = 0;
+        l
+    }
+
+    #[inline(always)]
+    pub(super) fn with_lane(mut l: Lanes, b: usize, x: u32) -> Lanes {
+        l.0[b] = x;
+        l
+    }
 
     #[inline(always)]
     pub(super) fn and(a: Lanes, b: Lanes) -> Lanes {
@@ -113,6 +144,15 @@ mod portable {
         }
         m
     }
+
+    #[inline(always)]
+    pub(super) fn differ_nine(a: &[Lanes; 9], b: &[Lanes; 9]) -> u64 {
+        let mut m = 0;
+        for d in 0..9 {
+            m |= u64::from(differ(a[d], b[d])) << (4 * d);
+        }
+        m
+    }
 }
 
 /// The SSE2 version of the lane operations (SSE2 is part of x86-64).
@@ -121,8 +161,8 @@ mod sse2 {
     use super::Lanes;
     use std::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps, _mm_cmpeq_epi32,
-        _mm_load_si128, _mm_movemask_epi8, _mm_movemask_ps, _mm_or_si128, _mm_setzero_si128,
-        _mm_srli_epi32, _mm_store_si128,
+        _mm_load_si128, _mm_movemask_epi8, _mm_movemask_ps, _mm_or_si128, _mm_packs_epi16,
+        _mm_packs_epi32, _mm_set1_epi32, _mm_setzero_si128, _mm_srli_epi32, _mm_store_si128,
     };
 
     #[inline(always)]
@@ -138,6 +178,46 @@ mod sse2 {
         // SAFETY: as in `load`.
         unsafe { _mm_store_si128(out.0.as_mut_ptr().cast(), v) };
         out
+    }
+
+    /// All ones in lane `b` (for `b` in 0..3), zero elsewhere.
+    static LANE: [Lanes; 3] = [
+        Lanes([!0, 0, 0, 0]),
+        Lanes([0, !0, 0, 0]),
+        Lanes([0, 0, !0, 0]),
+    ];
+
+    /// All ones in the three band lanes.
+    static BAND_LANES: Lanes = Lanes([!0, !0, !0, 0]);
+
+    // `only` and `others` splat `x` in a register and mask it: writing one
+    // lane of a vector in memory and loading it whole stalls the load
+    // (store forwarding cannot combine a narrow store into a wide load).
+    #[inline(always)]
+    pub(super) fn only(b: usize, x: u32) -> Lanes {
+        // SAFETY: SSE2 is always available on x86-64.
+        store(unsafe { _mm_and_si128(_mm_set1_epi32(x as i32), load(&LANE[b])) })
+    }
+
+    #[inline(always)]
+    pub(super) fn others(b: usize, x: u32) -> Lanes {
+        // SAFETY: SSE2 is always available on x86-64.
+        store(unsafe {
+            let splat = _mm_and_si128(_mm_set1_epi32(x as i32), load(&BAND_LANES));
+            _mm_andnot_si128(load(&LANE[b]), splat)
+        })
+    }
+
+    #[inline(always)]
+    pub(super) fn with_lane(l: Lanes, b: usize, x: u32) -> Lanes {
+        // SAFETY: SSE2 is always available on x86-64.
+        store(unsafe {
+            let lane = load(&LANE[b]);
+            _mm_or_si128(
+                _mm_andnot_si128(lane, load(&l)),
+                _mm_and_si128(_mm_set1_epi32(x as i32), lane),
+            )
+        })
     }
 
     #[inline(always)]
@@ -170,12 +250,30 @@ mod sse2 {
         store(unsafe { _mm_srli_epi32::<N>(load(&a)) })
     }
 
+    #[cfg(test)]
     #[inline(always)]
     pub(super) fn differ(a: Lanes, b: Lanes) -> u32 {
         // SAFETY: SSE2 is always available on x86-64.
         let same =
             unsafe { _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(load(&a), load(&b)))) };
         !(same as u32) & 0xF
+    }
+
+    #[inline(always)]
+    pub(super) fn differ_nine(a: &[Lanes; 9], b: &[Lanes; 9]) -> u64 {
+        // Equal lanes become -1, packed with saturation (which keeps 0 and
+        // -1) from 32 to 8 bits: four digits' sixteen lanes per byte mask.
+        // SAFETY: SSE2 is always available on x86-64.
+        unsafe {
+            let eq = |d: usize| _mm_cmpeq_epi32(load(&a[d]), load(&b[d]));
+            let low = _mm_packs_epi16(_mm_packs_epi32(eq(0), eq(1)), _mm_packs_epi32(eq(2), eq(3)));
+            let high =
+                _mm_packs_epi16(_mm_packs_epi32(eq(4), eq(5)), _mm_packs_epi32(eq(6), eq(7)));
+            let same = _mm_movemask_epi8(low) as u32 as u64
+                | (_mm_movemask_epi8(high) as u32 as u64) << 16
+                | (_mm_movemask_ps(_mm_castsi128_ps(eq(8))) as u32 as u64) << 32;
+            !same & ((1 << 36) - 1)
+        }
     }
 }
 
@@ -194,6 +292,7 @@ mod tests {
         assert_eq!(Lanes::bands(7), Lanes([7, 7, 7, 0]));
         assert_eq!(Lanes::only(1, 5), Lanes([0, 5, 0, 0]));
         assert_eq!(Lanes::others(2, 9), Lanes([9, 9, 0, 0]));
+        assert_eq!(Lanes([1, 2, 3, 0]).with_lane(1, 7), Lanes([1, 7, 3, 0]));
     }
 
     #[test]
@@ -233,6 +332,20 @@ mod tests {
             assert_eq!(imp::differ(a, b), portable::differ(a, b));
             assert_eq!(imp::shr::<9>(a), portable::shr::<9>(a));
             assert_eq!(imp::shr::<18>(b), portable::shr::<18>(b));
+            let (x, band) = (next() << 20 | next(), next() as usize % 3);
+            assert_eq!(imp::only(band, x), portable::only(band, x));
+            assert_eq!(imp::others(band, x), portable::others(band, x));
+            assert_eq!(imp::with_lane(a, band, x), portable::with_lane(a, band, x));
+        }
+        for _ in 0..2000 {
+            let a: [Lanes; 9] = std::array::from_fn(|_| Lanes(std::array::from_fn(|_| next())));
+            let b: [Lanes; 9] = std::array::from_fn(|_| Lanes(std::array::from_fn(|_| next())));
+            let want = portable::differ_nine(&a, &b);
+            for d in 0..9 {
+                assert_eq!(want >> (4 * d) & 0xF, u64::from(a[d].differ(b[d])));
+            }
+            assert_eq!(imp::differ_nine(&a, &b), want);
+            assert_eq!(imp::differ_nine(&a, &a), 0);
         }
     }
 }

@@ -102,8 +102,11 @@ impl Seen {
     pub(crate) fn resume(&mut self, state: &State, d: usize, b: usize) {
         self.bands = state.bands;
         self.stacks = state.bands;
-        self.bands[d].0[b] = !state.bands[d].0[b];
-        self.stacks[d].0[b] = !state.bands[d].0[b];
+        // Whole-vector writes: propagation loads these as vectors next,
+        // and a narrow store cannot be forwarded to a wide load.
+        let flipped = state.bands[d].with_lane(b, !state.bands[d].0[b]);
+        self.bands[d] = flipped;
+        self.stacks[d] = flipped;
     }
 }
 
@@ -383,15 +386,16 @@ impl State {
     /// cell for the digit is a hidden single. Returns whether anything
     /// changed. Only digits whose masks differ from `seen` are looked at
     /// (and `seen` is brought up to date).
-    #[allow(clippy::needless_range_loop)] // `d` indexes the state and `seen` alike
     fn stacks(&mut self, seen: &mut [Lanes; 9]) -> Result<bool, Contradiction> {
         let row = Lanes::bands(ROW);
         let mut changed = false;
-        for d in 0..9 {
-            // Digits unchanged since the last pass have nothing new.
-            if self.bands[d].differ(seen[d]) == 0 {
-                continue;
-            }
+        // Digits unchanged since the last pass have nothing new. (A digit
+        // that changes during this pass, by a single placed here, is left
+        // to the next one: this pass then reports a change.)
+        let mut digits = Lanes::differ_nine(&self.bands, seen);
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize / 4;
+            digits &= !(0xF << (4 * d));
             seen[d] = self.bands[d];
             // Per band (all three at once): the columns holding the digit,
             // those holding it in one row only, and those where it is
@@ -447,10 +451,7 @@ impl State {
     /// `seen` equals the state's masks.
     pub(crate) fn propagate(&mut self, seen: &mut Seen) -> Result<(), Contradiction> {
         loop {
-            let mut changed = 0u64;
-            for (d, (now, then)) in self.bands.iter().zip(seen.bands.iter()).enumerate() {
-                changed |= u64::from(now.differ(*then)) << (4 * d);
-            }
+            let mut changed = Lanes::differ_nine(&self.bands, &seen.bands);
             if changed == 0 {
                 if !self.naked_singles()? && !self.stacks(&mut seen.stacks)? {
                     return Ok(());
