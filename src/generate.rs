@@ -9,6 +9,19 @@
 //! The grids are random but not uniformly distributed over all Sudoku
 //! grids (see [`random_solution`]); that is fine for tests, benchmarks and
 //! practice puzzles, not for statistics about the space of grids.
+//!
+//! Submodules: [`Generator`] makes puzzles with exactly one solution to a
+//! [`Spec`] (clue count, minimality, a [`Symmetry`] of the givens), and
+//! [`run_stream`] streams them in parallel, in index order, to a sink
+//! (`batchdoku generate`).
+
+mod generator;
+mod stream;
+mod symmetry;
+
+pub use generator::{is_minimal, ClueTarget, GenerateError, Generated, Generator, Spec, SpecError};
+pub use stream::{run as run_stream, StreamConfig, StreamError, StreamReport};
+pub use symmetry::{Orbits, Symmetry};
 
 use crate::grid::{Grid, CELLS, PEERS, UNITS};
 use crate::solver::{Engine, Solver};
@@ -224,27 +237,51 @@ pub fn minimize_unique(
     puzzle: &Grid,
     min_givens: usize,
 ) -> Grid {
+    minimize_by_orbits(rng, solver, puzzle, &Symmetry::None.orbits(), min_givens)
+}
+
+/// [`minimize_unique`] a whole orbit at a time: removes the givens of each
+/// orbit of `orbits` (in random order) together, keeping a removal only if
+/// the puzzle still has exactly one solution and at least `min_givens`
+/// givens (an orbit too big for that is skipped). A symmetric puzzle stays
+/// symmetric, and no orbit of the result can go: it is minimal among the
+/// puzzles with that symmetry. A `puzzle` that does not have exactly one
+/// solution is returned unchanged.
+pub fn minimize_by_orbits(
+    rng: &mut Rng,
+    solver: &mut Solver,
+    puzzle: &Grid,
+    orbits: &Orbits,
+    min_givens: usize,
+) -> Grid {
     let mut current = *puzzle;
     if !is_unique(solver, &current) {
         return current;
     }
     let mut order = all_cells();
-    rng.shuffle(&mut order);
+    let order = &mut order[..orbits.len()];
+    rng.shuffle(order);
     let mut left = current.given_count();
-    for &cell in &order {
+    for &k in order.iter() {
         if left <= min_givens {
             break;
         }
-        let cell = usize::from(cell);
-        let digit = current.get(cell);
-        if digit == 0 {
+        let orbit = orbits.get(usize::from(k));
+        let givens = orbit
+            .iter()
+            .filter(|&&c| current.get(usize::from(c)) != 0)
+            .count();
+        if givens == 0 || left - givens < min_givens {
             continue;
         }
-        current.set(cell, 0);
+        let before = current;
+        for &c in orbit {
+            current.set(usize::from(c), 0);
+        }
         if is_unique(solver, &current) {
-            left -= 1;
+            left -= givens;
         } else {
-            current.set(cell, digit);
+            current = before;
         }
     }
     current
