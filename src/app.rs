@@ -131,6 +131,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             crate::bench_cmd::run(&args)?;
             Ok(ExitCode::from(EXIT_OK))
         }
+        Command::Generate(args) => crate::generate_cmd::run(&args, &QUIT),
     }
 }
 
@@ -261,7 +262,12 @@ fn open_inputs(
 /// The output: stdout, or a temporary file beside `-o PATH`, created before
 /// any input is read so that an unwritable destination fails at once.
 fn open_sink(common: &CommonArgs) -> anyhow::Result<Sink> {
-    Ok(match &common.output {
+    open_output(common.output.as_deref())
+}
+
+/// [`open_sink`] for a command without [`CommonArgs`]: stdout for `None`.
+pub fn open_output(output: Option<&Path>) -> anyhow::Result<Sink> {
+    Ok(match output {
         None => Sink::stdout(),
         Some(path) => {
             let sink =

@@ -43,6 +43,8 @@ pub enum Command {
     Overlap(OverlapArgs),
     /// Measure solver throughput in memory (no I/O timed), per thread count.
     Bench(BenchArgs),
+    /// Generate puzzles with exactly one solution, reproducibly from a seed.
+    Generate(GenerateArgs),
 }
 
 const DEDUPE_ABOUT: &str = "\
@@ -368,6 +370,147 @@ impl From<SolverArg> for batchdoku::jobs::EngineKind {
         match s {
             SolverArg::Mrv => batchdoku::jobs::EngineKind::Mrv,
             SolverArg::Dlx => batchdoku::jobs::EngineKind::Dlx,
+        }
+    }
+}
+
+/// `batchdoku generate`.
+#[derive(Debug, Args)]
+#[command(after_long_help = "\
+Puzzle i (counting from 0) is made from the seed and i alone, so the output is the same for \
+every thread count and batch size, and --start I -n M reproduces puzzles I..I+M of a longer \
+run. Every puzzle is checked to have exactly one solution before it is written.
+
+How a puzzle is made: a random complete grid, then givens removed in random order (a whole \
+symmetry orbit at a time), each removal kept only if the puzzle still has exactly one \
+solution. An attempt that misses the target is dropped and the next one continues the same \
+random stream.
+
+Default: dig until no given (no orbit) can go. Without --symmetry the puzzle is then \
+minimal already.
+
+--min-clues K: stop digging at K givens, so at least K remain.
+
+--clues K: exactly K givens; attempts that get stuck above K are retried. K below 22 is \
+slow, since few attempts get that far; 17 is practically out of reach.
+
+--minimal: every given is necessary (removing any single one, whatever the symmetry, leaves \
+more than one solution); attempts that are not minimal are retried. With --clues or \
+--min-clues the count then selects among minimal puzzles. Slow with --symmetry quarter.
+
+Symmetries (of where the givens are, not of their digits): central = 180-degree turn; \
+quarter = 90-degree turn (given counts 0 or 1 modulo 4 only); mirror = left-right \
+reflection; diagonal = reflection in the main diagonal.")]
+pub struct GenerateArgs {
+    /// Number of puzzles.
+    #[arg(short = 'n', long = "count", value_name = "N")]
+    pub count: u64,
+
+    /// Exactly K givens (17..=81; below 22 is slow, see --help).
+    #[arg(long, value_name = "K", conflicts_with = "min_clues",
+          value_parser = clap::value_parser!(u8).range(17..=81))]
+    pub clues: Option<u8>,
+
+    /// Stop removing givens at K: at least K givens (17..=81).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(17..=81))]
+    pub min_clues: Option<u8>,
+
+    /// Only minimal puzzles: no single given can be removed without losing
+    /// uniqueness.
+    #[arg(long)]
+    pub minimal: bool,
+
+    /// Symmetry of the pattern of givens.
+    #[arg(long, value_enum, default_value_t = SymmetryArg::None)]
+    pub symmetry: SymmetryArg,
+
+    /// Random seed (any u64). Default: drawn from the clock and printed in
+    /// the summary; give it to reproduce a run.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Index of the first puzzle: makes puzzles I..I+N of the seed.
+    #[arg(long, value_name = "I", default_value_t = 0)]
+    pub start: u64,
+
+    /// Output: line (81 characters, '.' for blanks), csv (header
+    /// puzzle,solution), jsonl (index, givens, puzzle, solution).
+    #[arg(long, value_enum, default_value_t = GenerateFormatArg::Line)]
+    pub format: GenerateFormatArg,
+
+    /// Do not write the CSV header row.
+    #[arg(long)]
+    pub no_header: bool,
+
+    /// Write output to this file (atomically: a temporary file beside it is
+    /// renamed when the run completes). Default: stdout.
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+
+    /// Always show the progress bar on stderr (default: only when stderr is
+    /// a terminal).
+    #[arg(long, conflicts_with = "quiet")]
+    pub progress: bool,
+
+    /// No progress bar and no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Puzzles per chunk handed to a worker.
+    #[arg(long, default_value_t = 64, value_name = "N", hide_short_help = true,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub batch_size: u32,
+}
+
+/// `generate --symmetry`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SymmetryArg {
+    /// No constraint on where the givens are.
+    None,
+    /// 180-degree rotation (pairs of cells plus the centre).
+    Central,
+    /// 90-degree rotation (fours plus the centre).
+    Quarter,
+    /// Left-right reflection.
+    Mirror,
+    /// Reflection in the main diagonal.
+    Diagonal,
+}
+
+impl From<SymmetryArg> for batchdoku::generate::Symmetry {
+    fn from(s: SymmetryArg) -> Self {
+        use batchdoku::generate::Symmetry;
+        match s {
+            SymmetryArg::None => Symmetry::None,
+            SymmetryArg::Central => Symmetry::Central,
+            SymmetryArg::Quarter => Symmetry::Quarter,
+            SymmetryArg::Mirror => Symmetry::Mirror,
+            SymmetryArg::Diagonal => Symmetry::Diagonal,
+        }
+    }
+}
+
+/// `generate --format`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum GenerateFormatArg {
+    /// One puzzle per line, 81 characters, '.' for blanks.
+    Line,
+    /// CSV with the header puzzle,solution.
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
+}
+
+impl From<GenerateFormatArg> for OutputFormat {
+    fn from(f: GenerateFormatArg) -> Self {
+        match f {
+            GenerateFormatArg::Line => OutputFormat::Line,
+            GenerateFormatArg::Csv => OutputFormat::Csv,
+            GenerateFormatArg::Jsonl => OutputFormat::Jsonl,
         }
     }
 }

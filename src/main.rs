@@ -4,6 +4,7 @@
 mod app;
 mod bench_cmd;
 mod cli;
+mod generate_cmd;
 
 use std::process::ExitCode;
 

@@ -5,6 +5,7 @@ mod util;
 mod corpus;
 mod formats;
 mod fuzz_equiv;
+mod generate;
 mod hostile;
 mod interrupt;
 mod pipeline;

@@ -1,0 +1,112 @@
+//! `batchdoku generate`: turn the flags into a generation [`Spec`], stream
+//! the puzzles to the output, print the summary, choose the exit code.
+
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::Context;
+
+use batchdoku::generate::{self, ClueTarget, Generator, Spec, StreamConfig, StreamReport};
+use batchdoku::progress::ProgressMode;
+
+use crate::app::{open_output, EXIT_INTERRUPTED, EXIT_OK};
+use crate::cli::GenerateArgs;
+
+/// Below this many givens, `--clues` needs many attempts per puzzle.
+const SLOW_BELOW: usize = 22;
+
+/// Runs `generate`; `quit` is the Ctrl-C flag.
+pub fn run(args: &GenerateArgs, quit: &AtomicBool) -> anyhow::Result<ExitCode> {
+    let spec = spec_of(args);
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let generator = Generator::new(spec, seed).context("generate")?;
+    if args.start.checked_add(args.count).is_none() {
+        anyhow::bail!("generate: --start plus --count overflows");
+    }
+    if let ClueTarget::Exactly(k) = spec.clues {
+        if k < SLOW_BELOW && !args.quiet {
+            eprintln!(
+                "batchdoku generate: warning: --clues {k} is slow (most attempts end with more \
+                 givens and are retried)"
+            );
+        }
+    }
+    let config = StreamConfig {
+        start: args.start,
+        count: args.count,
+        threads: match args.threads {
+            Some(n) => n as usize,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        },
+        chunk_size: args.batch_size as usize,
+        format: args.format.into(),
+        header: !args.no_header,
+        progress: if args.quiet {
+            ProgressMode::Never
+        } else if args.progress {
+            ProgressMode::Always
+        } else {
+            ProgressMode::Auto
+        },
+    };
+    let sink = open_output(args.output.as_deref())?;
+    let report = generate::run_stream(&generator, sink, &config, quit)?;
+    if !args.quiet && !report.broken_pipe {
+        eprintln!("{}", summary(seed, &config, &report));
+    }
+    Ok(ExitCode::from(if report.interrupted {
+        EXIT_INTERRUPTED
+    } else {
+        EXIT_OK
+    }))
+}
+
+/// The spec the flags ask for (validated by [`Generator::new`]).
+fn spec_of(args: &GenerateArgs) -> Spec {
+    let clues = match (args.clues, args.min_clues) {
+        (Some(k), _) => ClueTarget::Exactly(usize::from(k)),
+        (None, Some(k)) => ClueTarget::AtLeast(usize::from(k)),
+        (None, None) => ClueTarget::Fewest,
+    };
+    Spec {
+        clues,
+        minimal: args.minimal,
+        symmetry: args.symmetry.into(),
+    }
+}
+
+/// A seed for a run without `--seed`: the clock and the process id.
+fn clock_seed() -> u64 {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ u64::from(std::process::id()).rotate_left(32)
+}
+
+/// The end-of-run line, e.g. `batchdoku generate: 1000 puzzles (seed 42,
+/// 24.3 givens on average, 1.00 attempts/puzzle) in 0.20 s, 5000
+/// puzzles/s, 2 threads`.
+fn summary(seed: u64, config: &StreamConfig, report: &StreamReport) -> String {
+    let n = report.puzzles.max(1) as f64;
+    let secs = report.elapsed.as_secs_f64();
+    let rate = if secs > 0.0 {
+        report.puzzles as f64 / secs
+    } else {
+        0.0
+    };
+    format!(
+        "batchdoku generate: {} puzzles (seed {seed}, {:.1} givens on average, {:.2} \
+         attempts/puzzle) in {secs:.2} s, {rate:.0} puzzles/s, {} thread{}{}",
+        report.puzzles,
+        report.givens as f64 / n,
+        report.attempts as f64 / n,
+        config.threads,
+        if config.threads == 1 { "" } else { "s" },
+        if report.interrupted {
+            " (interrupted)"
+        } else {
+            ""
+        }
+    )
+}

@@ -1,0 +1,360 @@
+//! `batchdoku generate`: every puzzle has exactly one solution (checked by
+//! running `solve` with both engines on the output), `--minimal` puzzles
+//! lose uniqueness when any given is removed, the targets and symmetries
+//! hold, and the bytes depend only on the seed, never on threads or
+//! chunking.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use batchdoku::generate::Symmetry;
+use batchdoku::parse::parse_line;
+use batchdoku::Grid;
+
+use crate::util::*;
+
+/// Runs `generate` quietly with `args`, expecting success; returns stdout.
+fn generate(args: &[&str]) -> Vec<u8> {
+    let mut all = vec!["generate", "-q"];
+    all.extend_from_slice(args);
+    let r = run(&all, None);
+    assert_eq!(r.code, 0, "generate {args:?}: {}", r.stderr);
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+    r.stdout
+}
+
+/// The puzzles of a `--format line` output.
+fn puzzles(out: &[u8]) -> Vec<Grid> {
+    std::str::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            assert_eq!(l.len(), 81, "{l}");
+            parse_line(l.as_bytes()).unwrap()
+        })
+        .collect()
+}
+
+/// Runs `solve -k 2 --solver ENGINE` on `input` and returns the statuses,
+/// checking every `expected` column says `match` when there is one.
+fn statuses(input: &Path, engine: &str) -> Vec<String> {
+    let r = run_paths(&["solve", "-q", "-k", "2", "--solver", engine], &[input]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (h, rows) = r.csv();
+    let expected = h.iter().position(|c| c == "expected");
+    for row in &rows {
+        if let Some(e) = expected {
+            assert_eq!(row[e], "match", "{row:?}");
+        }
+    }
+    rows.iter()
+        .map(|row| row[col(&h, "status")].clone())
+        .collect()
+}
+
+#[test]
+fn every_puzzle_is_unique_by_both_engines_and_matches_its_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, args) in [
+        ("default", &["-n", "150", "--seed", "1"][..]),
+        ("clues", &["-n", "60", "--seed", "2", "--clues", "27"]),
+        (
+            "central",
+            &["-n", "60", "--seed", "3", "--symmetry", "central"],
+        ),
+    ] {
+        let path = dir.path().join(format!("{name}.csv"));
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--format", "csv", "-o", path.to_str().unwrap()]);
+        assert!(generate(&all).is_empty(), "-o leaves stdout empty");
+        let (h, rows) = parse_csv(&std::fs::read(&path).unwrap());
+        assert_eq!(h, ["puzzle", "solution"]);
+        let n: usize = args[1].parse().unwrap();
+        assert_eq!(rows.len(), n, "{name}");
+        for row in &rows {
+            assert_solves(&row[0], &row[1]);
+        }
+        // `solve` reads the puzzle,solution header: each solution must be
+        // the one both engines find, and the only one.
+        for engine in ["mrv", "dlx"] {
+            let s = statuses(&path, engine);
+            assert_eq!(s.len(), n);
+            assert!(s.iter().all(|s| s == "unique"), "{name} {engine}: {s:?}");
+        }
+    }
+}
+
+#[test]
+fn minimal_puzzles_lose_uniqueness_when_any_given_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["-n", "12", "--seed", "4", "--minimal"][..],
+        &[
+            "-n",
+            "8",
+            "--seed",
+            "5",
+            "--minimal",
+            "--symmetry",
+            "central",
+        ],
+        &["-n", "8", "--seed", "6", "--minimal", "--clues", "24"],
+    ] {
+        let originals = puzzles(&generate(args));
+        // Every puzzle with one given removed, all in one file.
+        let mut reduced = String::new();
+        for p in &originals {
+            for cell in (0..81).filter(|&c| p.get(c) != 0) {
+                let mut q = *p;
+                q.set(cell, 0);
+                reduced.push_str(&q.to_line_string());
+                reduced.push('\n');
+            }
+        }
+        let path = dir.path().join("reduced.txt");
+        std::fs::write(&path, reduced).unwrap();
+        let total: usize = originals.iter().map(Grid::given_count).sum();
+        for engine in ["mrv", "dlx"] {
+            let s = statuses(&path, engine);
+            assert_eq!(s.len(), total);
+            assert!(s.iter().all(|s| s == "multiple"), "{args:?} {engine}");
+        }
+    }
+}
+
+#[test]
+fn output_is_the_same_for_any_threads_and_batch_size() {
+    let base = ["-n", "200", "--seed", "77", "--format", "csv"];
+    let with = |extra: &[&str]| {
+        let mut all = base.to_vec();
+        all.extend_from_slice(extra);
+        generate(&all)
+    };
+    let one = with(&["-j", "1"]);
+    assert_eq!(one.iter().filter(|&&b| b == b'\n').count(), 201);
+    for extra in [
+        &["-j", "2"][..],
+        &["-j", "2", "--batch-size", "1"],
+        &["-j", "2", "--batch-size", "7"],
+        &["-j", "1", "--batch-size", "1000"],
+        &["-j", "3", "--batch-size", "13"],
+    ] {
+        assert!(with(extra) == one, "{extra:?} changed the output");
+    }
+    // Symmetric and exact-count settings are thread independent too.
+    let sym = [
+        "-n",
+        "40",
+        "--seed",
+        "8",
+        "--symmetry",
+        "quarter",
+        "--clues",
+        "28",
+    ];
+    let a = generate(&[&sym[..], &["-j", "1"]].concat());
+    let b = generate(&[&sym[..], &["-j", "2", "--batch-size", "3"]].concat());
+    assert_eq!(a, b);
+}
+
+#[test]
+fn seeds_and_start_select_the_puzzles() {
+    let a = generate(&["-n", "30", "--seed", "10"]);
+    assert_eq!(generate(&["-n", "30", "--seed", "10"]), a);
+    let b = generate(&["-n", "30", "--seed", "11"]);
+    let (pa, pb) = (puzzles(&a), puzzles(&b));
+    assert!(pa.iter().zip(&pb).all(|(x, y)| x != y));
+    // --start I -n M is puzzles I..I+M of the longer run.
+    let tail = generate(&["-n", "12", "--seed", "10", "--start", "18"]);
+    assert_eq!(puzzles(&tail), pa[18..]);
+    let mut distinct = pa.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 30);
+}
+
+#[test]
+fn clue_targets_and_symmetries_hold() {
+    for p in puzzles(&generate(&["-n", "40", "--seed", "1", "--clues", "25"])) {
+        assert_eq!(p.given_count(), 25);
+    }
+    for p in puzzles(&generate(&["-n", "40", "--seed", "1", "--min-clues", "32"])) {
+        assert!(p.given_count() >= 32);
+    }
+    for symmetry in Symmetry::ALL {
+        let out = generate(&["-n", "20", "--seed", "2", "--symmetry", symmetry.as_str()]);
+        for p in puzzles(&out) {
+            assert!(symmetry.holds_for(&p), "{symmetry:?}: {p}");
+        }
+    }
+    let out = generate(&[
+        "-n",
+        "10",
+        "--seed",
+        "2",
+        "--symmetry",
+        "central",
+        "--clues",
+        "31",
+    ]);
+    for p in puzzles(&out) {
+        assert!(
+            Symmetry::Central.holds_for(&p) && p.given_count() == 31,
+            "{p}"
+        );
+    }
+}
+
+#[test]
+fn jsonl_and_zero_counts() {
+    let out = generate(&[
+        "-n", "3", "--seed", "5", "--format", "jsonl", "--start", "4",
+    ]);
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    for (k, v) in lines.iter().enumerate() {
+        assert_eq!(v["index"], 4 + k as u64);
+        assert_solves(
+            v["puzzle"].as_str().unwrap(),
+            v["solution"].as_str().unwrap(),
+        );
+    }
+    assert!(generate(&["-n", "0", "--seed", "1"]).is_empty());
+    assert_eq!(
+        generate(&["-n", "0", "--seed", "1", "--format", "csv"]),
+        b"puzzle,solution\n"
+    );
+    let no_header = generate(&["-n", "2", "--seed", "1", "--format", "csv", "--no-header"]);
+    assert_eq!(std::str::from_utf8(&no_header).unwrap().lines().count(), 2);
+}
+
+#[test]
+fn summary_names_the_seed_and_quiet_silences_it() {
+    let r = run(&["generate", "-n", "5", "--seed", "123", "-j", "1"], None);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stderr.contains("5 puzzles (seed 123,"),
+        "summary: {}",
+        r.stderr
+    );
+    // Without --seed the summary gives the seed drawn, which reproduces it.
+    let r = run(&["generate", "-n", "4", "-j", "1"], None);
+    assert_eq!(r.code, 0);
+    let seed = r
+        .stderr
+        .split("(seed ")
+        .nth(1)
+        .and_then(|s| s.split(',').next())
+        .unwrap_or_else(|| panic!("no seed in {}", r.stderr));
+    assert_eq!(generate(&["-n", "4", "--seed", seed]), r.stdout);
+}
+
+#[test]
+fn bad_flags_exit_2_with_nothing_written() {
+    for args in [
+        &["generate", "-n", "5", "--clues", "16"][..],
+        &["generate", "-n", "5", "--clues", "82"],
+        &["generate", "-n", "5", "--min-clues", "10"],
+        &["generate", "-n", "5", "--clues", "25", "--min-clues", "25"],
+        &[
+            "generate",
+            "-n",
+            "5",
+            "--clues",
+            "22",
+            "--symmetry",
+            "quarter",
+        ],
+        &["generate", "-n", "5", "--clues", "45", "--minimal"],
+        &["generate", "-n", "5", "--symmetry", "spiral"],
+        &["generate", "-n", "5", "--format", "xml"],
+        &["generate", "-n", "-1"],
+        &["generate", "--seed", "3"],
+        &["generate", "-n", "5", "-j", "0"],
+    ] {
+        let r = run(args, None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{args:?}");
+        assert!(!r.stderr.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn output_file_is_atomic() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("puzzles.txt");
+    let stdout = generate(&["-n", "20", "--seed", "9"]);
+    assert!(generate(&["-n", "20", "--seed", "9", "-o", out.to_str().unwrap()]).is_empty());
+    assert_eq!(std::fs::read(&out).unwrap(), stdout);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    // A missing directory fails before any work.
+    let bad = dir.path().join("no/such/dir/p.txt");
+    let r = run(&["generate", "-n", "5", "-o", bad.to_str().unwrap()], None);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("p.txt"), "{}", r.stderr);
+}
+
+#[test]
+fn sigint_exits_130_and_keeps_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("many.txt");
+    let mut child = Command::new(bin())
+        .args([
+            "generate", "-q", "-j", "1", "-n", "10000000", "--seed", "1", "-o",
+        ])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the temporary file has content (the buffer was flushed).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let started = std::fs::read_dir(dir.path()).unwrap().flatten().any(|e| {
+            e.file_name().to_string_lossy().ends_with(".tmp")
+                && e.metadata().map(|m| m.len() > 0).unwrap_or(false)
+        });
+        if started {
+            break;
+        }
+        assert!(Instant::now() < deadline, "never started writing");
+        assert!(child.try_wait().unwrap().is_none(), "finished too early");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn closed_stdout_ends_quietly() {
+    let mut child = Command::new(bin())
+        .args(["generate", "-j", "2", "-n", "10000000", "--seed", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first.trim_end().len(), 81);
+    // The reader is gone: the next write fails with EPIPE.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
