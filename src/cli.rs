@@ -460,8 +460,9 @@ pub struct GenerateArgs {
     #[arg(short, long)]
     pub quiet: bool,
 
-    /// Puzzles per chunk handed to a worker.
-    #[arg(long, default_value_t = 64, value_name = "N", hide_short_help = true,
+    /// Most puzzles per chunk handed to a worker (fewer for small counts);
+    /// does not change the output.
+    #[arg(long, default_value_t = 16, value_name = "N", hide_short_help = true,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub batch_size: u32,
 }

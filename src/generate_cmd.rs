@@ -95,9 +95,15 @@ fn summary(seed: u64, config: &StreamConfig, report: &StreamReport) -> String {
     } else {
         0.0
     };
+    // Slow specs (--clues 20) make well under one puzzle per second.
+    let rate = if rate < 10.0 {
+        format!("{rate:.2}")
+    } else {
+        format!("{rate:.0}")
+    };
     format!(
         "batchdoku generate: {} puzzles (seed {seed}, {:.1} givens on average, {:.2} \
-         attempts/puzzle) in {secs:.2} s, {rate:.0} puzzles/s, {} thread{}{}",
+         attempts/puzzle) in {secs:.2} s, {rate} puzzles/s, {} thread{}{}",
         report.puzzles,
         report.givens as f64 / n,
         report.attempts as f64 / n,

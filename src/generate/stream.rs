@@ -33,7 +33,8 @@ pub struct StreamConfig {
     pub count: u64,
     /// Worker threads.
     pub threads: usize,
-    /// Puzzles per chunk handed to a worker.
+    /// Most puzzles per chunk handed to a worker (fewer when the count is
+    /// small, so that every worker gets about four chunks).
     pub chunk_size: usize,
     /// `Line`: the puzzle, 81 characters with `.` for blanks; `Csv`:
     /// `puzzle,solution`; `Jsonl`: index, givens, puzzle and solution.
@@ -99,9 +100,14 @@ pub fn run(
 ) -> Result<StreamReport, StreamError> {
     let start = Instant::now();
     let threads = config.threads.max(1);
-    let chunk_size = config.chunk_size.max(1) as u64;
+    // Small runs get smaller chunks, so every worker has some (about four
+    // chunks per worker); the chunking never changes the output.
+    let fair_share = config.count.div_ceil(4 * threads as u64).max(1);
+    let chunk_size = (config.chunk_size.max(1) as u64).min(fair_share);
     let chunks = config.count.div_ceil(chunk_size);
-    let in_flight = (2 * threads + 2) as u64;
+    // Many small chunks in flight let the other workers run ahead of one slow
+    // puzzle (retries vary a lot) while memory stays tiny.
+    let in_flight = (8 * threads + 8) as u64;
     let bar = progress::bar(config.progress, Some(config.count));
     let pool = build_pool(threads)?;
     // Raised by the writer when it stops early, so workers drop the rest.
