@@ -82,7 +82,7 @@ def canon(puzzles, threads=None):
     puzzles have equal canonical forms, and only they do. Exact for every puzzle (several solutions, none,
     complete grids), computed by the library's pruned search, never a heuristic.
 
-    Returns ``status`` (uint8: ``Status.SOLVED`` when canonicalised, ``Status.INVALID`` for a malformed puzzle or
+    Returns ``status`` (uint8: ``Status.OK`` when canonicalised (as the CLI's ``canon``), ``Status.INVALID`` for a malformed puzzle or
     contradictory givens, as in :func:`solve`), ``canonical`` (uint8, (n, 81), zeros when invalid), ``transform``
     and ``error`` (lists: ``None`` or a string per puzzle). ``transform[i]`` maps puzzle ``i`` to its canonical
     form, in the library's text form (``batchdoku::canon::Transform``): ``"T;rows=...;cols=...;digits=..."``,

@@ -5,13 +5,12 @@
 //! `run.rs`). No second copy of any solver lives here: this crate only
 //! converts arrays.
 
-mod canon_job;
 mod input;
 mod run;
 
 use batchdoku::canon::Transform;
 use batchdoku::grid::CELLS;
-use batchdoku::jobs::{EngineKind, ScoreJob, SolveJob};
+use batchdoku::jobs::{CanonJob, EngineKind, ScoreJob, SolveJob};
 use batchdoku::output::{Row, Status};
 use batchdoku::parse::{InputFormat, Record};
 use batchdoku::pipeline;
@@ -23,7 +22,6 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
 
-use canon_job::CanonJob;
 use input::Puzzles;
 use run::{run_job, thread_count, CHUNK};
 
@@ -207,21 +205,14 @@ fn canon<'py>(
         .par_chunks_mut(CHUNK)
         .zip(canonical.par_chunks_mut(CHUNK * CELLS))
         .zip(transforms.par_chunks_mut(CHUNK));
-    let errors = run_job(
-        py,
-        &CanonJob,
-        view,
-        threads,
-        parts,
-        |part, j, row, scratch| {
-            let ((status, canonical), transforms) = part;
-            status[j] = row.status.ordinal() as u8;
-            if row.status != Status::Invalid {
-                put_grid(canonical, j, Some(&scratch.canonical));
-                transforms[j] = scratch.transform;
-            }
-        },
-    )?;
+    let errors = run_job(py, &CanonJob, view, threads, parts, |part, j, row, _| {
+        let ((status, canonical), transforms) = part;
+        status[j] = row.status.ordinal() as u8;
+        if let Some(t) = row.transform {
+            put_grid(canonical, j, row.canonical.as_ref());
+            transforms[j] = t;
+        }
+    })?;
     let invalid = Status::Invalid.ordinal() as u8;
     let transform = PyList::new(
         py,
