@@ -123,7 +123,8 @@ impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "batchdoku {}: {} records", self.command, self.records)?;
         if self.rows != self.records {
-            write!(f, ", {} rows written", self.rows)?;
+            let plural = if self.rows == 1 { "" } else { "s" };
+            write!(f, ", {} row{plural} written", self.rows)?;
         }
         let parts: Vec<String> = Status::ALL
             .iter()
