@@ -1,7 +1,10 @@
 //! Where rows go: stdout, or a file written atomically (a temporary file
 //! beside the target, renamed over it only when the run completes, so an
 //! interrupted or failed run never leaves a truncated file under the final
-//! name).
+//! name). A destination that exists and is not a regular file (`/dev/null`,
+//! a FIFO, a terminal) is written directly: renaming a file over it would
+//! replace the device or pipe itself. A symbolic link is followed, so the
+//! file it points to is replaced, not the link.
 
 use std::fs;
 use std::io::{self, BufWriter, Write};
@@ -23,6 +26,8 @@ pub enum Sink {
         /// The final path.
         path: PathBuf,
     },
+    /// An existing non-regular file (a device, a FIFO), written in place.
+    Special(BufWriter<fs::File>),
 }
 
 impl std::fmt::Debug for Sink {
@@ -30,6 +35,7 @@ impl std::fmt::Debug for Sink {
         match self {
             Sink::Stdout(_) => f.write_str("Sink::Stdout"),
             Sink::File { path, .. } => write!(f, "Sink::File({})", path.display()),
+            Sink::Special(_) => f.write_str("Sink::Special"),
         }
     }
 }
@@ -43,6 +49,23 @@ impl Sink {
     /// A temporary file beside `path`, created now so that an unwritable
     /// destination fails before any work is done.
     pub fn file(path: &Path) -> io::Result<Sink> {
+        let resolved;
+        let path = match fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => match fs::canonicalize(path) {
+                Ok(target) => {
+                    resolved = target;
+                    resolved.as_path()
+                }
+                Err(_) => path, // a dangling link: replaced by the new file
+            },
+            _ => path,
+        };
+        if let Ok(meta) = fs::metadata(path) {
+            if !meta.is_file() && !meta.is_dir() {
+                let file = fs::OpenOptions::new().write(true).open(path)?;
+                return Ok(Sink::Special(BufWriter::with_capacity(WRITE_BUFFER, file)));
+            }
+        }
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
@@ -80,6 +103,7 @@ impl Sink {
         match self {
             Sink::Stdout(w) => w.write_all(bytes),
             Sink::File { tmp, .. } => tmp.write_all(bytes),
+            Sink::Special(w) => w.write_all(bytes),
         }
     }
 
@@ -94,6 +118,7 @@ impl Sink {
                 tmp.persist(&path).map_err(|e| e.error)?;
                 Ok(())
             }
+            Sink::Special(mut w) => w.flush(),
         }
     }
 }
@@ -126,6 +151,59 @@ mod tests {
         sink.write_all(b"partial").unwrap();
         drop(sink);
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// `-o /dev/null` must write to the device, never rename a file over
+    /// it (which, run as root, replaces /dev/null with a regular file).
+    /// Only the choice is checked here, without finishing, so a regression
+    /// cannot damage the machine running the tests.
+    #[cfg(unix)]
+    #[test]
+    fn devices_are_written_in_place() {
+        let sink = Sink::file(Path::new("/dev/null")).unwrap();
+        assert!(matches!(sink, Sink::Special(_)), "{sink:?}");
+    }
+
+    /// A FIFO stays a FIFO and its reader gets the rows.
+    #[cfg(unix)]
+    #[test]
+    fn fifos_are_written_in_place() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("rows");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read(fifo).unwrap())
+        };
+        let mut sink = Sink::file(&fifo).unwrap();
+        sink.write_all(b"a,b\n").unwrap();
+        sink.finish().unwrap();
+        assert_eq!(reader.join().unwrap(), b"a,b\n");
+        assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    }
+
+    /// A symbolic link keeps pointing at the file, which gets the rows.
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_are_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.csv");
+        let link = dir.path().join("link.csv");
+        fs::write(&target, b"old").unwrap();
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let mut sink = Sink::file(&link).unwrap();
+        sink.write_all(b"new").unwrap();
+        sink.finish().unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read(&target).unwrap(), b"new");
     }
 
     #[test]
