@@ -404,76 +404,93 @@ fn expected_str(expected: Option<bool>) -> Option<&'static str> {
     expected.map(|m| if m { "match" } else { "mismatch" })
 }
 
-/// Writes CSV fields into a growing byte buffer with `csv-core` (quoting
-/// only the fields that need it), without allocating once warm.
+/// "00" to "99", for writing numbers two digits at a time.
+const DIGIT_PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Writes CSV fields into a growing byte buffer: a field is quoted when
+/// `csv-core`'s default writer would quote it (it holds a comma, a quote
+/// or a line break), with its quotes doubled, exactly as that writer does;
+/// everything else is appended as is.
 #[derive(Debug)]
 struct CsvFields {
-    wtr: csv_core::Writer,
-    first: bool,
-    /// The record so far is one plain field: csv-core has not seen it.
-    only_plain: bool,
+    /// Only asked whether a field needs quotes.
+    quoting: csv_core::Writer,
+    /// Fields written in the current record.
+    fields: usize,
+    /// The last field written was empty.
+    last_empty: bool,
 }
 
 impl CsvFields {
     fn new() -> CsvFields {
         CsvFields {
-            wtr: csv_core::Writer::new(),
-            first: true,
-            only_plain: false,
+            quoting: csv_core::Writer::new(),
+            fields: 0,
+            last_empty: false,
         }
-    }
-
-    /// Runs one csv-core step with enough room (`room` bytes) at the end of
-    /// `out`, keeping only what it wrote.
-    fn step(out: &mut Vec<u8>, room: usize, f: impl FnOnce(&mut [u8]) -> usize) {
-        let start = out.len();
-        out.resize(start + room, 0);
-        let n = f(&mut out[start..]);
-        out.truncate(start + n);
     }
 
     fn field(&mut self, out: &mut Vec<u8>, field: &[u8]) {
-        self.only_plain = false;
-        let wtr = &mut self.wtr;
-        if !self.first {
-            // A delimiter may first close the previous field's quote.
-            Self::step(out, 2, |buf| wtr.delimiter(buf).1);
+        if !self.quoting.should_quote(field) {
+            return self.plain(out, field);
         }
-        self.first = false;
-        // Worst case: every byte doubled, plus the opening quote.
-        Self::step(out, 2 * field.len() + 1, |buf| wtr.field(field, buf).2);
+        self.delimit(out);
+        self.last_empty = false;
+        out.push(b'"');
+        let mut rest = field;
+        while let Some(at) = rest.iter().position(|&b| b == b'"') {
+            out.extend_from_slice(&rest[..=at]);
+            out.push(b'"');
+            rest = &rest[at + 1..];
+        }
+        out.extend_from_slice(rest);
+        out.push(b'"');
     }
 
-    /// A field known to need no quoting (digits, `.`, status names):
-    /// appended as is, skipping csv-core's scan. Must follow only fields
-    /// that closed their own quotes, which `field` and `plain` both do once
-    /// the delimiter is written.
+    /// A field known to need no quoting (digits, `.`, status names), or
+    /// checked to need none: appended as is.
     fn plain(&mut self, out: &mut Vec<u8>, field: &[u8]) {
-        debug_assert!(field
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || b"._-;=".contains(b)));
-        if !self.first {
-            let wtr = &mut self.wtr;
-            Self::step(out, 2, |buf| wtr.delimiter(buf).1);
-        }
-        self.only_plain = self.first;
-        self.first = false;
+        debug_assert!(!self.quoting.should_quote(field));
+        self.delimit(out);
+        self.last_empty = field.is_empty();
         out.extend_from_slice(field);
     }
 
+    fn delimit(&mut self, out: &mut Vec<u8>) {
+        if self.fields > 0 {
+            out.push(b',');
+        }
+        self.fields += 1;
+    }
+
     fn num(&mut self, out: &mut Vec<u8>, n: i64) {
-        // Digits from the right, without the formatting machinery (three
-        // numbers per row add up).
+        // Two digits at a time from the right, without the formatting
+        // machinery (three numbers per row add up).
         let mut buf = [0u8; 20];
         let mut at = buf.len();
         let mut v = n.unsigned_abs();
-        loop {
+        while v >= 100 {
+            let pair = 2 * (v % 100) as usize;
+            v /= 100;
+            at -= 2;
+            buf[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        }
+        if v >= 10 {
+            let pair = 2 * v as usize;
+            at -= 2;
+            buf[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        } else {
             at -= 1;
-            buf[at] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
+            buf[at] = b'0' + v as u8;
         }
         if n < 0 {
             at -= 1;
@@ -485,21 +502,19 @@ impl CsvFields {
     fn opt_num(&mut self, out: &mut Vec<u8>, n: Option<u64>) {
         match n {
             Some(n) => self.num(out, n as i64),
-            None => self.field(out, b""),
+            None => self.plain(out, b""),
         }
     }
 
     fn end(&mut self, out: &mut Vec<u8>) {
-        if self.only_plain {
-            // csv-core saw nothing of this record and would write `""` for
-            // what it takes as an empty one-field record.
-            out.push(b'\n');
-        } else {
-            let wtr = &mut self.wtr;
-            Self::step(out, 4, |buf| wtr.terminator(buf).1);
+        // A record of one empty field is written `""`, or it would read
+        // back as a blank line.
+        if self.fields == 1 && self.last_empty {
+            out.extend_from_slice(b"\"\"");
         }
-        self.first = true;
-        self.only_plain = false;
+        out.push(b'\n');
+        self.fields = 0;
+        self.last_empty = false;
     }
 }
 
@@ -573,18 +588,18 @@ impl RowEncoder {
                 Column::Line => csv.num(out, row.line as i64),
                 Column::Puzzle => match &row.puzzle {
                     Some(g) => csv.plain(out, &g.to_line()),
-                    None => csv.field(out, b""),
+                    None => csv.plain(out, b""),
                 },
                 Column::Status => csv.plain(out, row.status.as_str().as_bytes()),
                 Column::Solutions => csv.num(out, row.solutions as i64),
                 Column::Solution => match &row.solution {
                     Some(g) => csv.plain(out, &g.to_line()),
-                    None => csv.field(out, b""),
+                    None => csv.plain(out, b""),
                 },
                 Column::Guesses => csv.num(out, row.guesses as i64),
                 Column::Score => match row.score {
                     Some(s) => csv.num(out, s),
-                    None => csv.field(out, b""),
+                    None => csv.plain(out, b""),
                 },
                 Column::Nodes => csv.num(out, row.nodes as i64),
                 Column::Expected => {
@@ -596,15 +611,15 @@ impl RowEncoder {
                 Column::Backtracks => csv.num(out, row.backtracks as i64),
                 Column::Singles => match row.singles {
                     Some(s) => csv.plain(out, if s { b"true" } else { b"false" }),
-                    None => csv.field(out, b""),
+                    None => csv.plain(out, b""),
                 },
                 Column::Canonical => match &row.canonical {
                     Some(g) => csv.plain(out, &g.to_line_with(b'0')),
-                    None => csv.field(out, b""),
+                    None => csv.plain(out, b""),
                 },
                 Column::Transform => match &row.transform {
                     Some(t) => csv.plain(out, &t.to_bytes()),
-                    None => csv.field(out, b""),
+                    None => csv.plain(out, b""),
                 },
                 Column::Dropped => csv.opt_num(out, row.dropped),
                 Column::TrainLine => csv.opt_num(out, row.train_line),
@@ -746,15 +761,42 @@ mod tests {
         assert_eq!(out, b"\"a,b\",3,\"x\"\"y\",unique\n\"a,b\",3,,unique\n");
     }
 
+    proptest::proptest! {
+        /// Any record comes out byte for byte as the `csv` crate's default
+        /// writer writes it (quoting, doubled quotes, the lone empty field).
+        #[test]
+        fn fields_match_the_csv_writer(
+            records in proptest::collection::vec(
+                proptest::collection::vec(
+                    proptest::collection::vec(proptest::sample::select(b"a1 ,\"\r\n;\xff".to_vec()), 0..5),
+                    1..4,
+                ),
+                1..4,
+            ),
+        ) {
+            let mut ours = Vec::new();
+            let mut csv = CsvFields::new();
+            let mut theirs = csv::WriterBuilder::new().flexible(true).from_writer(Vec::new());
+            for record in &records {
+                for field in record {
+                    csv.field(&mut ours, field);
+                }
+                csv.end(&mut ours);
+                theirs.write_record(record).unwrap();
+            }
+            proptest::prop_assert_eq!(ours, theirs.into_inner().unwrap());
+        }
+    }
+
     #[test]
     fn numbers_are_written_in_full() {
         let mut out = Vec::new();
         let mut csv = CsvFields::new();
-        for n in [0, 7, -1, 10, 1_234_567, i64::MAX, i64::MIN] {
+        for n in [0, 7, -1, 10, 99, 100, -305, 1_234_567, i64::MAX, i64::MIN] {
             csv.num(&mut out, n);
         }
         csv.end(&mut out);
-        let expected = format!("0,7,-1,10,1234567,{},{}\n", i64::MAX, i64::MIN);
+        let expected = format!("0,7,-1,10,99,100,-305,1234567,{},{}\n", i64::MAX, i64::MIN);
         assert_eq!(String::from_utf8(out).unwrap(), expected);
     }
 
