@@ -18,13 +18,6 @@ use crate::grid::Grid;
 /// Number of shards (a power of two).
 pub const SHARDS: usize = 64;
 
-/// Bytes one class takes in a [`ClassMap`] with values of `value_size`
-/// bytes, before the hash table's spare capacity: the 16-byte key, the
-/// value padded to the key's alignment, and one control byte.
-pub const fn entry_bytes(value_size: usize) -> usize {
-    16 + value_size.div_ceil(16) * 16 + 1
-}
-
 /// The 128-bit key of a grid: XXH3-128 of its 81 cell values. Distinct
 /// grids collide with probability about n² / 2¹²⁹ over n grids (below
 /// 10⁻²² for ten million).
@@ -160,6 +153,14 @@ mod tests {
             assert_eq!(two.get(key), one.get(key));
         }
         assert_eq!(one.get(12345), None);
+    }
+
+    /// Bytes one class takes in a [`ClassMap`] with values of
+    /// `value_size` bytes, before the hash table's spare capacity: the
+    /// 16-byte key, the value padded to the key's alignment, and one
+    /// control byte (the figure `dedupe --help` states).
+    const fn entry_bytes(value_size: usize) -> usize {
+        16 + value_size.div_ceil(16) * 16 + 1
     }
 
     #[test]

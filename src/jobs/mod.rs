@@ -10,7 +10,7 @@ mod score;
 mod solve;
 
 pub use canon::{CanonJob, Equivalence};
-pub use classes::{entry_bytes, grid_key, ClassMap, KeyHasher, SHARDS};
+pub use classes::{grid_key, ClassMap};
 pub use dedupe::{ClassCount, DedupeJob, Pass};
 pub use overlap::{OverlapJob, Split};
 pub use score::ScoreJob;

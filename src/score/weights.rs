@@ -126,8 +126,8 @@ impl Weights {
         &self.split
     }
 
-    /// Reads a table of 81 integers (see the [module docs](self) for the
-    /// format) from `reader`.
+    /// Reads a table of 81 integers from `reader`: whitespace- and/or
+    /// comma-separated, row-major, line breaks not significant.
     pub fn from_reader<R: BufRead>(reader: R) -> Result<Weights, WeightsError> {
         let mut parser = TableParser::default();
         for (index, line) in reader.lines().enumerate() {
@@ -141,7 +141,7 @@ impl Weights {
 impl FromStr for Weights {
     type Err = WeightsError;
 
-    /// Parses a table of 81 integers (see the [module docs](self)).
+    /// Parses a table of 81 integers, as [`Weights::from_reader`] reads it.
     fn from_str(s: &str) -> Result<Weights, WeightsError> {
         let mut parser = TableParser::default();
         for (index, line) in s.lines().enumerate() {
