@@ -8,11 +8,13 @@
 #  4. peak memory (max RSS, /usr/bin/time -v) for 1M and 10M puzzles streamed from stdin.
 #
 # Output: a Markdown report on stdout and in bench/runs/<date>-<host>/report.md (with raw CSV beside it).
-# Environment: SECONDS_PER_RUN (default 4), SKIP_MEMORY=1 to skip step 4, SKIP_PEERS=1 to skip step 5 (peer bench).
+# Environment: SECONDS_PER_RUN (default 4), REPEATS (default 3: every rate in steps 1-3 is the best of that many
+# runs), SKIP_MEMORY=1 to skip step 4, SKIP_PEERS=1 to skip step 5 (peer bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${1:-${BATCHDOKU_DATA:-../shared/data}}
 PER_RUN=${SECONDS_PER_RUN:-4}
+REPEATS=${REPEATS:-3}
 RUN_DIR=bench/runs/$(date +%Y-%m-%d)-$(hostname)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -29,11 +31,14 @@ e2e() {
   echo "$n $t0 $t1" | awk '{ printf "%.0f", $1 / ($3 - $2) }'
 }
 
+# solo FILE K: puzzles/s of the solver alone (`batchdoku bench`, puzzles in memory, 1 thread).
+solo() { "$B" bench -j 1 -k "$2" --min-time 2 --format csv "$1" | awk -F, 'NR==2 { print $6 }'; }
+
 {
 echo "# batchdoku whole-program benchmark"
 echo
 echo "- date: $(date -u +%Y-%m-%dT%H:%MZ); host: $(hostname); cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); cores: $(nproc)"
-echo "- binary: $($B --version); data: $DATA"
+echo "- binary: $($B --version); data: $DATA; every rate the best of $REPEATS runs; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "## Solver only vs end to end"
 echo
@@ -45,12 +50,12 @@ echo "set,mode,solver_only_1t,e2e_1t,e2e_2t,puzzles" > "$RUN_DIR/raw.csv"
 for f in "$DATA"/*.txt; do
   name=$(basename "$f" .txt)
   for k in 1 2; do
-    solo=$("$B" bench -j 1 -k "$k" --min-time 2 --format csv "$f" | awk -F, 'NR==2 { print $6 }')
+    solo=$(best "$REPEATS" solo "$f" "$k")
     want=$(awk -v r="$solo" -v s="$PER_RUN" 'BEGIN { printf "%d", r * s }')
     replicate "$f" "$want" "$TMP/in.txt"
     n=$(grep -c '' "$TMP/in.txt")
-    one=$(e2e "$TMP/in.txt" 1 "$k")
-    two=$(e2e "$TMP/in.txt" 2 "$k")
+    one=$(best "$REPEATS" e2e "$TMP/in.txt" 1 "$k")
+    two=$(best "$REPEATS" e2e "$TMP/in.txt" 2 "$k")
     mode=$([ "$k" = 1 ] && echo first || echo count2)
     echo "$name,$mode,$solo,$one,$two,$n" >> "$RUN_DIR/raw.csv"
     awk -v n="$name" -v m="$mode" -v s="$solo" -v a="$one" -v b="$two" -v c="$n" \
@@ -69,7 +74,7 @@ replicate "$DATA/puzzles2_17_clue.txt" 1000000 "$TMP/1m.txt"
 echo "| mode | 1 thread | 2 threads | speed-up |"
 echo "|---|---:|---:|---:|"
 for k in 1 2; do
-  one=$(e2e "$TMP/1m.txt" 1 "$k"); two=$(e2e "$TMP/1m.txt" 2 "$k")
+  one=$(best "$REPEATS" e2e "$TMP/1m.txt" 1 "$k"); two=$(best "$REPEATS" e2e "$TMP/1m.txt" 2 "$k")
   awk -v k="$k" -v a="$one" -v b="$two" 'BEGIN { printf "| %s | %d | %d | %.2f |\n", (k == 1 ? "first" : "count2"), a, b, b / a }'
 done
 } | tee -a "$RUN_DIR/report.md"

@@ -9,3 +9,14 @@ replicate() {
   local copies=$(( ($2 + lines - 1) / lines ))
   for ((i = 0; i < copies; i++)); do cat "$1"; done > "$3"
 }
+
+# best N CMD...: run CMD (which prints one rate) N times, print the highest. On a shared, noisy machine the best
+# of a few runs is the figure least disturbed by other work (as hyperfine's min).
+best() {
+  local n=$1 r top=0; shift
+  for ((i = 0; i < n; i++)); do
+    r=$("$@")
+    top=$(awk -v a="$top" -v b="$r" 'BEGIN { print (b > a ? b : a) }')
+  done
+  echo "$top"
+}
