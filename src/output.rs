@@ -416,14 +416,15 @@ const DIGIT_PAIRS: [u8; 200] = {
     t
 };
 
-/// Writes CSV fields into a growing byte buffer: a field is quoted when
-/// `csv-core`'s default writer would quote it (it holds a comma, a quote
-/// or a line break), with its quotes doubled, exactly as that writer does;
-/// everything else is appended as is.
+/// Writes CSV fields into a growing byte buffer. `csv-core` decides which
+/// fields need quotes (a comma, a quote or a line break) and writes those,
+/// quotes doubled; every other field is appended as is, and delimiters and
+/// terminators are plain bytes, so a row of digits never goes through
+/// csv-core's state machine.
 #[derive(Debug)]
 struct CsvFields {
-    /// Only asked whether a field needs quotes.
-    quoting: csv_core::Writer,
+    /// Quotes the fields that need it; idle between them.
+    quoter: csv_core::Writer,
     /// Fields written in the current record.
     fields: usize,
     /// The last field written was empty.
@@ -433,33 +434,31 @@ struct CsvFields {
 impl CsvFields {
     fn new() -> CsvFields {
         CsvFields {
-            quoting: csv_core::Writer::new(),
+            quoter: csv_core::Writer::new(),
             fields: 0,
             last_empty: false,
         }
     }
 
     fn field(&mut self, out: &mut Vec<u8>, field: &[u8]) {
-        if !self.quoting.should_quote(field) {
+        if !self.quoter.should_quote(field) {
             return self.plain(out, field);
         }
         self.delimit(out);
         self.last_empty = false;
-        out.push(b'"');
-        let mut rest = field;
-        while let Some(at) = rest.iter().position(|&b| b == b'"') {
-            out.extend_from_slice(&rest[..=at]);
-            out.push(b'"');
-            rest = &rest[at + 1..];
-        }
-        out.extend_from_slice(rest);
-        out.push(b'"');
+        // Room for every byte doubled and both quotes; `finish` writes the
+        // closing quote and leaves the writer idle again.
+        let start = out.len();
+        out.resize(start + 2 * field.len() + 2, 0);
+        let (_, _, body) = self.quoter.field(field, &mut out[start..]);
+        let (_, close) = self.quoter.finish(&mut out[start + body..]);
+        out.truncate(start + body + close);
     }
 
     /// A field known to need no quoting (digits, `.`, status names), or
     /// checked to need none: appended as is.
     fn plain(&mut self, out: &mut Vec<u8>, field: &[u8]) {
-        debug_assert!(!self.quoting.should_quote(field));
+        debug_assert!(!self.quoter.should_quote(field));
         self.delimit(out);
         self.last_empty = field.is_empty();
         out.extend_from_slice(field);
