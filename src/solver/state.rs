@@ -51,8 +51,8 @@
 
 use super::lanes::Lanes;
 use super::tables::{
-    lone_in_row, segments, stack_pattern, unstack_pattern, BAND, BAND_PEERS, COLUMN_0,
-    MATCHED_SEGMENTS, ROW, SEGMENT_CELLS,
+    lone_in_full_rows, segments, stack_pattern, unstack_pattern, BAND, BAND_PEERS, COLUMN_0,
+    MATCHED_CELLS, MATCHED_SEGMENTS, ROW,
 };
 use crate::grid::{Grid, CELLS};
 
@@ -312,12 +312,12 @@ impl State {
     #[inline(always)]
     fn update(&mut self, d: usize, b: usize) -> Result<(), Contradiction> {
         let mask = self.bands[d].0[b];
-        let allowed = MATCHED_SEGMENTS[segments(mask)];
+        let allowed = MATCHED_CELLS[segments(mask)];
         if allowed == 0 {
             return Err(Contradiction);
         }
-        let band = mask & SEGMENT_CELLS[allowed as usize];
-        let lone = lone_in_row(band) & self.unsolved.0[b];
+        let band = mask & allowed;
+        let lone = lone_in_full_rows(band) & self.unsolved.0[b];
         if lone != 0 {
             self.unsolved.0[b] &= !lone;
             let cells = Lanes::only(b, lone);

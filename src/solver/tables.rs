@@ -36,8 +36,10 @@ pub(super) const MATCHED_SEGMENTS: [u16; 512] = build_matched_segments();
 /// The 27-bit cell mask covered by a segment pattern.
 pub(super) const SEGMENT_CELLS: [u32; 512] = build_segment_cells();
 
-/// A nine-bit row chunk if it has exactly one bit set, else 0.
-const LONE_ROW: [u16; 512] = build_lone_row();
+/// [`MATCHED_SEGMENTS`] as cells: for a segment pattern, the cells of the
+/// segments some permutation uses (one lookup instead of two in the band
+/// update); zero for a dead end.
+pub(super) const MATCHED_CELLS: [u32; 512] = build_matched_cells();
 
 /// For cell `p` (0..27) of a band: the other cells of its row, box and
 /// column inside the band (its peers within the band).
@@ -71,25 +73,22 @@ pub(super) fn segments(band: u32) -> usize {
         | (ROW_BOXES[((band >> 18) & ROW) as usize] as usize) << 6
 }
 
-/// The cells of a band mask that are alone in their row (rows with
-/// exactly one cell set). Empty rows contribute nothing.
-#[inline(always)]
-pub(super) fn lone_in_row(band: u32) -> u32 {
-    // A table, not `row & (row - 1) == 0`: whether a row holds one cell
-    // is a coin toss to the branch predictor, and LLVM compiles that test
-    // to a jump (it mispredicted on about a third of the rows).
-    let lone = |row: u32| u32::from(LONE_ROW[row as usize]);
-    lone(band & ROW) | lone((band >> 9) & ROW) << 9 | lone(band >> 18) << 18
-}
+/// The high bit (bit 8) of each row of a band.
+const ROW_HIGH: u32 = 0x100 * COLUMN_0;
 
-const fn build_lone_row() -> [u16; 512] {
-    let mut t = [0u16; 512];
-    let mut p = 0;
-    while p < 9 {
-        t[1 << p] = 1 << p;
-        p += 1;
-    }
-    t
+/// The cells of a band mask alone in their row, for a band mask with no
+/// empty row (as the locked-candidates filter leaves it), by bit tricks on
+/// the three nine-bit rows at once: no table and no branch.
+#[inline(always)]
+pub(super) fn lone_in_full_rows(band: u32) -> u32 {
+    // No row is empty, so subtracting one from each row borrows inside
+    // it: `rest` is each row without its lowest cell.
+    let rest = band & band.wrapping_sub(COLUMN_0);
+    // Bit 8 of each row where `rest` is not empty (the low eight bits plus
+    // 0xFF carry into bit 8 when any is set), then spread over the row.
+    let low = ROW_HIGH - COLUMN_0;
+    let crowded = (((rest & low) + low) | rest) & ROW_HIGH;
+    band & !(crowded | (crowded - (crowded >> 8)))
 }
 
 const fn build_row_boxes() -> [u8; 512] {
@@ -140,6 +139,16 @@ const fn build_matched_segments() -> [u16; 512] {
             }
             i += 1;
         }
+        p += 1;
+    }
+    t
+}
+
+const fn build_matched_cells() -> [u32; 512] {
+    let mut t = [0u32; 512];
+    let mut p = 0;
+    while p < 512 {
+        t[p] = SEGMENT_CELLS[MATCHED_SEGMENTS[p] as usize];
         p += 1;
     }
     t
@@ -303,14 +312,41 @@ mod tests {
     }
 
     #[test]
-    fn lone_in_row_finds_single_cells() {
-        assert_eq!(lone_in_row(0), 0);
-        assert_eq!(lone_in_row(BAND), 0);
+    fn matched_cells_are_the_cells_of_matched_segments() {
+        for p in 0..512usize {
+            assert_eq!(MATCHED_CELLS[p], SEGMENT_CELLS[MATCHED_SEGMENTS[p] as usize]);
+        }
+    }
+
+    #[test]
+    fn lone_in_full_rows_matches_the_table_on_every_full_band() {
+        // Every row pattern with at least one cell, in each row position,
+        // against the table version (rows are independent).
+        for a in 1..512u32 {
+            for b in [1u32, 2, 3, 0x100, 0x101, 0x1FF, a] {
+                for band in [a | b << 9 | 1 << 18, b | a << 9 | b << 18, b | 0x80 << 9 | a << 18] {
+                    assert_eq!(lone_in_full_rows(band), lone_by_counting(band), "{band:027b}");
+                }
+            }
+        }
+    }
+
+    /// Reference: the cells of rows holding exactly one cell.
+    fn lone_by_counting(band: u32) -> u32 {
+        (0..3)
+            .map(|r| band & ROW << (9 * r))
+            .filter(|row| row.count_ones() == 1)
+            .sum()
+    }
+
+    #[test]
+    fn lone_in_full_rows_finds_single_cells() {
+        assert_eq!(lone_in_full_rows(BAND), 0);
         // Row 0: one cell (col 4); row 1: two cells; row 2: one cell (col 8).
         let band = 1 << 4 | 0b11 << 9 | 1 << 26;
-        assert_eq!(lone_in_row(band), 1 << 4 | 1 << 26);
-        for p in 0..27 {
-            assert_eq!(lone_in_row(1 << p), 1 << p);
+        assert_eq!(lone_in_full_rows(band), 1 << 4 | 1 << 26);
+        for (a, b, c) in [(0, 9, 18), (8, 17, 26), (3, 13, 23)] {
+            assert_eq!(lone_in_full_rows(1 << a | 1 << b | 1 << c), 1 << a | 1 << b | 1 << c);
         }
     }
 }
