@@ -145,16 +145,7 @@ impl State {
     /// own. Two equal givens that see each other are a contradiction;
     /// propagation (not done here) finds the rest.
     pub(crate) fn load(&mut self, puzzle: &Grid) -> Result<(), Contradiction> {
-        let mut givens = [Lanes::ZERO; 9];
-        let cells = puzzle.cells();
-        for b in 0..3 {
-            for p in 0..27 {
-                let v = cells[27 * b + p] as usize;
-                if v != 0 {
-                    givens[v - 1].0[b] |= 1 << p;
-                }
-            }
-        }
+        let givens = Lanes::givens(puzzle.cells());
         let all = Lanes::bands(BAND);
         let filled = givens.iter().fold(Lanes::ZERO, |acc, g| acc.or(*g));
         self.unsolved = all.and_not(filled);

@@ -314,7 +314,10 @@ mod tests {
     #[test]
     fn matched_cells_are_the_cells_of_matched_segments() {
         for p in 0..512usize {
-            assert_eq!(MATCHED_CELLS[p], SEGMENT_CELLS[MATCHED_SEGMENTS[p] as usize]);
+            assert_eq!(
+                MATCHED_CELLS[p],
+                SEGMENT_CELLS[MATCHED_SEGMENTS[p] as usize]
+            );
         }
     }
 
@@ -324,8 +327,16 @@ mod tests {
         // against the table version (rows are independent).
         for a in 1..512u32 {
             for b in [1u32, 2, 3, 0x100, 0x101, 0x1FF, a] {
-                for band in [a | b << 9 | 1 << 18, b | a << 9 | b << 18, b | 0x80 << 9 | a << 18] {
-                    assert_eq!(lone_in_full_rows(band), lone_by_counting(band), "{band:027b}");
+                for band in [
+                    a | b << 9 | 1 << 18,
+                    b | a << 9 | b << 18,
+                    b | 0x80 << 9 | a << 18,
+                ] {
+                    assert_eq!(
+                        lone_in_full_rows(band),
+                        lone_by_counting(band),
+                        "{band:027b}"
+                    );
                 }
             }
         }
@@ -346,7 +357,10 @@ mod tests {
         let band = 1 << 4 | 0b11 << 9 | 1 << 26;
         assert_eq!(lone_in_full_rows(band), 1 << 4 | 1 << 26);
         for (a, b, c) in [(0, 9, 18), (8, 17, 26), (3, 13, 23)] {
-            assert_eq!(lone_in_full_rows(1 << a | 1 << b | 1 << c), 1 << a | 1 << b | 1 << c);
+            assert_eq!(
+                lone_in_full_rows(1 << a | 1 << b | 1 << c),
+                1 << a | 1 << b | 1 << c
+            );
         }
     }
 }
