@@ -41,6 +41,20 @@ pub(super) const SEGMENT_CELLS: [u32; 512] = build_segment_cells();
 /// update); zero for a dead end.
 pub(super) const MATCHED_CELLS: [u32; 512] = build_matched_cells();
 
+/// The nine cells of each box of a band (box 0 = columns 0..3).
+pub(super) const BOX_CELLS: [u32; 3] = [0x1C0E07, 0x1C0E07 << 3, 0x1C0E07 << 6];
+
+/// The number of set bits of a nine-bit value (a table: the crate is built
+/// without `target-cpu`, so `count_ones` has no single instruction).
+pub(super) const ONES_IN_NINE: [u8; 512] = build_ones_in_nine();
+
+/// The nine cells of box `k` of a band mask, packed into nine bits.
+#[inline(always)]
+pub(super) fn box_nine(band: u32, k: usize) -> usize {
+    let x = band >> (3 * k) & BOX_CELLS[0];
+    ((x | x >> 6 | x >> 12) & ROW) as usize
+}
+
 /// For cell `p` (0..27) of a band: the other cells of its row, box and
 /// column inside the band (its peers within the band).
 pub(super) const BAND_PEERS: [u32; 27] = build_band_peers();
@@ -140,6 +154,16 @@ const fn build_matched_segments() -> [u16; 512] {
             i += 1;
         }
         p += 1;
+    }
+    t
+}
+
+const fn build_ones_in_nine() -> [u8; 512] {
+    let mut t = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
+        t[x] = (x as u32).count_ones() as u8;
+        x += 1;
     }
     t
 }
@@ -264,6 +288,32 @@ mod tests {
         for p in 0..512usize {
             assert_eq!(SEGMENT_CELLS[p].count_ones(), 3 * p.count_ones());
             assert_eq!(segments(SEGMENT_CELLS[p]), p);
+        }
+    }
+
+    #[test]
+    fn box_cells_are_the_three_boxes_of_a_band() {
+        for (k, &cells) in BOX_CELLS.iter().enumerate() {
+            assert_eq!(cells, SEGMENT_CELLS[0b1001001 << k]);
+        }
+    }
+
+    #[test]
+    fn box_nine_packs_the_box_and_counts_match() {
+        let mut x = 0x2545_F491u32;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let band = x & BAND;
+            for (k, cells) in BOX_CELLS.into_iter().enumerate() {
+                let packed = box_nine(band, k);
+                assert_eq!(packed as u32 & !ROW, 0);
+                assert_eq!(u32::from(ONES_IN_NINE[packed]), (band & cells).count_ones());
+            }
+        }
+        for v in 0..512usize {
+            assert_eq!(u32::from(ONES_IN_NINE[v]), v.count_ones());
         }
     }
 
