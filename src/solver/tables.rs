@@ -48,6 +48,9 @@ pub(super) const BOX_CELLS: [u32; 3] = [0x1C0E07, 0x1C0E07 << 3, 0x1C0E07 << 6];
 /// without `target-cpu`, so `count_ones` has no single instruction).
 pub(super) const ONES_IN_NINE: [u8; 512] = build_ones_in_nine();
 
+/// Eight bits spread over the eight bytes of a word: byte `j` is bit `j`.
+pub(super) const SPREAD_EIGHT: [u64; 256] = build_spread_eight();
+
 /// The nine cells of box `k` of a band mask, packed into nine bits.
 #[inline(always)]
 pub(super) fn box_nine(band: u32, k: usize) -> usize {
@@ -154,6 +157,20 @@ const fn build_matched_segments() -> [u16; 512] {
             i += 1;
         }
         p += 1;
+    }
+    t
+}
+
+const fn build_spread_eight() -> [u64; 256] {
+    let mut t = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut j = 0;
+        while j < 8 {
+            t[x] |= ((x as u64 >> j) & 1) << (8 * j);
+            j += 1;
+        }
+        x += 1;
     }
     t
 }
@@ -314,6 +331,16 @@ mod tests {
         }
         for v in 0..512usize {
             assert_eq!(u32::from(ONES_IN_NINE[v]), v.count_ones());
+        }
+    }
+
+    #[test]
+    fn spread_eight_puts_bit_j_in_byte_j() {
+        for x in 0..256usize {
+            let bytes = SPREAD_EIGHT[x].to_le_bytes();
+            for (j, &byte) in bytes.iter().enumerate() {
+                assert_eq!(u32::from(byte), (x as u32 >> j) & 1, "{x:08b} byte {j}");
+            }
         }
     }
 
