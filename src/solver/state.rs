@@ -51,8 +51,8 @@
 
 use super::lanes::Lanes;
 use super::tables::{
-    box_nine, lone_in_full_rows, segments, stack_pattern, unstack_pattern, BAND, BAND_PEERS,
-    BOX_CELLS, COLUMN_0, MATCHED_CELLS, MATCHED_SEGMENTS, ONES_IN_NINE, ROW, SPREAD_EIGHT,
+    box_nine, lone_in_full_rows, segments, transpose_groups, BAND, BAND_PEERS, BOX_CELLS, COLUMN_0,
+    MATCHED_CELLS, MATCHED_SEGMENTS, ONES_IN_NINE, ROW, SPREAD_EIGHT,
 };
 use crate::grid::{Grid, CELLS};
 
@@ -417,18 +417,18 @@ impl State {
             let lone = pack(once.and_not(twice));
             let placed = pack(placed.and(row));
             let placed = (placed | placed >> 9 | placed >> 18) & ROW;
-            let mut keep = 0;
-            for s in 0..3 {
-                let allowed = u32::from(MATCHED_SEGMENTS[stack_pattern(columns, s)]);
-                if allowed == 0 {
-                    return Err(Contradiction);
-                }
-                keep |= unstack_pattern(allowed, s);
+            // The three stacks' band-column patterns side by side (stack
+            // `s` at bit `9 * s`), each filtered by the permutation table.
+            let stacked = transpose_groups(columns);
+            let allowed = |s: u32| u32::from(MATCHED_SEGMENTS[(stacked >> (9 * s) & ROW) as usize]);
+            let (a0, a1, a2) = (allowed(0), allowed(1), allowed(2));
+            if a0 == 0 || a1 == 0 || a2 == 0 {
+                return Err(Contradiction);
             }
+            let keep = transpose_groups(a0 | a1 << 9 | a2 << 18);
             if keep != columns {
-                for b in 0..3 {
-                    self.bands[d].0[b] &= (keep >> (9 * b) & ROW) * COLUMN_0;
-                }
+                let spread = |b: u32| (keep >> (9 * b) & ROW) * COLUMN_0;
+                self.bands[d] = self.bands[d].and(Lanes([spread(0), spread(1), spread(2), 0]));
                 changed = true;
             }
             // Columns left in exactly one band, in one row there, and not

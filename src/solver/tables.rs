@@ -63,12 +63,14 @@ pub(super) fn box_nine(band: u32, k: usize) -> usize {
 pub(super) const BAND_PEERS: [u32; 27] = build_band_peers();
 
 /// The three-bit groups 0, 9 and 18 of a packed value.
+#[cfg(test)]
 const STACK_0_OF_PACKED: u32 = 7 | 7 << 9 | 7 << 18;
 
 /// For stack `s`, the band-column pattern of a packed per-band column
 /// mask: bit `3 * b + c` set when band `b` has column `3 * s + c`. It has
 /// the shape of a segment pattern, so [`MATCHED_SEGMENTS`] filters it.
-#[inline(always)]
+/// (The solver uses [`transpose_groups`]; this is the tests' reference.)
+#[cfg(test)]
 pub(super) fn stack_pattern(packed: u32, s: u32) -> usize {
     let x = (packed >> (3 * s)) & STACK_0_OF_PACKED;
     ((x | x >> 6 | x >> 12) & ROW) as usize
@@ -76,9 +78,22 @@ pub(super) fn stack_pattern(packed: u32, s: u32) -> usize {
 
 /// The inverse of [`stack_pattern`]: a band-column pattern of stack `s`
 /// back to packed per-band columns.
-#[inline(always)]
+#[cfg(test)]
 pub(super) fn unstack_pattern(pattern: u32, s: u32) -> u32 {
     ((pattern & 7) | (pattern & 0o70) << 6 | (pattern & 0o700) << 12) << (3 * s)
+}
+
+/// Transposes the 3x3 matrix of three-bit groups of a packed per-band
+/// column mask: group (band `b`, stack `s`) at bit `9 * b + 3 * s` moves
+/// to bit `9 * s + 3 * b`, so nine bits at `9 * s` are
+/// the band-column pattern of stack `s` (see `stack_pattern`). Its own
+/// inverse. Two delta swaps.
+#[inline(always)]
+pub(super) fn transpose_groups(packed: u32) -> u32 {
+    let t = (packed >> 6 ^ packed) & (7 << 3 | 7 << 15);
+    let x = packed ^ (t | t << 6);
+    let t = (x >> 12 ^ x) & 7 << 6;
+    x ^ (t | t << 12)
 }
 
 /// The segment pattern of a band mask: which (row, box) segments are
@@ -385,6 +400,14 @@ mod tests {
                 back |= unstack_pattern(p as u32, s);
             }
             assert_eq!(back, packed);
+            let transposed = transpose_groups(packed);
+            for s in 0..3 {
+                assert_eq!(
+                    (transposed >> (9 * s) & ROW) as usize,
+                    stack_pattern(packed, s)
+                );
+            }
+            assert_eq!(transpose_groups(transposed), packed);
         }
     }
 
