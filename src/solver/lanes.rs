@@ -276,6 +276,9 @@ mod sse2 {
         !(same as u32) & 0xF
     }
 
+    /// The 27 cells of a band.
+    const BAND: u32 = (1 << 27) - 1;
+
     /// Five 16-byte compares per digit cover cells 0..80; cell 80 is
     /// read on its own.
     #[inline(always)]
@@ -292,12 +295,8 @@ mod sse2 {
                 let bits = |i: usize| _mm_movemask_epi8(_mm_cmpeq_epi8(v[i], key)) as u32 as u64;
                 let low = bits(0) | bits(1) << 16 | bits(2) << 32 | bits(3) << 48;
                 let high = bits(4) | u64::from(last == digit) << 16;
-                Lanes([
-                    low as u32 & (1 << 27) - 1,
-                    (low >> 27) as u32 & (1 << 27) - 1,
-                    (low >> 54 | high << 10) as u32 & (1 << 27) - 1,
-                    0,
-                ])
+                let band = |x: u64| x as u32 & BAND;
+                Lanes([band(low), band(low >> 27), band(low >> 54 | high << 10), 0])
             })
         }
     }

@@ -514,8 +514,8 @@ impl State {
         for b in 0..3 {
             let lane = pairs.0[b];
             let mut rows = 0;
-            for r in 0..3 {
-                if counts[b][r] == most {
+            for (r, &n) in counts[b].iter().enumerate() {
+                if n == most {
                     rows |= lane & ROW << (9 * r);
                 }
             }
