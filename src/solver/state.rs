@@ -85,6 +85,8 @@ pub(crate) struct Seen {
     bands: [Lanes; 9],
     /// The masks as the stack pass last saw them, per digit.
     stacks: [Lanes; 9],
+    /// Whether propagation runs the stack pass (set by the search).
+    pub(crate) stack_pass: bool,
 }
 
 impl Seen {
@@ -93,6 +95,7 @@ impl Seen {
         Seen {
             bands: State::blank().bands,
             stacks: State::blank().bands,
+            stack_pass: true,
         }
     }
 
@@ -454,13 +457,16 @@ impl State {
 
     /// Propagates until nothing changes: every mask that differs from
     /// `seen` is checked (and `seen` brought up to date), then naked
-    /// singles are placed, and again while they find anything. On success
-    /// `seen` equals the state's masks.
+    /// singles are placed, and again while they find anything, then (if
+    /// `seen.stack_pass`) the stack pass. On success `seen.bands` equals
+    /// the state's masks.
     pub(crate) fn propagate(&mut self, seen: &mut Seen) -> Result<(), Contradiction> {
         loop {
             let mut changed = Lanes::differ_nine(&self.bands, &seen.bands);
             if changed == 0 {
-                if !self.naked_singles()? && !self.stacks(&mut seen.stacks)? {
+                let more =
+                    self.naked_singles()? || (seen.stack_pass && self.stacks(&mut seen.stacks)?);
+                if !more {
                     return Ok(());
                 }
                 continue;
@@ -703,6 +709,24 @@ mod tests {
             place_cell(&mut s, cell, d).unwrap();
         }
         s.propagate(&mut Seen::blank()).unwrap();
+        assert_eq!(s.value(72), 5);
+    }
+
+    #[test]
+    fn stack_pass_can_be_left_out() {
+        // The column hidden single of the test above needs the stack pass.
+        let mut s = State::blank();
+        let column = [(0, 1), (9, 2), (18, 3), (27, 4), (36, 6), (45, 7)];
+        for (cell, d) in column.into_iter().chain([(58, 5), (71, 5)]) {
+            place_cell(&mut s, cell, d).unwrap();
+        }
+        let mut seen = Seen::blank();
+        seen.stack_pass = false;
+        s.propagate(&mut seen).unwrap();
+        assert_eq!(s.value(72), 0);
+        assert_ne!(s.candidates(72) & digit_bit(5), 0);
+        seen.stack_pass = true;
+        s.propagate(&mut seen).unwrap();
         assert_eq!(s.value(72), 5);
     }
 
