@@ -78,6 +78,13 @@ impl Lanes {
         imp::differ(self, other)
     }
 
+    /// The givens of a grid (81 cell values, 0 for blank) as band masks,
+    /// one per digit: entry `d` holds the cells whose value is `d + 1`.
+    #[inline(always)]
+    pub(super) fn givens(cells: &[u8; 81]) -> [Lanes; 9] {
+        imp::givens(cells)
+    }
+
     /// [`differ`](Self::differ) for nine pairs at once: bit `4 * d + k`
     /// set where lane `k` of `a[d]` and `b[d]` differ.
     #[inline(always)]
@@ -145,6 +152,15 @@ mod portable {
         m
     }
 
+    pub(super) fn givens(cells: &[u8; 81]) -> [Lanes; 9] {
+        // Index 0 collects the blanks, so the loop has no branch.
+        let mut masks = [Lanes::ZERO; 10];
+        for (c, &v) in cells.iter().enumerate() {
+            masks[usize::from(v).min(9)].0[c / 27] |= 1 << (c % 27);
+        }
+        std::array::from_fn(|d| masks[d + 1])
+    }
+
     #[inline(always)]
     pub(super) fn differ_nine(a: &[Lanes; 9], b: &[Lanes; 9]) -> u64 {
         let mut m = 0;
@@ -161,8 +177,9 @@ mod sse2 {
     use super::Lanes;
     use std::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps, _mm_cmpeq_epi32,
-        _mm_load_si128, _mm_movemask_epi8, _mm_movemask_ps, _mm_or_si128, _mm_packs_epi16,
-        _mm_packs_epi32, _mm_set1_epi32, _mm_setzero_si128, _mm_srli_epi32, _mm_store_si128,
+        _mm_cmpeq_epi8, _mm_load_si128, _mm_loadu_si128, _mm_movemask_epi8, _mm_movemask_ps,
+        _mm_or_si128, _mm_packs_epi16, _mm_packs_epi32, _mm_set1_epi32, _mm_set1_epi8,
+        _mm_setzero_si128, _mm_srli_epi32, _mm_store_si128,
     };
 
     #[inline(always)]
@@ -259,6 +276,31 @@ mod sse2 {
         !(same as u32) & 0xF
     }
 
+    /// The 27 cells of a band.
+    const BAND: u32 = (1 << 27) - 1;
+
+    /// Five 16-byte compares per digit cover cells 0..80; cell 80 is
+    /// read on its own.
+    #[inline(always)]
+    pub(super) fn givens(cells: &[u8; 81]) -> [Lanes; 9] {
+        // SAFETY: the five unaligned loads read bytes 0..80 of the 81, and
+        // SSE2 is always available on x86-64.
+        unsafe {
+            let chunk = |i: usize| _mm_loadu_si128(cells.as_ptr().add(16 * i).cast());
+            let v = [chunk(0), chunk(1), chunk(2), chunk(3), chunk(4)];
+            let last = cells[80];
+            std::array::from_fn(|d| {
+                let digit = d as u8 + 1;
+                let key = _mm_set1_epi8(digit as i8);
+                let bits = |i: usize| _mm_movemask_epi8(_mm_cmpeq_epi8(v[i], key)) as u32 as u64;
+                let low = bits(0) | bits(1) << 16 | bits(2) << 32 | bits(3) << 48;
+                let high = bits(4) | u64::from(last == digit) << 16;
+                let band = |x: u64| x as u32 & BAND;
+                Lanes([band(low), band(low >> 27), band(low >> 54 | high << 10), 0])
+            })
+        }
+    }
+
     #[inline(always)]
     pub(super) fn differ_nine(a: &[Lanes; 9], b: &[Lanes; 9]) -> u64 {
         // Equal lanes become -1, packed with saturation (which keeps 0 and
@@ -336,6 +378,17 @@ mod tests {
             assert_eq!(imp::only(band, x), portable::only(band, x));
             assert_eq!(imp::others(band, x), portable::others(band, x));
             assert_eq!(imp::with_lane(a, band, x), portable::with_lane(a, band, x));
+        }
+        for _ in 0..2000 {
+            let cells: [u8; 81] = std::array::from_fn(|_| (next() * 3 + next()) as u8 % 10);
+            let want = portable::givens(&cells);
+            assert_eq!(imp::givens(&cells), want);
+            for (c, &v) in cells.iter().enumerate() {
+                for (d, mask) in want.iter().enumerate() {
+                    let set = mask.0[c / 27] >> (c % 27) & 1 == 1;
+                    assert_eq!(set, usize::from(v) == d + 1, "cell {c}");
+                }
+            }
         }
         for _ in 0..2000 {
             let a: [Lanes; 9] = std::array::from_fn(|_| Lanes(std::array::from_fn(|_| next())));

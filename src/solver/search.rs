@@ -17,6 +17,10 @@ use super::state::{Seen, State};
 use super::{Flow, Stats, Visitor};
 use crate::grid::{Grid, CELLS};
 
+/// The deepest level of the search (0 = the root, after the givens) whose
+/// nodes run the stack pass of propagation.
+const STACK_PASS_DEPTH: usize = 4;
+
 /// A saved alternative: the state to resume, and the digit (0-based) and
 /// band of the mask the removal of the tried digit changed.
 #[derive(Clone, Copy)]
@@ -92,6 +96,10 @@ impl Search {
         visitor: &mut V,
     ) -> Step {
         stats.nodes += 1;
+        // The stack pass pays near the root (it cuts guesses by two thirds
+        // on 17-clue and top1465 puzzles) but deeper down it costs more
+        // than the guesses it saves (BENCHMARKS.md, issue 7 third round).
+        self.seen.stack_pass = *depth <= STACK_PASS_DEPTH;
         loop {
             if cur.propagate(&mut self.seen).is_err() {
                 stats.dead_ends += 1;

@@ -44,15 +44,16 @@
 //!   (which columns of a stack each band may use for a digit) and column
 //!   hidden singles, per digit. (JCZSolve stops at the band rules; tdoku
 //!   also works on stacks. Here the stack pass cut guesses on 17-clue and
-//!   top1465 puzzles by two thirds.)
+//!   top1465 puzzles by two thirds.) The search runs it only near the
+//!   root (`Seen::stack_pass`): deeper down it costs more than it saves.
 //!
 //! The state is `Copy` (160 bytes) so a guess saves it by value onto the
 //! solver's fixed stack: no heap, no undo log.
 
 use super::lanes::Lanes;
 use super::tables::{
-    lone_in_row, segments, stack_pattern, unstack_pattern, BAND, BAND_PEERS, COLUMN_0,
-    MATCHED_SEGMENTS, ROW, SEGMENT_CELLS,
+    box_nine, lone_in_full_rows, segments, transpose_groups, BAND, BAND_PEERS, BOX_CELLS, COLUMN_0,
+    MATCHED_CELLS, MATCHED_SEGMENTS, ONES_IN_NINE, ROW, SPREAD_EIGHT,
 };
 use crate::grid::{Grid, CELLS};
 
@@ -85,6 +86,8 @@ pub(crate) struct Seen {
     bands: [Lanes; 9],
     /// The masks as the stack pass last saw them, per digit.
     stacks: [Lanes; 9],
+    /// Whether propagation runs the stack pass (set by the search).
+    pub(crate) stack_pass: bool,
 }
 
 impl Seen {
@@ -93,6 +96,7 @@ impl Seen {
         Seen {
             bands: State::blank().bands,
             stacks: State::blank().bands,
+            stack_pass: true,
         }
     }
 
@@ -145,16 +149,7 @@ impl State {
     /// own. Two equal givens that see each other are a contradiction;
     /// propagation (not done here) finds the rest.
     pub(crate) fn load(&mut self, puzzle: &Grid) -> Result<(), Contradiction> {
-        let mut givens = [Lanes::ZERO; 9];
-        let cells = puzzle.cells();
-        for b in 0..3 {
-            for p in 0..27 {
-                let v = cells[27 * b + p] as usize;
-                if v != 0 {
-                    givens[v - 1].0[b] |= 1 << p;
-                }
-            }
-        }
+        let givens = Lanes::givens(puzzle.cells());
         let all = Lanes::bands(BAND);
         let filled = givens.iter().fold(Lanes::ZERO, |acc, g| acc.or(*g));
         self.unsolved = all.and_not(filled);
@@ -257,20 +252,36 @@ impl State {
     }
 
     /// The filled cells as a grid.
+    ///
+    /// Built from four bit planes of the cell values (plane `k` holds the
+    /// placed cells whose digit has bit `k` set), eight cells at a time by
+    /// a table that spreads eight bits over eight bytes: no loop over
+    /// cells.
     #[inline]
     pub fn to_grid(&self) -> Grid {
-        let mut cells = [0u8; CELLS];
-        for d in 0..9 {
-            for b in 0..3 {
-                let mut placed = self.bands[d].0[b] & !self.unsolved.0[b];
-                while placed != 0 {
-                    let p = placed.trailing_zeros() as usize;
-                    placed &= placed - 1;
-                    cells[27 * b + p] = d as u8 + 1;
+        let mut planes = [Lanes::ZERO; 4];
+        for (d, mask) in self.bands.iter().enumerate() {
+            let placed = mask.and_not(self.unsolved);
+            for (k, plane) in planes.iter_mut().enumerate() {
+                if (d + 1) >> k & 1 == 1 {
+                    *plane = plane.or(placed);
                 }
             }
         }
-        Grid::from_cells(cells).expect("cells hold 0..=9")
+        // Each plane as one 81-bit number, cell c at bit c.
+        let planes = planes
+            .map(|p| u128::from(p.0[0]) | u128::from(p.0[1]) << 27 | u128::from(p.0[2]) << 54);
+        let mut bytes = [0u8; 88];
+        for (g, chunk) in bytes.chunks_exact_mut(8).enumerate() {
+            let mut values = 0u64;
+            for (k, plane) in planes.iter().enumerate() {
+                values |= SPREAD_EIGHT[(plane >> (8 * g)) as usize & 0xFF] << k;
+            }
+            chunk.copy_from_slice(&values.to_le_bytes());
+        }
+        let mut cells = [0u8; CELLS];
+        cells.copy_from_slice(&bytes[..CELLS]);
+        Grid::from_cells(cells).expect("a placed cell holds one digit")
     }
 
     /// Removes digit `d` (0-based) from cell `p` of band `b`: the saved
@@ -312,12 +323,12 @@ impl State {
     #[inline(always)]
     fn update(&mut self, d: usize, b: usize) -> Result<(), Contradiction> {
         let mask = self.bands[d].0[b];
-        let allowed = MATCHED_SEGMENTS[segments(mask)];
+        let allowed = MATCHED_CELLS[segments(mask)];
         if allowed == 0 {
             return Err(Contradiction);
         }
-        let band = mask & SEGMENT_CELLS[allowed as usize];
-        let lone = lone_in_row(band) & self.unsolved.0[b];
+        let band = mask & allowed;
+        let lone = lone_in_full_rows(band) & self.unsolved.0[b];
         if lone != 0 {
             self.unsolved.0[b] &= !lone;
             let cells = Lanes::only(b, lone);
@@ -410,18 +421,18 @@ impl State {
             let lone = pack(once.and_not(twice));
             let placed = pack(placed.and(row));
             let placed = (placed | placed >> 9 | placed >> 18) & ROW;
-            let mut keep = 0;
-            for s in 0..3 {
-                let allowed = u32::from(MATCHED_SEGMENTS[stack_pattern(columns, s)]);
-                if allowed == 0 {
-                    return Err(Contradiction);
-                }
-                keep |= unstack_pattern(allowed, s);
+            // The three stacks' band-column patterns side by side (stack
+            // `s` at bit `9 * s`), each filtered by the permutation table.
+            let stacked = transpose_groups(columns);
+            let allowed = |s: u32| u32::from(MATCHED_SEGMENTS[(stacked >> (9 * s) & ROW) as usize]);
+            let (a0, a1, a2) = (allowed(0), allowed(1), allowed(2));
+            if a0 == 0 || a1 == 0 || a2 == 0 {
+                return Err(Contradiction);
             }
+            let keep = transpose_groups(a0 | a1 << 9 | a2 << 18);
             if keep != columns {
-                for b in 0..3 {
-                    self.bands[d].0[b] &= (keep >> (9 * b) & ROW) * COLUMN_0;
-                }
+                let spread = |b: u32| (keep >> (9 * b) & ROW) * COLUMN_0;
+                self.bands[d] = self.bands[d].and(Lanes([spread(0), spread(1), spread(2), 0]));
                 changed = true;
             }
             // Columns left in exactly one band, in one row there, and not
@@ -447,13 +458,16 @@ impl State {
 
     /// Propagates until nothing changes: every mask that differs from
     /// `seen` is checked (and `seen` brought up to date), then naked
-    /// singles are placed, and again while they find anything. On success
-    /// `seen` equals the state's masks.
+    /// singles are placed, and again while they find anything, then (if
+    /// `seen.stack_pass`) the stack pass. On success `seen.bands` equals
+    /// the state's masks.
     pub(crate) fn propagate(&mut self, seen: &mut Seen) -> Result<(), Contradiction> {
         loop {
             let mut changed = Lanes::differ_nine(&self.bands, &seen.bands);
             if changed == 0 {
-                if !self.naked_singles()? && !self.stacks(&mut seen.stacks)? {
+                let more =
+                    self.naked_singles()? || (seen.stack_pass && self.stacks(&mut seen.stacks)?);
+                if !more {
                     return Ok(());
                 }
                 continue;
@@ -469,10 +483,15 @@ impl State {
     }
 
     /// The empty cell to branch on, as (band, bit): a cell with two
-    /// candidates if there is one (the first in the row with the most such
-    /// cells), else the first with the fewest (minimum remaining values);
-    /// `None` when the grid is full. Meant for a propagated state, where no
-    /// empty cell has fewer than two.
+    /// candidates if there is one, else the first with the fewest
+    /// (minimum remaining values); `None` when the grid is full. Meant for
+    /// a propagated state, where no empty cell has fewer than two.
+    ///
+    /// Among the two-candidate cells it takes those in the rows holding
+    /// the most of them (their eliminations reinforce each other), and
+    /// among those the one whose box has the most empty cells (the guess
+    /// reaches more cells); ties go to the first box in band order, then
+    /// the first such cell of that box.
     #[inline]
     pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
         if !self.unsolved.any() {
@@ -486,32 +505,42 @@ impl State {
             once = once.or(m);
         }
         let pairs = self.unsolved.and(twice).and_not(thrice);
-        // Among the rows holding two-candidate cells, the one holding the
-        // most: its cells' eliminations reinforce each other, so the guess
-        // propagates further (a fifth fewer guesses than the first
-        // two-candidate cell on top1465 and the forum's hardest lists).
+        // The most two-candidate cells in a row (fewer guesses than the
+        // first two-candidate cell by a fifth on top1465 and the forum's
+        // hardest lists), then the rows holding that many. Counted by
+        // table: without `target-cpu`, `count_ones` is a long bit trick.
+        let counts: [[u8; 3]; 3] = std::array::from_fn(|b| {
+            std::array::from_fn(|r| ONES_IN_NINE[(pairs.0[b] >> (9 * r) & ROW) as usize])
+        });
+        let most = counts.iter().flatten().fold(0, |m, &n| m.max(n));
+        if most == 0 {
+            return self.fewest_candidates();
+        }
         let mut best = None;
-        let mut best_count = 0;
+        let mut best_empty = 0;
         for b in 0..3 {
             let lane = pairs.0[b];
-            if lane == 0 {
+            let mut rows = 0;
+            for (r, &n) in counts[b].iter().enumerate() {
+                if n == most {
+                    rows |= lane & ROW << (9 * r);
+                }
+            }
+            if rows == 0 {
                 continue;
             }
-            for r in 0..3 {
-                let row = lane & ROW << (9 * r);
-                if row != 0 {
-                    let n = row.count_ones();
-                    if n > best_count {
-                        best_count = n;
-                        best = Some((b, row.trailing_zeros()));
+            for (k, cells) in BOX_CELLS.into_iter().enumerate() {
+                let here = rows & cells;
+                if here != 0 {
+                    let empty = ONES_IN_NINE[box_nine(self.unsolved.0[b], k)];
+                    if empty > best_empty {
+                        best_empty = empty;
+                        best = Some((b, here.trailing_zeros()));
                     }
                 }
             }
         }
-        if best.is_some() {
-            return best;
-        }
-        self.fewest_candidates()
+        best
     }
 
     /// The first empty cell with the fewest candidates, by counting (the
@@ -685,6 +714,24 @@ mod tests {
     }
 
     #[test]
+    fn stack_pass_can_be_left_out() {
+        // The column hidden single of the test above needs the stack pass.
+        let mut s = State::blank();
+        let column = [(0, 1), (9, 2), (18, 3), (27, 4), (36, 6), (45, 7)];
+        for (cell, d) in column.into_iter().chain([(58, 5), (71, 5)]) {
+            place_cell(&mut s, cell, d).unwrap();
+        }
+        let mut seen = Seen::blank();
+        seen.stack_pass = false;
+        s.propagate(&mut seen).unwrap();
+        assert_eq!(s.value(72), 0);
+        assert_ne!(s.candidates(72) & digit_bit(5), 0);
+        seen.stack_pass = true;
+        s.propagate(&mut seen).unwrap();
+        assert_eq!(s.value(72), 5);
+    }
+
+    #[test]
     fn locked_candidates_in_a_stack() {
         // Box 0's columns 1 and 2 are full, so box 0's 3 lies in column 0
         // and the rest of column 0 loses the 3.
@@ -731,7 +778,7 @@ mod tests {
     }
 
     #[test]
-    fn branch_cell_picks_first_bivalue_cell_of_the_row_with_most() {
+    fn branch_cell_picks_bivalue_cell_by_row_then_box() {
         let puzzles = [
             "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
             "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
@@ -756,11 +803,27 @@ mod tests {
                 let most = *counts.iter().max().unwrap();
                 if most > 0 {
                     self.checked += 1;
-                    let row = counts.iter().position(|&n| n == most).unwrap();
-                    let col = (0..9)
-                        .find(|c| s.candidates(9 * row + c).count_ones() == 2)
-                        .unwrap();
-                    let cell = 9 * row + col;
+                    // Boxes in order; in each, its first two-candidate
+                    // cell in a row with the most; the box with the most
+                    // empty cells wins, the first on a tie.
+                    let mut want = None;
+                    let mut want_empty = 0;
+                    for bx in 0..9 {
+                        let cells =
+                            (0..9).map(|i| 27 * (bx / 3) + 9 * (i / 3) + 3 * (bx % 3) + i % 3);
+                        let empty = cells.clone().filter(|&c| s.candidates(c) != 0).count();
+                        let first = cells
+                            .filter(|&c| counts[c / 9] == most)
+                            .filter(|&c| s.candidates(c).count_ones() == 2)
+                            .min();
+                        if let Some(cell) = first {
+                            if empty > want_empty {
+                                want_empty = empty;
+                                want = Some(cell);
+                            }
+                        }
+                    }
+                    let cell = want.unwrap();
                     assert_eq!(s.branch_cell(), Some((cell / 27, (cell % 27) as u32)));
                 }
                 crate::solver::Flow::Continue

@@ -36,20 +36,41 @@ pub(super) const MATCHED_SEGMENTS: [u16; 512] = build_matched_segments();
 /// The 27-bit cell mask covered by a segment pattern.
 pub(super) const SEGMENT_CELLS: [u32; 512] = build_segment_cells();
 
-/// A nine-bit row chunk if it has exactly one bit set, else 0.
-const LONE_ROW: [u16; 512] = build_lone_row();
+/// [`MATCHED_SEGMENTS`] as cells: for a segment pattern, the cells of the
+/// segments some permutation uses (one lookup instead of two in the band
+/// update); zero for a dead end.
+pub(super) const MATCHED_CELLS: [u32; 512] = build_matched_cells();
+
+/// The nine cells of each box of a band (box 0 = columns 0..3).
+pub(super) const BOX_CELLS: [u32; 3] = [0x1C0E07, 0x1C0E07 << 3, 0x1C0E07 << 6];
+
+/// The number of set bits of a nine-bit value (a table: the crate is built
+/// without `target-cpu`, so `count_ones` has no single instruction).
+pub(super) const ONES_IN_NINE: [u8; 512] = build_ones_in_nine();
+
+/// Eight bits spread over the eight bytes of a word: byte `j` is bit `j`.
+pub(super) const SPREAD_EIGHT: [u64; 256] = build_spread_eight();
+
+/// The nine cells of box `k` of a band mask, packed into nine bits.
+#[inline(always)]
+pub(super) fn box_nine(band: u32, k: usize) -> usize {
+    let x = band >> (3 * k) & BOX_CELLS[0];
+    ((x | x >> 6 | x >> 12) & ROW) as usize
+}
 
 /// For cell `p` (0..27) of a band: the other cells of its row, box and
 /// column inside the band (its peers within the band).
 pub(super) const BAND_PEERS: [u32; 27] = build_band_peers();
 
 /// The three-bit groups 0, 9 and 18 of a packed value.
+#[cfg(test)]
 const STACK_0_OF_PACKED: u32 = 7 | 7 << 9 | 7 << 18;
 
 /// For stack `s`, the band-column pattern of a packed per-band column
 /// mask: bit `3 * b + c` set when band `b` has column `3 * s + c`. It has
 /// the shape of a segment pattern, so [`MATCHED_SEGMENTS`] filters it.
-#[inline(always)]
+/// (The solver uses [`transpose_groups`]; this is the tests' reference.)
+#[cfg(test)]
 pub(super) fn stack_pattern(packed: u32, s: u32) -> usize {
     let x = (packed >> (3 * s)) & STACK_0_OF_PACKED;
     ((x | x >> 6 | x >> 12) & ROW) as usize
@@ -57,9 +78,22 @@ pub(super) fn stack_pattern(packed: u32, s: u32) -> usize {
 
 /// The inverse of [`stack_pattern`]: a band-column pattern of stack `s`
 /// back to packed per-band columns.
-#[inline(always)]
+#[cfg(test)]
 pub(super) fn unstack_pattern(pattern: u32, s: u32) -> u32 {
     ((pattern & 7) | (pattern & 0o70) << 6 | (pattern & 0o700) << 12) << (3 * s)
+}
+
+/// Transposes the 3x3 matrix of three-bit groups of a packed per-band
+/// column mask: group (band `b`, stack `s`) at bit `9 * b + 3 * s` moves
+/// to bit `9 * s + 3 * b`, so nine bits at `9 * s` are
+/// the band-column pattern of stack `s` (see `stack_pattern`). Its own
+/// inverse. Two delta swaps.
+#[inline(always)]
+pub(super) fn transpose_groups(packed: u32) -> u32 {
+    let t = (packed >> 6 ^ packed) & (7 << 3 | 7 << 15);
+    let x = packed ^ (t | t << 6);
+    let t = (x >> 12 ^ x) & 7 << 6;
+    x ^ (t | t << 12)
 }
 
 /// The segment pattern of a band mask: which (row, box) segments are
@@ -71,25 +105,22 @@ pub(super) fn segments(band: u32) -> usize {
         | (ROW_BOXES[((band >> 18) & ROW) as usize] as usize) << 6
 }
 
-/// The cells of a band mask that are alone in their row (rows with
-/// exactly one cell set). Empty rows contribute nothing.
-#[inline(always)]
-pub(super) fn lone_in_row(band: u32) -> u32 {
-    // A table, not `row & (row - 1) == 0`: whether a row holds one cell
-    // is a coin toss to the branch predictor, and LLVM compiles that test
-    // to a jump (it mispredicted on about a third of the rows).
-    let lone = |row: u32| u32::from(LONE_ROW[row as usize]);
-    lone(band & ROW) | lone((band >> 9) & ROW) << 9 | lone(band >> 18) << 18
-}
+/// The high bit (bit 8) of each row of a band.
+const ROW_HIGH: u32 = 0x100 * COLUMN_0;
 
-const fn build_lone_row() -> [u16; 512] {
-    let mut t = [0u16; 512];
-    let mut p = 0;
-    while p < 9 {
-        t[1 << p] = 1 << p;
-        p += 1;
-    }
-    t
+/// The cells of a band mask alone in their row, for a band mask with no
+/// empty row (as the locked-candidates filter leaves it), by bit tricks on
+/// the three nine-bit rows at once: no table and no branch.
+#[inline(always)]
+pub(super) fn lone_in_full_rows(band: u32) -> u32 {
+    // No row is empty, so subtracting one from each row borrows inside
+    // it: `rest` is each row without its lowest cell.
+    let rest = band & band.wrapping_sub(COLUMN_0);
+    // Bit 8 of each row where `rest` is not empty (the low eight bits plus
+    // 0xFF carry into bit 8 when any is set), then spread over the row.
+    let low = ROW_HIGH - COLUMN_0;
+    let crowded = (((rest & low) + low) | rest) & ROW_HIGH;
+    band & !(crowded | (crowded - (crowded >> 8)))
 }
 
 const fn build_row_boxes() -> [u8; 512] {
@@ -140,6 +171,40 @@ const fn build_matched_segments() -> [u16; 512] {
             }
             i += 1;
         }
+        p += 1;
+    }
+    t
+}
+
+const fn build_spread_eight() -> [u64; 256] {
+    let mut t = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut j = 0;
+        while j < 8 {
+            t[x] |= ((x as u64 >> j) & 1) << (8 * j);
+            j += 1;
+        }
+        x += 1;
+    }
+    t
+}
+
+const fn build_ones_in_nine() -> [u8; 512] {
+    let mut t = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
+        t[x] = (x as u32).count_ones() as u8;
+        x += 1;
+    }
+    t
+}
+
+const fn build_matched_cells() -> [u32; 512] {
+    let mut t = [0u32; 512];
+    let mut p = 0;
+    while p < 512 {
+        t[p] = SEGMENT_CELLS[MATCHED_SEGMENTS[p] as usize];
         p += 1;
     }
     t
@@ -259,6 +324,42 @@ mod tests {
     }
 
     #[test]
+    fn box_cells_are_the_three_boxes_of_a_band() {
+        for (k, &cells) in BOX_CELLS.iter().enumerate() {
+            assert_eq!(cells, SEGMENT_CELLS[0b1001001 << k]);
+        }
+    }
+
+    #[test]
+    fn box_nine_packs_the_box_and_counts_match() {
+        let mut x = 0x2545_F491u32;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let band = x & BAND;
+            for (k, cells) in BOX_CELLS.into_iter().enumerate() {
+                let packed = box_nine(band, k);
+                assert_eq!(packed as u32 & !ROW, 0);
+                assert_eq!(u32::from(ONES_IN_NINE[packed]), (band & cells).count_ones());
+            }
+        }
+        for v in 0..512usize {
+            assert_eq!(u32::from(ONES_IN_NINE[v]), v.count_ones());
+        }
+    }
+
+    #[test]
+    fn spread_eight_puts_bit_j_in_byte_j() {
+        for x in 0..256usize {
+            let bytes = SPREAD_EIGHT[x].to_le_bytes();
+            for (j, &byte) in bytes.iter().enumerate() {
+                assert_eq!(u32::from(byte), (x as u32 >> j) & 1, "{x:08b} byte {j}");
+            }
+        }
+    }
+
+    #[test]
     fn band_peers_are_row_box_and_column_mates() {
         for p in 0..27 {
             let (r, c) = (p / 9, p % 9);
@@ -299,18 +400,67 @@ mod tests {
                 back |= unstack_pattern(p as u32, s);
             }
             assert_eq!(back, packed);
+            let transposed = transpose_groups(packed);
+            for s in 0..3 {
+                assert_eq!(
+                    (transposed >> (9 * s) & ROW) as usize,
+                    stack_pattern(packed, s)
+                );
+            }
+            assert_eq!(transpose_groups(transposed), packed);
         }
     }
 
     #[test]
-    fn lone_in_row_finds_single_cells() {
-        assert_eq!(lone_in_row(0), 0);
-        assert_eq!(lone_in_row(BAND), 0);
+    fn matched_cells_are_the_cells_of_matched_segments() {
+        for p in 0..512usize {
+            assert_eq!(
+                MATCHED_CELLS[p],
+                SEGMENT_CELLS[MATCHED_SEGMENTS[p] as usize]
+            );
+        }
+    }
+
+    #[test]
+    fn lone_in_full_rows_matches_the_table_on_every_full_band() {
+        // Every row pattern with at least one cell, in each row position,
+        // against the table version (rows are independent).
+        for a in 1..512u32 {
+            for b in [1u32, 2, 3, 0x100, 0x101, 0x1FF, a] {
+                for band in [
+                    a | b << 9 | 1 << 18,
+                    b | a << 9 | b << 18,
+                    b | 0x80 << 9 | a << 18,
+                ] {
+                    assert_eq!(
+                        lone_in_full_rows(band),
+                        lone_by_counting(band),
+                        "{band:027b}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Reference: the cells of rows holding exactly one cell.
+    fn lone_by_counting(band: u32) -> u32 {
+        (0..3)
+            .map(|r| band & ROW << (9 * r))
+            .filter(|row| row.count_ones() == 1)
+            .sum()
+    }
+
+    #[test]
+    fn lone_in_full_rows_finds_single_cells() {
+        assert_eq!(lone_in_full_rows(BAND), 0);
         // Row 0: one cell (col 4); row 1: two cells; row 2: one cell (col 8).
         let band = 1 << 4 | 0b11 << 9 | 1 << 26;
-        assert_eq!(lone_in_row(band), 1 << 4 | 1 << 26);
-        for p in 0..27 {
-            assert_eq!(lone_in_row(1 << p), 1 << p);
+        assert_eq!(lone_in_full_rows(band), 1 << 4 | 1 << 26);
+        for (a, b, c) in [(0, 9, 18), (8, 17, 26), (3, 13, 23)] {
+            assert_eq!(
+                lone_in_full_rows(1 << a | 1 << b | 1 << c),
+                1 << a | 1 << b | 1 << c
+            );
         }
     }
 }
