@@ -284,11 +284,11 @@ impl Grid {
     /// The 81-character line form, blanks written as `blank` (usually `.`
     /// or `0`).
     pub fn to_line_with(&self, blank: u8) -> [u8; CELLS] {
-        let mut out = [0u8; CELLS];
-        for (o, &v) in out.iter_mut().zip(self.0.iter()) {
-            *o = if v == 0 { blank } else { b'0' + v };
-        }
-        out
+        // Byte arithmetic only (a blank's '0' flipped to `blank`): a few
+        // vector instructions per 16 cells.
+        let flip = b'0' ^ blank;
+        self.0
+            .map(|v| (b'0' + v) ^ (u8::from(v == 0).wrapping_neg() & flip))
     }
 
     /// The 81-character line form with `.` for blanks.
