@@ -12,10 +12,13 @@
 //! - **Tuned prices.** The prices decide how tight the bound is; at their
 //!   best it is the puzzle's linear-programming bound, usually within a
 //!   point of the optimum at 24 givens. They start from an even share of
-//!   the weights and are tuned by Polyak subgradient steps: at the root
-//!   when a better solution is found, and one step at every node the bound
-//!   does not prune. Any prices are admissible, so one set serves the
-//!   whole search.
+//!   the weights ([`Weights`] keeps them), get a few passes of coordinate
+//!   descent at the root before the search starts (which also makes the
+//!   first dive, following each cell's most profitable candidate, land on
+//!   a good solution), and once a search runs long, a Polyak subgradient
+//!   step at every node the bound does not prune. Any prices are
+//!   admissible, so one set serves the whole search; when the root's
+//!   bound falls below the best score plus one, the search stops there.
 //! - **Reduced-cost fixing.** A candidate's reduced cost (its cell's best
 //!   profit minus its own) is what forcing it costs the bound; candidates
 //!   whose cost exceeds the node's slack are removed from the node
@@ -50,12 +53,12 @@ use crate::grid::{Conflict, Grid};
 use crate::solver::{Flow, Node, Solver, Stats, Visitor};
 use lagrange::{Cells, Eval, Lagrange, SCALE};
 
-/// Subgradient steps at the root when the first solution is found.
-const FIRST_STEPS: usize = 10;
-/// Subgradient steps at the root at each later improvement.
-const LATER_STEPS: usize = 2;
-/// Subgradient steps at a node whose bound does not prune it.
-const NODE_STEPS: usize = 1;
+/// Coordinate-descent passes over the prices at the root, before the
+/// search starts.
+const ROOT_SWEEPS: usize = 8;
+/// Nodes searched before the nodes the bound does not prune take a
+/// subgradient step each (most 24-given puzzles are done by then).
+const STEPS_AFTER: u64 = 50;
 /// Polyak step factor.
 const LAMBDA: f64 = 0.7;
 /// The steps aim this far (in points, times `SCALE`) above the score to
@@ -125,6 +128,9 @@ pub struct ScoreVisitor<'w> {
     /// The node being entered was narrowed by this visitor and propagated
     /// again: not a new node.
     reentering: bool,
+    /// The bound at the root fell below the best score plus one: the best
+    /// is proven and the search was stopped early.
+    closed: bool,
     /// The cell to branch on at the node just entered, and the digit to
     /// try there first (0: no preference).
     branch: Option<(usize, u8)>,
@@ -144,8 +150,9 @@ struct Bounds {
     scratch: Eval,
     /// Whether the weights are small enough to tune the prices.
     tunable: bool,
-    /// Improvements of the best score so far.
-    improvements: u32,
+    /// Whether `eval` is the evaluation of the node being expanded (the
+    /// nodes of the first dive are not evaluated).
+    fresh: bool,
 }
 
 impl<'w> ScoreVisitor<'w> {
@@ -161,15 +168,16 @@ impl<'w> ScoreVisitor<'w> {
             best_score: i64::MIN,
             best: None,
             reentering: false,
+            closed: false,
             branch: None,
             bounds: Bounds {
                 ready: false,
-                lagrange: Lagrange::new(weights.as_array()),
+                lagrange: *weights.start(),
                 root: Cells::EMPTY,
                 eval: Eval::new(),
                 scratch: Eval::new(),
                 tunable: lagrange::tunable(weights.as_array()),
-                improvements: 0,
+                fresh: false,
             },
         }
     }
@@ -178,7 +186,7 @@ impl<'w> ScoreVisitor<'w> {
     pub fn finish(&self, stats: Stats) -> ScoreOutcome {
         ScoreOutcome {
             best: self.best.map(|g| (self.best_score, g)),
-            proven: !stats.stopped,
+            proven: !stats.stopped || self.closed,
             nodes: self.nodes,
             solutions: self.count.then_some(self.solutions),
             stats,
@@ -188,34 +196,36 @@ impl<'w> ScoreVisitor<'w> {
     /// The bound's verdict on a propagated node that is not complete.
     #[inline]
     fn bound(&mut self, node: &mut Node) -> Flow {
-        let cells = Cells::of(node);
         let b = &mut self.bounds;
         if !b.ready {
+            // The root: tune the prices on it once.
             b.ready = true;
-            b.root = cells;
+            b.root = Cells::of(node);
+            if b.tunable {
+                b.lagrange.sweep(&b.root, ROOT_SWEEPS);
+            }
         }
-        let Some(mut total) = b.lagrange.evaluate(&cells, &mut b.eval) else {
-            return Flow::Prune; // an empty cell without candidates
-        };
+        // Until the first solution nothing can be pruned: the first dive
+        // follows the root's prices (see `choose_digit`) unevaluated.
+        b.fresh = false;
         if self.best.is_none() {
             return Flow::Continue;
         }
+        let cells = Cells::of(node);
+        b.fresh = true;
+        let Some(mut total) = b.lagrange.evaluate(&cells, &mut b.eval) else {
+            return Flow::Prune; // an empty cell without candidates
+        };
         let threshold = (self.best_score + 1) * SCALE;
-        if total >= threshold && b.tunable {
+        if total >= threshold && b.tunable && self.nodes > STEPS_AFTER {
             // Tune the prices towards this node (any prices are
             // admissible, so the whole search keeps the progress).
             let target = self.best_score * SCALE + TARGET_OFFSET;
-            for _ in 0..NODE_STEPS {
-                if !b.lagrange.step(&b.eval, target, LAMBDA) {
-                    break;
-                }
+            if b.lagrange.step(&b.eval, target, LAMBDA) {
                 let Some(t) = b.lagrange.evaluate(&cells, &mut b.eval) else {
                     return Flow::Prune;
                 };
                 total = t;
-                if total < threshold {
-                    break;
-                }
             }
         }
         if total < threshold {
@@ -234,24 +244,14 @@ impl<'w> ScoreVisitor<'w> {
         Flow::Continue
     }
 
-    /// Tunes the prices at the root towards proving that nothing beats
-    /// `best` (after an improvement).
-    fn tune(&mut self, best: i64) {
+    /// Whether the bound at the root, under the current prices, proves
+    /// that nothing beats the best score: then the search can stop.
+    fn root_closed(&mut self) -> bool {
         let b = &mut self.bounds;
-        let steps = if b.improvements == 0 {
-            FIRST_STEPS
-        } else {
-            LATER_STEPS
-        };
-        b.improvements += 1;
-        let target = best * SCALE + TARGET_OFFSET;
-        for _ in 0..steps {
-            if b.lagrange.evaluate(&b.root, &mut b.scratch).is_none()
-                || !b.lagrange.step(&b.scratch, target, LAMBDA)
-            {
-                return;
-            }
-        }
+        let threshold = (self.best_score + 1) * SCALE;
+        b.lagrange
+            .evaluate(&b.root, &mut b.scratch)
+            .map_or(true, |total| total < threshold)
     }
 }
 
@@ -280,8 +280,9 @@ impl Visitor for ScoreVisitor<'_> {
         if self.best.is_none() || s > self.best_score {
             self.best_score = s;
             self.best = Some(*grid);
-            if self.prune && self.bounds.ready && self.bounds.tunable {
-                self.tune(s);
+            if self.prune && self.bounds.ready && self.root_closed() {
+                self.closed = true;
+                return Flow::Stop;
             }
         }
         Flow::Continue
@@ -301,10 +302,14 @@ impl Visitor for ScoreVisitor<'_> {
         }
         let b = &self.bounds;
         if self.prune && b.ready {
-            // The digit the cell's row optimum gave it.
-            let d = b.eval.assigned[cell];
-            if d != 0 && candidates >> (d - 1) & 1 != 0 {
-                return d as usize - 1;
+            // The cell's most profitable candidate.
+            if b.fresh {
+                let d = b.eval.digits[cell];
+                if d != 0 && candidates >> (d - 1) & 1 != 0 {
+                    return d as usize - 1;
+                }
+            } else {
+                return b.lagrange.best_digit(cell, candidates);
             }
         }
         if self.weights.get(cell) > 0 {

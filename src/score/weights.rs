@@ -9,6 +9,7 @@
 use std::io::BufRead;
 use std::str::FromStr;
 
+use super::lagrange::Lagrange;
 use crate::grid::{Grid, CELLS};
 
 /// Why a weights table could not be read.
@@ -57,6 +58,9 @@ pub enum WeightsError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
     cells: [i32; CELLS],
+    /// The bound's starting prices (derived from `cells`, kept so each
+    /// puzzle copies them instead of computing them).
+    start: Lagrange,
 }
 
 impl Default for Weights {
@@ -81,7 +85,10 @@ impl Weights {
 
     /// Weights from a row-major table of 81 values.
     pub fn new(cells: [i32; CELLS]) -> Weights {
-        Weights { cells }
+        Weights {
+            cells,
+            start: Lagrange::new(&cells),
+        }
     }
 
     /// The weight of one cell (0..81).
@@ -105,6 +112,12 @@ impl Weights {
             .zip(grid.cells())
             .map(|(&w, &d)| i64::from(w) * i64::from(d))
             .sum()
+    }
+
+    /// The bound's starting prices for these weights.
+    #[inline]
+    pub(crate) fn start(&self) -> &Lagrange {
+        &self.start
     }
 
     /// Reads a table of 81 integers (see the [module docs](self) for the
