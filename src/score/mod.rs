@@ -3,24 +3,29 @@
 //!
 //! [`ScoreVisitor`] is one more [`Visitor`] over the solver's single search
 //! loop. At every node it computes an admissible upper bound on the score
-//! of any completion (a Lagrangian decomposition of the weights over rows,
-//! columns and boxes, each unit relaxed so a greedy pass solves it: see
-//! `bound.rs`) and prunes the node when that cannot beat the best solution
-//! found so far; at every solution it keeps the best. Three things make the
-//! search small:
+//! of any completion (a Lagrangian relaxation: every unit's "each digit
+//! once" is priced per unit and digit, and each empty cell then takes its
+//! most profitable candidate; see `lagrange.rs`) and prunes the node when
+//! that cannot beat the best solution found so far; at every solution it
+//! keeps the best. Three things make the search small:
 //!
-//! - **Tuned shares.** How each cell's weight is split between its row,
-//!   column and box decides how tight the bound is. [`Weights`] carries a
-//!   split tuned once on the empty grid; each puzzle tunes it further by
-//!   subgradient steps (`split.rs`) when its first solutions are found,
-//!   within a budget proportional to the nodes searched.
-//! - **Reduced-cost fixing.** The units' optimal duals bound the loss of
-//!   putting any candidate in any cell; candidates whose loss exceeds the
-//!   node's slack are removed from the node ([`Flow::Narrowed`]), and the
-//!   solver's propagation takes it from there.
+//! - **Tuned prices.** The prices decide how tight the bound is; at their
+//!   best it is the puzzle's linear-programming bound, usually within a
+//!   point of the optimum at 24 givens. They start from an even share of
+//!   the weights ([`Weights`] keeps them), get a few passes of coordinate
+//!   descent at the root before the search starts (which also makes the
+//!   first dive, following each cell's most profitable candidate, land on
+//!   a good solution), and once a search runs long, a Polyak subgradient
+//!   step at every node the bound does not prune. Any prices are
+//!   admissible, so one set serves the whole search; when the root's
+//!   bound falls below the best score plus one, the search stops there.
+//! - **Reduced-cost fixing.** A candidate's reduced cost (its cell's best
+//!   profit minus its own) is what forcing it costs the bound; candidates
+//!   whose cost exceeds the node's slack are removed from the node
+//!   ([`Flow::Narrowed`]), and the solver's propagation takes it from there.
 //! - **Branching.** The search branches on the cell whose two best
-//!   candidates differ most in that loss ([`Visitor::choose_cell`]), trying
-//!   first the digit the relaxations agree on ([`Visitor::choose_digit`]).
+//!   candidates differ most in that cost ([`Visitor::choose_cell`]), trying
+//!   first the cell's most profitable digit ([`Visitor::choose_digit`]).
 //!
 //! Nothing is allocated per puzzle: the tables live in the visitor.
 //!
@@ -39,26 +44,26 @@
 //! assert_eq!(best, Weights::target().score(&grid));
 //! ```
 
-mod bound;
-mod split;
+mod lagrange;
 mod weights;
 
 pub use weights::{Weights, WeightsError};
 
 use crate::grid::{Conflict, Grid};
 use crate::solver::{Flow, Node, Solver, Stats, Visitor};
-use bound::{Cells, Duals, Eval, Relaxation, SCALE};
-use split::{Split, Steps};
+use lagrange::{Cells, Eval, Lagrange, SCALE};
 
-/// Subgradient steps when the first solution is found.
-const FIRST_STEPS: usize = 30;
-/// Subgradient steps at each later improvement.
-const LATER_STEPS: usize = 5;
+/// Coordinate-descent passes over the prices at the root, before the
+/// search starts.
+const ROOT_SWEEPS: usize = 8;
+/// Nodes searched before the nodes the bound does not prune take a
+/// subgradient step each (most 24-given puzzles are done by then).
+const STEPS_AFTER: u64 = 50;
 /// Polyak step factor.
-const LAMBDA: f64 = 0.2;
-/// The steps allowed so far: `STEPS_PER_NODE * nodes` (so an easy puzzle
-/// is not charged for a tuning it does not need).
-const STEPS_PER_NODE: usize = 2;
+const LAMBDA: f64 = 0.7;
+/// The steps aim this far (in points, times `SCALE`) above the score to
+/// beat, a little below the `+ 1` that prunes.
+const TARGET_OFFSET: i64 = SCALE * 3 / 10;
 
 /// How to run a scored search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,6 +128,9 @@ pub struct ScoreVisitor<'w> {
     /// The node being entered was narrowed by this visitor and propagated
     /// again: not a new node.
     reentering: bool,
+    /// The bound at the root fell below the best score plus one: the best
+    /// is proven and the search was stopped early.
+    closed: bool,
     /// The cell to branch on at the node just entered, and the digit to
     /// try there first (0: no preference).
     branch: Option<(usize, u8)>,
@@ -133,20 +141,18 @@ pub struct ScoreVisitor<'w> {
 #[derive(Debug)]
 struct Bounds {
     ready: bool,
-    split: Split,
-    relaxation: Relaxation,
-    /// The root's cells, where the split is tuned.
+    lagrange: Lagrange,
+    /// The root's cells, where the prices are tuned.
     root: Cells,
     /// The last evaluation (of the node being expanded).
     eval: Eval,
-    /// Whether the weights are small enough to tune the split.
+    /// Scratch evaluation of the tuning.
+    scratch: Eval,
+    /// Whether the weights are small enough to tune the prices.
     tunable: bool,
-    /// Improvements of the best score so far.
-    improvements: u32,
-    /// Subgradient steps taken so far.
-    steps: usize,
-    /// Scratch space of the reduced costs.
-    duals: [Duals; 27],
+    /// Whether `eval` is the evaluation of the node being expanded (the
+    /// nodes of the first dive are not evaluated).
+    fresh: bool,
 }
 
 impl<'w> ScoreVisitor<'w> {
@@ -162,17 +168,16 @@ impl<'w> ScoreVisitor<'w> {
             best_score: i64::MIN,
             best: None,
             reentering: false,
+            closed: false,
             branch: None,
             bounds: Bounds {
                 ready: false,
-                split: *weights.split(),
-                relaxation: Relaxation::EMPTY,
+                lagrange: *weights.start(),
                 root: Cells::EMPTY,
                 eval: Eval::new(),
-                tunable: Split::tunable(weights),
-                improvements: 0,
-                steps: 0,
-                duals: [Duals::ZERO; 27],
+                scratch: Eval::new(),
+                tunable: lagrange::tunable(weights.as_array()),
+                fresh: false,
             },
         }
     }
@@ -181,7 +186,7 @@ impl<'w> ScoreVisitor<'w> {
     pub fn finish(&self, stats: Stats) -> ScoreOutcome {
         ScoreOutcome {
             best: self.best.map(|g| (self.best_score, g)),
-            proven: !stats.stopped,
+            proven: !stats.stopped || self.closed,
             nodes: self.nodes,
             solutions: self.count.then_some(self.solutions),
             stats,
@@ -191,62 +196,62 @@ impl<'w> ScoreVisitor<'w> {
     /// The bound's verdict on a propagated node that is not complete.
     #[inline]
     fn bound(&mut self, node: &mut Node) -> Flow {
-        let cells = Cells::of(node);
         let b = &mut self.bounds;
         if !b.ready {
+            // The root: tune the prices on it once.
             b.ready = true;
-            b.root = cells;
-            b.relaxation = Relaxation::new(&cells, &b.split);
+            b.root = Cells::of(node);
+            if b.tunable {
+                b.lagrange.sweep(&b.root, ROOT_SWEEPS);
+            }
         }
-        let Some(total) = b.relaxation.evaluate(&cells, &mut b.eval) else {
-            return Flow::Prune; // some unit cannot place its digits
-        };
+        // Until the first solution nothing can be pruned: the first dive
+        // follows the root's prices (see `choose_digit`) unevaluated.
+        b.fresh = false;
         if self.best.is_none() {
             return Flow::Continue;
         }
+        let cells = Cells::of(node);
+        b.fresh = true;
+        let Some(mut total) = b.lagrange.evaluate(&cells, &mut b.eval) else {
+            return Flow::Prune; // an empty cell without candidates
+        };
         let threshold = (self.best_score + 1) * SCALE;
+        if total >= threshold && b.tunable && self.nodes > STEPS_AFTER {
+            // Tune the prices towards this node (any prices are
+            // admissible, so the whole search keeps the progress).
+            let target = self.best_score * SCALE + TARGET_OFFSET;
+            if b.lagrange.step(&b.eval, target, LAMBDA) {
+                let Some(t) = b.lagrange.evaluate(&cells, &mut b.eval) else {
+                    return Flow::Prune;
+                };
+                total = t;
+            }
+        }
         if total < threshold {
             return Flow::Prune;
         }
         let mut narrowed = false;
-        let fixed = b.relaxation.fix(
-            &cells,
-            &b.eval,
-            total - threshold,
-            &mut b.duals,
-            |cell, digit| {
-                node.eliminate(cell, digit);
-                narrowed = true;
-            },
-        );
+        let branch = b.lagrange.fix(&cells, &b.eval, threshold, |cell, digit| {
+            node.eliminate(cell, digit);
+            narrowed = true;
+        });
         if narrowed {
             self.reentering = true;
             return Flow::Narrowed;
         }
-        self.branch = fixed.branch;
+        self.branch = branch;
         Flow::Continue
     }
 
-    /// Tunes the split towards proving that nothing beats `best` (after
-    /// an improvement), within the step budget.
-    fn tune(&mut self, best: i64) {
+    /// Whether the bound at the root, under the current prices, proves
+    /// that nothing beats the best score: then the search can stop.
+    fn root_closed(&mut self) -> bool {
         let b = &mut self.bounds;
-        let wanted = if b.improvements == 0 {
-            FIRST_STEPS
-        } else {
-            LATER_STEPS
-        };
-        b.improvements += 1;
-        let budget = STEPS_PER_NODE * self.nodes as usize;
-        let steps = wanted.min(budget.saturating_sub(b.steps));
-        if steps == 0 {
-            return;
-        }
-        b.steps += steps;
-        let root = b.root;
-        let target = Steps::Towards((best + 1) * SCALE, LAMBDA);
-        // The root has a solution (one was just found), so this is Some.
-        let _ = b.split.descend(&mut b.relaxation, &root, steps, target);
+        let threshold = (self.best_score + 1) * SCALE;
+        b.lagrange
+            .evaluate(&b.root, &mut b.scratch)
+            .map_or(true, |total| total < threshold)
     }
 }
 
@@ -275,8 +280,9 @@ impl Visitor for ScoreVisitor<'_> {
         if self.best.is_none() || s > self.best_score {
             self.best_score = s;
             self.best = Some(*grid);
-            if self.prune && self.bounds.ready && self.bounds.tunable {
-                self.tune(s);
+            if self.prune && self.bounds.ready && self.root_closed() {
+                self.closed = true;
+                return Flow::Stop;
             }
         }
         Flow::Continue
@@ -296,22 +302,14 @@ impl Visitor for ScoreVisitor<'_> {
         }
         let b = &self.bounds;
         if self.prune && b.ready {
-            // The candidate nearest the mean of the three relaxations'
-            // digits (ties to the higher).
-            let wanted = b.relaxation.digits(&b.eval, cell);
-            let sum: i32 = wanted.iter().map(|&d| i32::from(d)).sum();
-            if wanted.iter().all(|&d| d != 0) {
-                let (mut best, mut best_distance) = (0, i32::MAX);
-                let mut rest = candidates;
-                while rest != 0 {
-                    let d = rest.trailing_zeros() as i32 + 1;
-                    rest &= rest - 1;
-                    let distance = (3 * d - sum).abs();
-                    if distance <= best_distance {
-                        (best, best_distance) = (d as usize - 1, distance);
-                    }
+            // The cell's most profitable candidate.
+            if b.fresh {
+                let d = b.eval.digits[cell];
+                if d != 0 && candidates >> (d - 1) & 1 != 0 {
+                    return d as usize - 1;
                 }
-                return best;
+            } else {
+                return b.lagrange.best_digit(cell, candidates);
             }
         }
         if self.weights.get(cell) > 0 {

@@ -5,16 +5,11 @@
 //! centre); any other table can be read from text: 81 integers, separated by
 //! whitespace and/or commas, in row-major order (usually 9 lines of 9, but
 //! line breaks are not significant). Negative weights are allowed.
-//!
-//! Besides the raw table, [`Weights`] keeps the split of each cell's weight
-//! between its row, column and box that the branch-and-bound starts every
-//! puzzle from (tuned once on the empty grid when the weights are built,
-//! about 0.4 ms; never per puzzle).
 
 use std::io::BufRead;
 use std::str::FromStr;
 
-use super::split::Split;
+use super::lagrange::Lagrange;
 use crate::grid::{Grid, CELLS};
 
 /// Why a weights table could not be read.
@@ -63,8 +58,9 @@ pub enum WeightsError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
     cells: [i32; CELLS],
-    /// The bound's starting split (derived from `cells`).
-    split: Split,
+    /// The bound's starting prices (derived from `cells`, kept so each
+    /// puzzle copies them instead of computing them).
+    start: Lagrange,
 }
 
 impl Default for Weights {
@@ -89,12 +85,10 @@ impl Weights {
 
     /// Weights from a row-major table of 81 values.
     pub fn new(cells: [i32; CELLS]) -> Weights {
-        let mut weights = Weights {
+        Weights {
             cells,
-            split: Split::zero(),
-        };
-        weights.split = Split::for_weights(&weights);
-        weights
+            start: Lagrange::new(&cells),
+        }
     }
 
     /// The weight of one cell (0..81).
@@ -120,10 +114,10 @@ impl Weights {
             .sum()
     }
 
-    /// The split of the weights every puzzle's bound starts from.
+    /// The bound's starting prices for these weights.
     #[inline]
-    pub(crate) fn split(&self) -> &Split {
-        &self.split
+    pub(crate) fn start(&self) -> &Lagrange {
+        &self.start
     }
 
     /// Reads a table of 81 integers from `reader`: whitespace- and/or

@@ -1,0 +1,207 @@
+//! Tests of the Lagrangian bound and its fixing against full enumeration.
+
+use super::*;
+use crate::generate::{random_solution, Rng};
+use crate::grid::Grid;
+use crate::score::Weights;
+use crate::solver::{Flow, Solver, Visitor};
+
+/// A small xorshift for random instances.
+struct Xs(u64);
+
+impl Xs {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// All solutions of `puzzle` by plain enumeration (the solver's loop with
+/// no pruning).
+fn all_solutions(puzzle: &Grid) -> Vec<Grid> {
+    struct All(Vec<Grid>);
+    impl Visitor for All {
+        fn solution(&mut self, grid: &Grid) -> Flow {
+            self.0.push(*grid);
+            Flow::Continue
+        }
+    }
+    let mut all = All(Vec::new());
+    Solver::new().search(puzzle, &mut all).unwrap();
+    all.0
+}
+
+/// The propagated root of `puzzle` as the bound reads it (`None` when
+/// propagation alone solves it).
+fn root_cells(puzzle: &Grid) -> Option<Cells> {
+    struct Root(Option<Cells>);
+    impl Visitor for Root {
+        fn enter(&mut self, node: &mut Node) -> Flow {
+            self.0 = Some(Cells::of(node));
+            Flow::Stop
+        }
+        fn solution(&mut self, _: &Grid) -> Flow {
+            Flow::Stop
+        }
+    }
+    let mut root = Root(None);
+    Solver::new().search(puzzle, &mut root).unwrap();
+    root.0
+}
+
+#[test]
+fn any_prices_bound_every_solution_and_fixing_keeps_every_optimum() {
+    let mut rng = Xs(0x5eed_5eed_5eed_5eed);
+    let mut dropped = 0;
+    let mut exact = 0;
+    for round in 0..60u64 {
+        let mut puzzle = random_solution(&mut Rng::new(round), &mut Solver::new());
+        for _ in 0..45 + rng.below(20) {
+            puzzle.set(rng.below(81) as usize, 0);
+        }
+        let weights = if round % 3 == 0 {
+            Weights::target()
+        } else {
+            let table: Vec<i32> = (0..81).map(|_| rng.below(21) as i32 - 10).collect();
+            Weights::new(table.try_into().unwrap())
+        };
+        let solutions = all_solutions(&puzzle);
+        let best = solutions.iter().map(|g| weights.score(g)).max().unwrap();
+        let Some(cells) = root_cells(&puzzle) else {
+            continue; // solved by propagation alone
+        };
+        // The starting prices, prices tuned on this root (which drop the
+        // most), and random ones: all admissible.
+        let start = Lagrange::new(weights.as_array());
+        let mut tuned = start;
+        let mut eval = Eval::new();
+        for _ in 0..60 {
+            tuned.evaluate(&cells, &mut eval).unwrap();
+            if !tuned.step(&eval, best * SCALE + SCALE / 4, 0.7) {
+                break;
+            }
+        }
+        let mut random = start;
+        for k in 0..27 {
+            for d in 0..9 {
+                random.price[k][d] += (rng.below(41) as i64 - 20) * SCALE;
+            }
+        }
+        random.refresh();
+        for lagrange in [start, tuned, random] {
+            let total = lagrange.evaluate(&cells, &mut eval).unwrap();
+            assert!(total >= best * SCALE, "bound below the best score");
+            exact += usize::from(total < (best + 1) * SCALE);
+            // Keep solutions scoring `best`: the threshold is best itself.
+            lagrange.fix(&cells, &eval, best * SCALE, |cell, digit| {
+                dropped += 1;
+                assert_ne!(cells.candidates[cell] >> (digit - 1) & 1, 0);
+                for g in &solutions {
+                    assert!(
+                        g.get(cell) != digit || weights.score(g) < best,
+                        "dropped {digit} from cell {cell}, used by an optimal solution"
+                    );
+                }
+            });
+        }
+    }
+    assert!(dropped > 100, "fixing dropped only {dropped} candidates");
+    assert!(exact > 40, "tuning closed the bound only {exact} times");
+}
+
+#[test]
+fn the_bound_is_the_cells_best_profits_plus_the_refunds() {
+    // A complete grid with cells 0 and 1 emptied, each left both of their
+    // digits as candidates (set by hand, not propagated).
+    let grid = random_solution(&mut Rng::new(7), &mut Solver::new());
+    let (a, b) = (0, 1);
+    let (x, y) = (grid.get(a), grid.get(b));
+    let mut cells = Cells::EMPTY;
+    for c in 2..81 {
+        cells.values[c] = grid.get(c);
+    }
+    cells.candidates[a] = 1 << (x - 1) | 1 << (y - 1);
+    cells.candidates[b] = cells.candidates[a];
+    let weights = Weights::new([1; 81]);
+    let mut lagrange = Lagrange::new(weights.as_array());
+    lagrange.price = [[0; 9]; 27];
+    lagrange.refresh();
+    let (high, low) = (i64::from(x.max(y)), i64::from(x.min(y)));
+    let given: i64 = (2..81).map(|c| i64::from(grid.get(c))).sum();
+    // Zero prices: both cells take the high digit.
+    let total = lagrange.evaluate(&cells, &mut Eval::new()).unwrap();
+    assert_eq!(total, (given + 2 * high) * SCALE);
+    // Price the high digit in the row (refunded once, as it is missing
+    // there) and both cells weigh it against the low one.
+    lagrange.price[0][high as usize - 1] = 5 * SCALE;
+    lagrange.refresh();
+    let mut eval = Eval::new();
+    let total = lagrange.evaluate(&cells, &mut eval).unwrap();
+    let each = (high - 5).max(low);
+    assert_eq!(total, (given + 5 + 2 * each) * SCALE);
+    // Forcing the other digit costs its reduced cost; with the threshold
+    // at the bound, every candidate but the best goes.
+    let mut dropped = Vec::new();
+    lagrange.fix(&cells, &eval, total, |c, d| dropped.push((c, d)));
+    if high - 5 != low {
+        let worse = if high - 5 > low { low } else { high } as u8;
+        assert_eq!(dropped, [(a, worse), (b, worse)]);
+    }
+    // No candidate left: no completion.
+    cells.candidates[b] = 0;
+    assert_eq!(lagrange.evaluate(&cells, &mut Eval::new()), None);
+}
+
+#[test]
+#[ignore = "a measurement: prints how far the root bound sits above the optimum before and after the sweeps"]
+fn root_gap_of_the_benchmark_puzzles() {
+    // The benchmark's 24-given puzzles (same generator and seed).
+    let weights = Weights::target();
+    let mut rng = Rng::new(0x5C0E_0000 + 24);
+    let mut solver = Solver::new();
+    let passes = [0, 1, 2, 4, 8, 16];
+    let (mut sums, mut closed) = ([0.0; 6], [0; 6]);
+    for _ in 0..20 {
+        let solution = random_solution(&mut rng, &mut solver);
+        let puzzle = crate::generate::dig(&mut rng, &solution, 24);
+        let opts = crate::score::ScoreOptions::default();
+        let best = crate::score::score(&mut solver, &puzzle, &weights, &opts)
+            .unwrap()
+            .best
+            .unwrap()
+            .0;
+        let cells = root_cells(&puzzle).unwrap();
+        let mut line = format!("best {best}:");
+        for (i, &n) in passes.iter().enumerate() {
+            let mut lagrange = *weights.start();
+            lagrange.sweep(&cells, n);
+            let total = lagrange.evaluate(&cells, &mut Eval::new()).unwrap();
+            assert!(total >= best * SCALE);
+            let gap = total as f64 / SCALE as f64 - best as f64;
+            sums[i] += gap;
+            closed[i] += usize::from(gap < 1.0);
+            line += &format!(" {n} passes +{gap:.1}");
+        }
+        println!("{line}");
+    }
+    for (i, &n) in passes.iter().enumerate() {
+        println!(
+            "{n} passes: mean +{:.1} points, {} of 20 below +1",
+            sums[i] / 20.0,
+            closed[i]
+        );
+    }
+    // The empty grid (best 2906).
+    let blank = Cells {
+        candidates: [0x1FF; CELLS],
+        values: [0; CELLS],
+    };
+    for n in passes {
+        let mut lagrange = *weights.start();
+        lagrange.sweep(&blank, n);
+        let total = lagrange.evaluate(&blank, &mut Eval::new()).unwrap();
+        println!("empty grid, {n} passes: {:.1}", total as f64 / SCALE as f64);
+    }
+}
