@@ -85,6 +85,14 @@ impl Lanes {
         imp::givens(cells)
     }
 
+    /// Copies nine lanes from `src` to `dst` by whole-vector loads and
+    /// stores written out one by one: a plain array copy of this size
+    /// (144 bytes) becomes a call of libc's `memcpy`.
+    #[inline(always)]
+    pub(super) fn copy_nine(dst: &mut [Lanes; 9], src: &[Lanes; 9]) {
+        imp::copy_nine(dst, src)
+    }
+
     /// [`differ`](Self::differ) for nine pairs at once: bit `4 * d + k`
     /// set where lane `k` of `a[d]` and `b[d]` differ.
     #[inline(always)]
@@ -150,6 +158,11 @@ mod portable {
             m |= u32::from(a.0[k] != b.0[k]) << k;
         }
         m
+    }
+
+    #[inline(always)]
+    pub(super) fn copy_nine(dst: &mut [Lanes; 9], src: &[Lanes; 9]) {
+        *dst = *src;
     }
 
     pub(super) fn givens(cells: &[u8; 81]) -> [Lanes; 9] {
@@ -276,6 +289,36 @@ mod sse2 {
         !(same as u32) & 0xF
     }
 
+    #[inline(always)]
+    pub(super) fn copy_nine(dst: &mut [Lanes; 9], src: &[Lanes; 9]) {
+        // All nine loads first, then the stores, each written out: a loop
+        // here would be recognised as a copy and turned back into a call.
+        let [v0, v1, v2, v3, v4, v5, v6, v7, v8] = [
+            load(&src[0]),
+            load(&src[1]),
+            load(&src[2]),
+            load(&src[3]),
+            load(&src[4]),
+            load(&src[5]),
+            load(&src[6]),
+            load(&src[7]),
+            load(&src[8]),
+        ];
+        let [d0, d1, d2, d3, d4, d5, d6, d7, d8] = dst;
+        // SAFETY: as in `load`.
+        unsafe {
+            _mm_store_si128(d0.0.as_mut_ptr().cast(), v0);
+            _mm_store_si128(d1.0.as_mut_ptr().cast(), v1);
+            _mm_store_si128(d2.0.as_mut_ptr().cast(), v2);
+            _mm_store_si128(d3.0.as_mut_ptr().cast(), v3);
+            _mm_store_si128(d4.0.as_mut_ptr().cast(), v4);
+            _mm_store_si128(d5.0.as_mut_ptr().cast(), v5);
+            _mm_store_si128(d6.0.as_mut_ptr().cast(), v6);
+            _mm_store_si128(d7.0.as_mut_ptr().cast(), v7);
+            _mm_store_si128(d8.0.as_mut_ptr().cast(), v8);
+        }
+    }
+
     /// The 27 cells of a band.
     const BAND: u32 = (1 << 27) - 1;
 
@@ -399,6 +442,9 @@ mod tests {
             }
             assert_eq!(imp::differ_nine(&a, &b), want);
             assert_eq!(imp::differ_nine(&a, &a), 0);
+            let mut copy = [Lanes::ZERO; 9];
+            imp::copy_nine(&mut copy, &a);
+            assert_eq!(copy, a);
         }
     }
 }

@@ -76,11 +76,15 @@ impl Search {
             }
             depth -= 1;
             let frame = &self.stack[depth];
-            cur = frame.state;
+            cur.copy_from(&frame.state);
             // Everything but the mask the removal changed is at a fixed
             // point; mark that one as changed.
-            self.seen
-                .resume(&cur, frame.digit as usize, frame.band as usize);
+            self.seen.resume(
+                &frame.state,
+                frame.digit as usize,
+                frame.band as usize,
+                depth <= STACK_PASS_DEPTH,
+            );
             alive = true;
         }
     }
@@ -128,7 +132,7 @@ impl Search {
         debug_assert!(m >> digit & 1 == 1, "the visitor chose a non-candidate");
         stats.guesses += 1;
         let frame = &mut self.stack[*depth];
-        frame.state = *cur;
+        frame.state.copy_from(cur);
         frame.state.remove_candidate(digit, band, bit);
         frame.digit = digit as u8;
         frame.band = band as u8;

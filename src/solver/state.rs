@@ -102,15 +102,20 @@ impl Seen {
 
     /// Resets the copies to `state`, a fixed point of propagation except
     /// that the mask of digit `d` in band `b` has changed since.
+    /// The copy for the stack pass is left alone when `stack_pass` is off:
+    /// nodes below a node without the pass never run it, and going back
+    /// up to one that does resets it again.
     #[inline(always)]
-    pub(crate) fn resume(&mut self, state: &State, d: usize, b: usize) {
-        self.bands = state.bands;
-        self.stacks = state.bands;
+    pub(crate) fn resume(&mut self, state: &State, d: usize, b: usize, stack_pass: bool) {
         // Whole-vector writes: propagation loads these as vectors next,
         // and a narrow store cannot be forwarded to a wide load.
         let flipped = state.bands[d].with_lane(b, !state.bands[d].0[b]);
+        Lanes::copy_nine(&mut self.bands, &state.bands);
         self.bands[d] = flipped;
-        self.stacks[d] = flipped;
+        if stack_pass {
+            Lanes::copy_nine(&mut self.stacks, &state.bands);
+            self.stacks[d] = flipped;
+        }
     }
 }
 
@@ -282,6 +287,14 @@ impl State {
         let mut cells = [0u8; CELLS];
         cells.copy_from_slice(&bytes[..CELLS]);
         Grid::from_cells(cells).expect("a placed cell holds one digit")
+    }
+
+    /// Overwrites `self` with `other`, inline (see [`Lanes::copy_nine`]):
+    /// the search saves and restores a state at every guess and backtrack.
+    #[inline(always)]
+    pub(crate) fn copy_from(&mut self, other: &State) {
+        Lanes::copy_nine(&mut self.bands, &other.bands);
+        self.unsolved = other.unsolved;
     }
 
     /// Removes digit `d` (0-based) from cell `p` of band `b`: the saved
