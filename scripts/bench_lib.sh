@@ -10,13 +10,6 @@ replicate() {
   for ((i = 0; i < copies; i++)); do cat "$1"; done > "$3"
 }
 
-# best N CMD...: run CMD (which prints one rate) N times, print the highest. On a shared, noisy machine the best
-# of a few runs is the figure least disturbed by other work (as hyperfine's min).
-best() {
-  local n=$1 r top=0; shift
-  for ((i = 0; i < n; i++)); do
-    r=$("$@")
-    top=$(awk -v a="$top" -v b="$r" 'BEGIN { print (b > a ? b : a) }')
-  done
-  echo "$top"
-}
+# max A B: the larger of two numbers. The benchmark scripts keep the best of a few interleaved runs: on a shared,
+# noisy machine it is the figure least disturbed by other work (as hyperfine's min time).
+max() { awk -v a="$1" -v b="$2" 'BEGIN { print (b > a ? b : a) }'; }
