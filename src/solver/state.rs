@@ -712,16 +712,21 @@ mod tests {
         assert_ne!(s.candidates(27) & digit_bit(2), 0);
     }
 
-    #[test]
-    fn hidden_single_in_a_column_is_found() {
+    /// Column 0 rows 0..5 hold 1, 2, 3, 4, 6, 7 and rows 6 and 7 have
+    /// their 5 elsewhere: column 0's 5 can only be in row 8 (cell 72, whose
+    /// own 5 could still be in any of columns 0..2).
+    fn five_alone_in_column_zero() -> State {
         let mut s = State::blank();
-        // Column 0 rows 0..5 hold 1, 2, 3, 4, 6, 7 and rows 6 and 7 have
-        // their 5 elsewhere: column 0's 5 can only be in row 8 (whose own
-        // 5 could still be in any of columns 0..2).
         let column = [(0, 1), (9, 2), (18, 3), (27, 4), (36, 6), (45, 7)];
         for (cell, d) in column.into_iter().chain([(58, 5), (71, 5)]) {
             place_cell(&mut s, cell, d).unwrap();
         }
+        s
+    }
+
+    #[test]
+    fn hidden_single_in_a_column_is_found() {
+        let mut s = five_alone_in_column_zero();
         s.propagate(&mut Seen::blank()).unwrap();
         assert_eq!(s.value(72), 5);
     }
@@ -729,11 +734,7 @@ mod tests {
     #[test]
     fn stack_pass_can_be_left_out() {
         // The column hidden single of the test above needs the stack pass.
-        let mut s = State::blank();
-        let column = [(0, 1), (9, 2), (18, 3), (27, 4), (36, 6), (45, 7)];
-        for (cell, d) in column.into_iter().chain([(58, 5), (71, 5)]) {
-            place_cell(&mut s, cell, d).unwrap();
-        }
+        let mut s = five_alone_in_column_zero();
         let mut seen = Seen::blank();
         seen.stack_pass = false;
         s.propagate(&mut seen).unwrap();
