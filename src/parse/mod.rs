@@ -164,10 +164,16 @@ impl std::error::Error for ParseError {}
 #[inline(always)]
 pub fn cell_value(byte: u8) -> Option<u8> {
     match byte {
-        b'1'..=b'9' => Some(byte - b'0'),
-        b'.' | b'0' | b'-' | b'_' | b'*' => Some(0),
+        b'0'..=b'9' => Some(byte - b'0'),
+        _ if is_blank_mark(byte) => Some(0),
         _ => None,
     }
+}
+
+/// A blank written other than as `0`: `.`, `-`, `_` or `*`.
+#[inline(always)]
+fn is_blank_mark(byte: u8) -> bool {
+    byte == b'.' || byte == b'-' || byte == b'_' || byte == b'*'
 }
 
 /// Parses one puzzle in line form: 81 cell characters, then optional
@@ -185,8 +191,7 @@ pub fn parse_line(line: &[u8]) -> Result<Grid, ParseError> {
         for (cell, &b) in cells.iter_mut().zip(head) {
             let digit = b.wrapping_sub(b'0');
             let is_digit = digit <= 9;
-            let is_blank = b == b'.' || b == b'-' || b == b'_' || b == b'*';
-            bad |= !(is_digit | is_blank);
+            bad |= !(is_digit | is_blank_mark(b));
             *cell = if is_digit { digit } else { 0 };
         }
         let ends_well = match line.get(CELLS) {
