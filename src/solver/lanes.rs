@@ -210,11 +210,14 @@ mod sse2 {
         out
     }
 
-    /// All ones in lane `b` (for `b` in 0..3), zero elsewhere.
-    static LANE: [Lanes; 3] = [
+    /// All ones in lane `b` (for `b` in 0..3), zero elsewhere. The fourth
+    /// entry (no band) is never used: it lets an index known to be below
+    /// four (`i & 3` in the propagation loop) go without a bounds check.
+    static LANE: [Lanes; 4] = [
         Lanes([!0, 0, 0, 0]),
         Lanes([0, !0, 0, 0]),
         Lanes([0, 0, !0, 0]),
+        Lanes([0, 0, 0, 0]),
     ];
 
     /// All ones in the three band lanes.

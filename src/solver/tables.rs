@@ -59,8 +59,10 @@ pub(super) fn box_nine(band: u32, k: usize) -> usize {
 }
 
 /// For cell `p` (0..27) of a band: the other cells of its row, box and
-/// column inside the band (its peers within the band).
-pub(super) const BAND_PEERS: [u32; 27] = build_band_peers();
+/// column inside the band (its peers within the band). Padded with zeros
+/// to 32 entries so an index from `trailing_zeros` of a `u32` needs no
+/// bounds check.
+pub(super) const BAND_PEERS: [u32; 32] = build_band_peers();
 
 /// The three-bit groups 0, 9 and 18 of a packed value.
 #[cfg(test)]
@@ -100,9 +102,13 @@ pub(super) fn transpose_groups(packed: u32) -> u32 {
 /// non-empty.
 #[inline(always)]
 pub(super) fn segments(band: u32) -> usize {
-    ROW_BOXES[(band & ROW) as usize] as usize
+    // The final mask changes nothing (each entry is below 8) but tells the
+    // compiler the result indexes a 512-entry table: an `and` instead of a
+    // bounds check.
+    (ROW_BOXES[(band & ROW) as usize] as usize
         | (ROW_BOXES[((band >> 9) & ROW) as usize] as usize) << 3
-        | (ROW_BOXES[((band >> 18) & ROW) as usize] as usize) << 6
+        | (ROW_BOXES[((band >> 18) & ROW) as usize] as usize) << 6)
+        & 0x1FF
 }
 
 /// The high bit (bit 8) of each row of a band.
@@ -227,8 +233,8 @@ const fn build_segment_cells() -> [u32; 512] {
     t
 }
 
-const fn build_band_peers() -> [u32; 27] {
-    let mut t = [0u32; 27];
+const fn build_band_peers() -> [u32; 32] {
+    let mut t = [0u32; 32];
     let mut p = 0;
     while p < 27 {
         let (r, c) = (p / 9, p % 9);
@@ -361,6 +367,7 @@ mod tests {
 
     #[test]
     fn band_peers_are_row_box_and_column_mates() {
+        assert!(BAND_PEERS[27..].iter().all(|&p| p == 0), "padding");
         for p in 0..27 {
             let (r, c) = (p / 9, p % 9);
             let peers = BAND_PEERS[p];
