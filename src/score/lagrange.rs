@@ -30,18 +30,25 @@
 //!
 //! # The prices
 //!
-//! Prices start at `d` times a third of the unit's mean weight, an even
-//! share of each cell's weight between its three units. Two ways tune them
-//! (the bound is convex and piecewise linear in the prices):
+//! [`Lagrange::new`]'s prices are `d` times a third of the unit's mean
+//! weight, an even share of each cell's weight between its three units.
+//! Three ways tune them (the bound is convex and piecewise linear in the
+//! prices):
 //!
 //! - [`Lagrange::sweep`], coordinate descent: each price in turn moves to
 //!   where the bound is least with the others fixed (midway between the
 //!   two cells of its unit that gain most by taking the digit). It needs
-//!   no target, so it runs at the root before any solution is known:
-//!   8 passes bring the benchmark's 24-given roots from 69.8 points above
-//!   the optimum on average to 1.8 (10 of the 20 under one point, which
-//!   proves the optimum as soon as it is found). It can stall short of the
-//!   best prices (16 passes: 1.1 points, 13 of 20).
+//!   no target, so it runs at the root before any solution is known. It
+//!   can stall short of the best prices: on the empty grid it stops at
+//!   2943.3 from the even share, 37 points above the optimum.
+//! - [`Lagrange::descend`], subgradient steps (below) with a fading
+//!   factor, keeping the best prices met. `Weights` tunes the even share on
+//!   the empty grid once, by passes and then this, towards the score of a
+//!   first solution; every puzzle starts from those prices. At the
+//!   benchmark's 200 24-given roots the bound then starts 15.5 points above
+//!   the optimum on average instead of 66.0, and 5 root passes bring it to
+//!   1.9 (81 of the 200 under one point, which proves the optimum as soon
+//!   as it is found), where 8 passes from the even share gave 2.0 (73).
 //! - [`Lagrange::step`], a subgradient step: the subgradient for
 //!   `p[k][d]` is 1 minus the number of cells of unit `k` whose digit (a
 //!   filled cell's own, an empty cell's most profitable) is `d`; Polyak's
@@ -85,6 +92,12 @@ impl Cells {
     /// No cells read yet.
     pub(crate) const EMPTY: Cells = Cells {
         candidates: [0; CELLS],
+        values: [0; CELLS],
+    };
+
+    /// The empty grid: every cell empty, every digit a candidate.
+    pub(crate) const BLANK: Cells = Cells {
+        candidates: [0x1FF; CELLS],
         values: [0; CELLS],
     };
 
@@ -271,6 +284,36 @@ impl Lagrange {
         }
         self.refresh();
         true
+    }
+
+    /// Up to `steps` Polyak steps at `cells` towards `target` (which may
+    /// lie below the least bound: the factor halves whenever 20 steps in a
+    /// row fail to lower the bound), keeping the prices of the least
+    /// bound met. Needs every empty cell of `cells` to have a candidate.
+    pub(crate) fn descend(&mut self, cells: &Cells, target: i64, steps: usize) {
+        let mut eval = Eval::new();
+        let Some(mut least) = self.evaluate(cells, &mut eval) else {
+            return;
+        };
+        let mut best = *self;
+        let (mut lambda, mut stale) = (1.0, 0);
+        for _ in 0..steps {
+            if !self.step(&eval, target, lambda) {
+                break;
+            }
+            let Some(total) = self.evaluate(cells, &mut eval) else {
+                break;
+            };
+            if total < least {
+                (least, best, stale) = (total, *self, 0);
+            } else {
+                stale += 1;
+                if stale == 20 {
+                    (lambda, stale) = (lambda / 2.0, 0);
+                }
+            }
+        }
+        *self = best;
     }
 
     /// `rounds` passes of coordinate descent over the prices at `cells`:

@@ -11,11 +11,12 @@
 //!
 //! - **Tuned prices.** The prices decide how tight the bound is; at their
 //!   best it is the puzzle's linear-programming bound, usually within a
-//!   point of the optimum at 24 givens. They start from an even share of
-//!   the weights ([`Weights`] keeps them), get a few passes of coordinate
-//!   descent at the root before the search starts (which also makes the
-//!   first dive, following each cell's most profitable candidate, land on
-//!   a good solution), and once a search runs long, a Polyak subgradient
+//!   point of the optimum at 24 givens. They start from prices tuned once
+//!   per weights table on the empty grid ([`Weights`] keeps them), get a
+//!   few passes of coordinate descent at the root before the search starts
+//!   (which also makes the first dive, following each cell's most
+//!   profitable candidate, land on a good solution), and once a search
+//!   runs long, a Polyak subgradient
 //!   step at every node the bound does not prune. Any prices are
 //!   admissible, so one set serves the whole search; when the root's
 //!   bound falls below the best score plus one, the search stops there.
@@ -55,7 +56,7 @@ use lagrange::{Cells, Eval, Lagrange, SCALE};
 
 /// Coordinate-descent passes over the prices at the root, before the
 /// search starts.
-const ROOT_SWEEPS: usize = 8;
+const ROOT_SWEEPS: usize = 5;
 /// Nodes searched before the nodes the bound does not prune take a
 /// subgradient step each (most 24-given puzzles are done by then).
 const STEPS_AFTER: u64 = 50;
