@@ -214,7 +214,9 @@ impl<'w> ScoreVisitor<'w> {
         }
         let cells = Cells::of(node);
         b.fresh = true;
-        let Some(mut total) = b.lagrange.evaluate(&cells, &mut b.eval) else {
+        // `eval` holds the last node's evaluation under the current
+        // prices (a step re-evaluates at once): read only what changed.
+        let Some(mut total) = b.lagrange.reevaluate(&cells, &mut b.eval) else {
             return Flow::Prune; // an empty cell without candidates
         };
         let threshold = (self.best_score + 1) * SCALE;

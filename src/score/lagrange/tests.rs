@@ -263,3 +263,66 @@ fn descent_lowers_the_bound_and_keeps_it_admissible() {
         "descent lowered the bound only {lowered} times"
     );
 }
+
+/// The parts of an evaluation the search reads.
+fn outcome(eval: &Eval) -> (i64, [i64; CELLS], [i64; CELLS], [i64; CELLS], [u8; CELLS]) {
+    (eval.total, eval.best, eval.second, eval.worst, eval.digits)
+}
+
+#[test]
+fn reevaluation_matches_a_fresh_evaluation() {
+    let mut rng = Xs(0x4e3e_7a1e_0000_0005);
+    let weights = Weights::target();
+    let mut lagrange = *weights.start();
+    let mut eval = Eval::new();
+    let (mut partial, mut none) = (0, 0);
+    let mut grid = Grid::empty();
+    let mut cells = Cells::EMPTY;
+    for round in 0..400u64 {
+        // Random cells: a random solution's digits, some cells emptied
+        // with random candidates (sometimes none); every fourth round new
+        // ones, else a few cells of the round before changed.
+        let fresh_cells = round % 4 == 0;
+        if fresh_cells {
+            grid = random_solution(&mut Rng::new(round), &mut Solver::new());
+            for c in 0..CELLS {
+                (cells.values[c], cells.candidates[c]) = (grid.get(c), 0);
+            }
+        }
+        for _ in 0..rng.below(if fresh_cells { 70 } else { 5 }) {
+            let c = rng.below(81) as usize;
+            if rng.below(3) == 0 {
+                (cells.values[c], cells.candidates[c]) = (grid.get(c), 0);
+            } else {
+                cells.values[c] = 0;
+                cells.candidates[c] = rng.below(512) as u16 | 1 << (grid.get(c) - 1);
+            }
+        }
+        if rng.below(5) == 0 {
+            let c = rng.below(81) as usize;
+            (cells.values[c], cells.candidates[c]) = (0, 0);
+        }
+        if rng.below(10) == 0 {
+            // New prices: a full evaluation first, as the search does.
+            for price in lagrange.price.iter_mut().flatten() {
+                *price += (rng.below(5) as i64 - 2) * SCALE;
+            }
+            lagrange.refresh();
+            lagrange.evaluate(&cells, &mut eval);
+        }
+        let again = lagrange.reevaluate(&cells, &mut eval);
+        let mut fresh = Eval::new();
+        let expected = lagrange.evaluate(&cells, &mut fresh);
+        assert_eq!(again, expected);
+        if expected.is_some() {
+            assert_eq!(outcome(&eval), outcome(&fresh));
+            partial += 1;
+        } else {
+            none += 1;
+        }
+    }
+    assert!(
+        partial > 200 && none > 20,
+        "{partial} evaluated, {none} without candidates"
+    );
+}
