@@ -105,8 +105,14 @@ impl Cells {
     #[inline]
     pub(crate) fn of(node: &Node) -> Cells {
         let mut cells = Cells::EMPTY;
-        node.cell_masks(&mut cells.candidates, &mut cells.values);
+        cells.read(node);
         cells
+    }
+
+    /// Reads the cells of `node` into `self`.
+    #[inline]
+    pub(crate) fn read(&mut self, node: &Node) {
+        node.cell_masks(&mut self.candidates, &mut self.values);
     }
 }
 
@@ -277,6 +283,30 @@ impl Lagrange {
     #[inline]
     pub(crate) fn reevaluate(&self, cells: &Cells, eval: &mut Eval) -> Option<i64> {
         self.evaluate_cells(cells, eval, true)
+    }
+
+    /// The bound at `cells` alone ([`evaluate`](Self::evaluate) without
+    /// recording anything).
+    pub(crate) fn bound(&self, cells: &Cells) -> Option<i64> {
+        let mut total = self.price_sum;
+        for c in 0..CELLS {
+            let v = cells.values[c];
+            total += if v != 0 {
+                self.profit[c][v as usize - 1]
+            } else {
+                let mut m = cells.candidates[c];
+                if m == 0 {
+                    return None;
+                }
+                let mut best = i64::MIN;
+                while m != 0 {
+                    best = best.max(self.profit[c][m.trailing_zeros() as usize]);
+                    m &= m - 1;
+                }
+                best
+            };
+        }
+        Some(total)
     }
 
     #[inline(always)]

@@ -56,10 +56,10 @@ use lagrange::{Cells, Eval, Lagrange, SCALE};
 
 /// Coordinate-descent passes over the prices at the root, before the
 /// search starts.
-const ROOT_SWEEPS: usize = 5;
+const ROOT_SWEEPS: usize = 4;
 /// Nodes searched before the nodes the bound does not prune take a
 /// subgradient step each (most 24-given puzzles are done by then).
-const STEPS_AFTER: u64 = 50;
+const STEPS_AFTER: u64 = 200;
 /// Polyak step factor.
 const LAMBDA: f64 = 0.7;
 /// The steps aim this far (in points, times `SCALE`) above the score to
@@ -147,8 +147,8 @@ struct Bounds {
     root: Cells,
     /// The last evaluation (of the node being expanded).
     eval: Eval,
-    /// Scratch evaluation of the tuning.
-    scratch: Eval,
+    /// The node being expanded, as the bound reads it.
+    cells: Cells,
     /// Whether the weights are small enough to tune the prices.
     tunable: bool,
     /// Whether `eval` is the evaluation of the node being expanded (the
@@ -176,7 +176,7 @@ impl<'w> ScoreVisitor<'w> {
                 lagrange: *weights.start(),
                 root: Cells::EMPTY,
                 eval: Eval::new(),
-                scratch: Eval::new(),
+                cells: Cells::EMPTY,
                 tunable: lagrange::tunable(weights.as_array()),
                 fresh: false,
             },
@@ -212,11 +212,11 @@ impl<'w> ScoreVisitor<'w> {
         if self.best.is_none() {
             return Flow::Continue;
         }
-        let cells = Cells::of(node);
+        b.cells.read(node);
         b.fresh = true;
         // `eval` holds the last node's evaluation under the current
         // prices (a step re-evaluates at once): read only what changed.
-        let Some(mut total) = b.lagrange.reevaluate(&cells, &mut b.eval) else {
+        let Some(mut total) = b.lagrange.reevaluate(&b.cells, &mut b.eval) else {
             return Flow::Prune; // an empty cell without candidates
         };
         let threshold = (self.best_score + 1) * SCALE;
@@ -225,7 +225,7 @@ impl<'w> ScoreVisitor<'w> {
             // admissible, so the whole search keeps the progress).
             let target = self.best_score * SCALE + TARGET_OFFSET;
             if b.lagrange.step(&b.eval, target, LAMBDA) {
-                let Some(t) = b.lagrange.evaluate(&cells, &mut b.eval) else {
+                let Some(t) = b.lagrange.evaluate(&b.cells, &mut b.eval) else {
                     return Flow::Prune;
                 };
                 total = t;
@@ -235,7 +235,7 @@ impl<'w> ScoreVisitor<'w> {
             return Flow::Prune;
         }
         let mut narrowed = false;
-        let branch = b.lagrange.fix(&cells, &b.eval, threshold, |cell, digit| {
+        let branch = b.lagrange.fix(&b.cells, &b.eval, threshold, |cell, digit| {
             node.eliminate(cell, digit);
             narrowed = true;
         });
@@ -253,7 +253,7 @@ impl<'w> ScoreVisitor<'w> {
         let b = &mut self.bounds;
         let threshold = (self.best_score + 1) * SCALE;
         b.lagrange
-            .evaluate(&b.root, &mut b.scratch)
+            .bound(&b.root)
             .map_or(true, |total| total < threshold)
     }
 }

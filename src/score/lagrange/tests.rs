@@ -314,6 +314,7 @@ fn reevaluation_matches_a_fresh_evaluation() {
         let mut fresh = Eval::new();
         let expected = lagrange.evaluate(&cells, &mut fresh);
         assert_eq!(again, expected);
+        assert_eq!(lagrange.bound(&cells), expected);
         if expected.is_some() {
             assert_eq!(outcome(&eval), outcome(&fresh));
             partial += 1;
