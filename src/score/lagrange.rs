@@ -46,9 +46,10 @@
 //!   the empty grid once, by passes and then this, towards the score of a
 //!   first solution; every puzzle starts from those prices. At the
 //!   benchmark's 200 24-given roots the bound then starts 15.5 points above
-//!   the optimum on average instead of 66.0, and 5 root passes bring it to
-//!   1.9 (81 of the 200 under one point, which proves the optimum as soon
-//!   as it is found), where 8 passes from the even share gave 2.0 (73).
+//!   the optimum on average instead of 66.0, and the 4 root passes bring
+//!   it to 2.2 (64 of the 200 under one point, which proves the optimum
+//!   as soon as it is found), where 8 passes from the even share gave 2.0
+//!   (73).
 //! - [`Lagrange::step`], a subgradient step: the subgradient for
 //!   `p[k][d]` is 1 minus the number of cells of unit `k` whose digit (a
 //!   filled cell's own, an empty cell's most profitable) is `d`; Polyak's
