@@ -11,11 +11,12 @@
 //!
 //! - **Tuned prices.** The prices decide how tight the bound is; at their
 //!   best it is the puzzle's linear-programming bound, usually within a
-//!   point of the optimum at 24 givens. They start from an even share of
-//!   the weights ([`Weights`] keeps them), get a few passes of coordinate
-//!   descent at the root before the search starts (which also makes the
-//!   first dive, following each cell's most profitable candidate, land on
-//!   a good solution), and once a search runs long, a Polyak subgradient
+//!   point of the optimum at 24 givens. They start from prices tuned once
+//!   per weights table on the empty grid ([`Weights`] keeps them), get a
+//!   few passes of coordinate descent at the root before the search starts
+//!   (which also makes the first dive, following each cell's most
+//!   profitable candidate, land on a good solution), and once a search
+//!   runs long, a Polyak subgradient
 //!   step at every node the bound does not prune. Any prices are
 //!   admissible, so one set serves the whole search; when the root's
 //!   bound falls below the best score plus one, the search stops there.
@@ -55,10 +56,10 @@ use lagrange::{Cells, Eval, Lagrange, SCALE};
 
 /// Coordinate-descent passes over the prices at the root, before the
 /// search starts.
-const ROOT_SWEEPS: usize = 8;
+const ROOT_SWEEPS: usize = 4;
 /// Nodes searched before the nodes the bound does not prune take a
 /// subgradient step each (most 24-given puzzles are done by then).
-const STEPS_AFTER: u64 = 50;
+const STEPS_AFTER: u64 = 200;
 /// Polyak step factor.
 const LAMBDA: f64 = 0.7;
 /// The steps aim this far (in points, times `SCALE`) above the score to
@@ -146,8 +147,8 @@ struct Bounds {
     root: Cells,
     /// The last evaluation (of the node being expanded).
     eval: Eval,
-    /// Scratch evaluation of the tuning.
-    scratch: Eval,
+    /// The node being expanded, as the bound reads it.
+    cells: Cells,
     /// Whether the weights are small enough to tune the prices.
     tunable: bool,
     /// Whether `eval` is the evaluation of the node being expanded (the
@@ -175,7 +176,7 @@ impl<'w> ScoreVisitor<'w> {
                 lagrange: *weights.start(),
                 root: Cells::EMPTY,
                 eval: Eval::new(),
-                scratch: Eval::new(),
+                cells: Cells::EMPTY,
                 tunable: lagrange::tunable(weights.as_array()),
                 fresh: false,
             },
@@ -211,9 +212,11 @@ impl<'w> ScoreVisitor<'w> {
         if self.best.is_none() {
             return Flow::Continue;
         }
-        let cells = Cells::of(node);
+        b.cells.read(node);
         b.fresh = true;
-        let Some(mut total) = b.lagrange.evaluate(&cells, &mut b.eval) else {
+        // `eval` holds the last node's evaluation under the current
+        // prices (a step re-evaluates at once): read only what changed.
+        let Some(mut total) = b.lagrange.reevaluate(&b.cells, &mut b.eval) else {
             return Flow::Prune; // an empty cell without candidates
         };
         let threshold = (self.best_score + 1) * SCALE;
@@ -222,7 +225,7 @@ impl<'w> ScoreVisitor<'w> {
             // admissible, so the whole search keeps the progress).
             let target = self.best_score * SCALE + TARGET_OFFSET;
             if b.lagrange.step(&b.eval, target, LAMBDA) {
-                let Some(t) = b.lagrange.evaluate(&cells, &mut b.eval) else {
+                let Some(t) = b.lagrange.evaluate(&b.cells, &mut b.eval) else {
                     return Flow::Prune;
                 };
                 total = t;
@@ -232,7 +235,7 @@ impl<'w> ScoreVisitor<'w> {
             return Flow::Prune;
         }
         let mut narrowed = false;
-        let branch = b.lagrange.fix(&cells, &b.eval, threshold, |cell, digit| {
+        let branch = b.lagrange.fix(&b.cells, &b.eval, threshold, |cell, digit| {
             node.eliminate(cell, digit);
             narrowed = true;
         });
@@ -250,7 +253,7 @@ impl<'w> ScoreVisitor<'w> {
         let b = &mut self.bounds;
         let threshold = (self.best_score + 1) * SCALE;
         b.lagrange
-            .evaluate(&b.root, &mut b.scratch)
+            .bound(&b.root)
             .map_or(true, |total| total < threshold)
     }
 }
