@@ -478,8 +478,9 @@ impl State {
         loop {
             let mut changed = Lanes::differ_nine(&self.bands, &seen.bands);
             if changed == 0 {
-                let more =
-                    self.naked_singles()? || (seen.stack_pass && self.stacks(&mut seen.stacks)?);
+                // A full grid has nothing left for the stack pass.
+                let more = self.naked_singles()?
+                    || (seen.stack_pass && self.unsolved.any() && self.stacks(&mut seen.stacks)?);
                 if !more {
                     return Ok(());
                 }
