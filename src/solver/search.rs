@@ -21,6 +21,14 @@ use crate::grid::{Grid, CELLS};
 /// nodes run the stack pass of propagation.
 const STACK_PASS_DEPTH: usize = 4;
 
+/// Below the root, the fewest empty cells at which propagation runs the
+/// stack pass: on fuller grids it finds little and costs more than the
+/// guesses it saves (with 35, serg's puzzles take 8% fewer instructions,
+/// 17-clue ones up to 1% more: BENCHMARKS.md, issue 7 sixth round). The
+/// root runs it on any grid with an empty cell, so that a puzzle solved
+/// by singles (column hidden singles included) never needs a guess.
+const STACK_PASS_MIN_EMPTY: u32 = 35;
+
 /// A saved alternative: the state to resume, and the digit (0-based) and
 /// band of the mask the removal of the tried digit changed.
 #[derive(Clone, Copy)]
@@ -101,9 +109,14 @@ impl Search {
     ) -> Step {
         stats.nodes += 1;
         // The stack pass pays near the root (it cuts guesses by two thirds
-        // on 17-clue and top1465 puzzles) but deeper down it costs more
-        // than the guesses it saves (BENCHMARKS.md, issue 7 third round).
-        self.seen.stack_pass = *depth <= STACK_PASS_DEPTH;
+        // on 17-clue and top1465 puzzles) but deeper down, or on fuller
+        // grids, it costs more than the guesses it saves (BENCHMARKS.md,
+        // issue 7 third and sixth rounds).
+        self.seen.stack_pass_from = match *depth {
+            0 => 1,
+            1..=STACK_PASS_DEPTH => STACK_PASS_MIN_EMPTY,
+            _ => u32::MAX,
+        };
         loop {
             if cur.propagate(&mut self.seen).is_err() {
                 stats.dead_ends += 1;

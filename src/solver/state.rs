@@ -45,7 +45,8 @@
 //!   hidden singles, per digit. (JCZSolve stops at the band rules; tdoku
 //!   also works on stacks. Here the stack pass cut guesses on 17-clue and
 //!   top1465 puzzles by two thirds.) The search runs it only near the
-//!   root (`Seen::stack_pass`): deeper down it costs more than it saves.
+//!   root and on grids with enough empty cells (`Seen::stack_pass_from`):
+//!   elsewhere it costs more than it saves.
 //!
 //! The state is `Copy` (160 bytes) so a guess saves it by value onto the
 //! solver's fixed stack: no heap, no undo log.
@@ -86,8 +87,9 @@ pub(crate) struct Seen {
     bands: [Lanes; 9],
     /// The masks as the stack pass last saw them, per digit.
     stacks: [Lanes; 9],
-    /// Whether propagation runs the stack pass (set by the search).
-    pub(crate) stack_pass: bool,
+    /// Propagation runs the stack pass when at least this many cells are
+    /// empty (set by the search; `u32::MAX`: never).
+    pub(crate) stack_pass_from: u32,
 }
 
 impl Seen {
@@ -96,7 +98,7 @@ impl Seen {
         Seen {
             bands: State::blank().bands,
             stacks: State::blank().bands,
-            stack_pass: true,
+            stack_pass_from: 1,
         }
     }
 
@@ -253,7 +255,7 @@ impl State {
     /// The number of empty cells.
     #[inline]
     pub fn empty_count(&self) -> u32 {
-        self.unsolved.0.iter().map(|u| u.count_ones()).sum()
+        self.unsolved.count_ones()
     }
 
     /// The filled cells as a grid.
@@ -472,15 +474,15 @@ impl State {
     /// Propagates until nothing changes: every mask that differs from
     /// `seen` is checked (and `seen` brought up to date), then naked
     /// singles are placed, and again while they find anything, then (if
-    /// `seen.stack_pass`) the stack pass. On success `seen.bands` equals
+    /// at least `seen.stack_pass_from` cells are empty) the stack pass. On success `seen.bands` equals
     /// the state's masks.
     pub(crate) fn propagate(&mut self, seen: &mut Seen) -> Result<(), Contradiction> {
         loop {
             let mut changed = Lanes::differ_nine(&self.bands, &seen.bands);
             if changed == 0 {
-                // A full grid has nothing left for the stack pass.
                 let more = self.naked_singles()?
-                    || (seen.stack_pass && self.unsolved.any() && self.stacks(&mut seen.stacks)?);
+                    || (self.empty_count() >= seen.stack_pass_from
+                        && self.stacks(&mut seen.stacks)?);
                 if !more {
                     return Ok(());
                 }
@@ -737,11 +739,11 @@ mod tests {
         // The column hidden single of the test above needs the stack pass.
         let mut s = five_alone_in_column_zero();
         let mut seen = Seen::blank();
-        seen.stack_pass = false;
+        seen.stack_pass_from = u32::MAX;
         s.propagate(&mut seen).unwrap();
         assert_eq!(s.value(72), 0);
         assert_ne!(s.candidates(72) & digit_bit(5), 0);
-        seen.stack_pass = true;
+        seen.stack_pass_from = 1;
         s.propagate(&mut seen).unwrap();
         assert_eq!(s.value(72), 5);
     }
