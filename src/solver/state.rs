@@ -44,9 +44,9 @@
 //!   (which columns of a stack each band may use for a digit) and column
 //!   hidden singles, per digit. (JCZSolve stops at the band rules; tdoku
 //!   also works on stacks. Here the stack pass cut guesses on 17-clue and
-//!   top1465 puzzles by two thirds.) The search runs it only near the
-//!   root and on grids with enough empty cells (`Seen::stack_pass_from`):
-//!   elsewhere it costs more than it saves.
+//!   top1465 puzzles by two thirds.) Below the root the search runs it
+//!   only on grids with enough empty cells (`Seen::stack_pass_from`): on
+//!   fuller ones it costs more than it saves.
 //!
 //! The state is `Copy` (160 bytes) so a guess saves it by value onto the
 //! solver's fixed stack: no heap, no undo log.
@@ -104,20 +104,15 @@ impl Seen {
 
     /// Resets the copies to `state`, a fixed point of propagation except
     /// that the mask of digit `d` in band `b` has changed since.
-    /// The copy for the stack pass is left alone when `stack_pass` is off:
-    /// nodes below a node without the pass never run it, and going back
-    /// up to one that does resets it again.
     #[inline(always)]
-    pub(crate) fn resume(&mut self, state: &State, d: usize, b: usize, stack_pass: bool) {
+    pub(crate) fn resume(&mut self, state: &State, d: usize, b: usize) {
         // Whole-vector writes: propagation loads these as vectors next,
         // and a narrow store cannot be forwarded to a wide load.
         let flipped = state.bands[d].with_lane(b, !state.bands[d].0[b]);
         Lanes::copy_nine(&mut self.bands, &state.bands);
         self.bands[d] = flipped;
-        if stack_pass {
-            Lanes::copy_nine(&mut self.stacks, &state.bands);
-            self.stacks[d] = flipped;
-        }
+        Lanes::copy_nine(&mut self.stacks, &state.bands);
+        self.stacks[d] = flipped;
     }
 }
 
