@@ -64,6 +64,12 @@ impl Lanes {
         imp::any(self)
     }
 
+    /// The number of set bits over all four lanes.
+    #[inline(always)]
+    pub(super) fn count_ones(self) -> u32 {
+        imp::count_ones(self)
+    }
+
     /// Lane-wise `self >> N`.
     #[inline(always)]
     pub(super) fn shr<const N: i32>(self) -> Lanes {
@@ -147,6 +153,11 @@ mod portable {
     }
 
     #[inline(always)]
+    pub(super) fn count_ones(a: Lanes) -> u32 {
+        a.0.iter().map(|x| x.count_ones()).sum()
+    }
+
+    #[inline(always)]
     pub(super) fn shr<const N: i32>(a: Lanes) -> Lanes {
         Lanes(a.0.map(|x| x >> N))
     }
@@ -189,10 +200,11 @@ mod portable {
 mod sse2 {
     use super::Lanes;
     use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps, _mm_cmpeq_epi32,
-        _mm_cmpeq_epi8, _mm_load_si128, _mm_loadu_si128, _mm_movemask_epi8, _mm_movemask_ps,
-        _mm_or_si128, _mm_packs_epi16, _mm_packs_epi32, _mm_set1_epi32, _mm_set1_epi8,
-        _mm_setzero_si128, _mm_srli_epi32, _mm_store_si128,
+        __m128i, _mm_add_epi64, _mm_add_epi8, _mm_and_si128, _mm_andnot_si128, _mm_castsi128_ps,
+        _mm_cmpeq_epi32, _mm_cmpeq_epi8, _mm_cvtsi128_si32, _mm_load_si128, _mm_loadu_si128,
+        _mm_movemask_epi8, _mm_movemask_ps, _mm_or_si128, _mm_packs_epi16, _mm_packs_epi32,
+        _mm_sad_epu8, _mm_set1_epi32, _mm_set1_epi8, _mm_setzero_si128, _mm_srli_epi16,
+        _mm_srli_epi32, _mm_srli_si128, _mm_store_si128, _mm_sub_epi8,
     };
 
     #[inline(always)]
@@ -275,6 +287,29 @@ mod sse2 {
     pub(super) fn any(a: Lanes) -> bool {
         // SAFETY: SSE2 is always available on x86-64.
         unsafe { _mm_movemask_epi8(_mm_cmpeq_epi32(load(&a), _mm_setzero_si128())) != 0xFFFF }
+    }
+
+    /// Bits counted per byte by the usual halving steps, then the bytes
+    /// summed by `psadbw` against zero (without `target-cpu`,
+    /// `u32::count_ones` is a scalar bit trick per lane).
+    #[inline(always)]
+    pub(super) fn count_ones(a: Lanes) -> u32 {
+        // SAFETY: SSE2 is always available on x86-64.
+        unsafe {
+            let x = load(&a);
+            let x = _mm_sub_epi8(
+                x,
+                _mm_and_si128(_mm_srli_epi16::<1>(x), _mm_set1_epi8(0x55)),
+            );
+            let m = _mm_set1_epi8(0x33);
+            let x = _mm_add_epi8(
+                _mm_and_si128(x, m),
+                _mm_and_si128(_mm_srli_epi16::<2>(x), m),
+            );
+            let x = _mm_and_si128(_mm_add_epi8(x, _mm_srli_epi16::<4>(x)), _mm_set1_epi8(0x0F));
+            let sums = _mm_sad_epu8(x, _mm_setzero_si128());
+            _mm_cvtsi128_si32(_mm_add_epi64(sums, _mm_srli_si128::<8>(sums))) as u32
+        }
     }
 
     #[inline(always)]
@@ -395,6 +430,11 @@ mod tests {
         assert!(a.any());
         assert!(!Lanes::ZERO.any());
         assert!(Lanes([0, 0, 0, 1]).any());
+        assert_eq!(
+            Lanes([0b1011, 0, 0x8000_0001, 0xFFFF_FFFF]).count_ones(),
+            37
+        );
+        assert_eq!(Lanes::ZERO.count_ones(), 0);
     }
 
     /// The vector and portable versions agree (on x86-64; elsewhere both
@@ -417,6 +457,11 @@ mod tests {
             assert_eq!(imp::or(a, b), portable::or(a, b));
             assert_eq!(imp::and_not(a, b), portable::and_not(a, b));
             assert_eq!(imp::any(a), portable::any(a));
+            let wide = Lanes(std::array::from_fn(|_| {
+                next().wrapping_mul(0x9E37_79B9) ^ next()
+            }));
+            assert_eq!(imp::count_ones(wide), portable::count_ones(wide));
+            assert_eq!(imp::count_ones(a), portable::count_ones(a));
             assert_eq!(imp::differ(a, b), portable::differ(a, b));
             assert_eq!(imp::shr::<9>(a), portable::shr::<9>(a));
             assert_eq!(imp::shr::<18>(b), portable::shr::<18>(b));

@@ -17,9 +17,15 @@ use super::state::{Seen, State};
 use super::{Flow, Stats, Visitor};
 use crate::grid::{Grid, CELLS};
 
-/// The deepest level of the search (0 = the root, after the givens) whose
-/// nodes run the stack pass of propagation.
-const STACK_PASS_DEPTH: usize = 4;
+/// Below the root, the fewest empty cells at which propagation runs the
+/// stack pass: on fuller grids it finds little and costs more than the
+/// guesses it saves. This replaces a limit on depth (the pass ran at
+/// depth 4 or less): serg's puzzles take 8% fewer instructions, the
+/// forum's hardest about 1% fewer (BENCHMARKS.md, issue 7 sixth round).
+/// The root runs it on any grid with an empty cell, so that a puzzle
+/// solved by singles (column hidden singles included) never needs a
+/// guess.
+const STACK_PASS_MIN_EMPTY: u32 = 35;
 
 /// A saved alternative: the state to resume, and the digit (0-based) and
 /// band of the mask the removal of the tried digit changed.
@@ -79,12 +85,8 @@ impl Search {
             cur.copy_from(&frame.state);
             // Everything but the mask the removal changed is at a fixed
             // point; mark that one as changed.
-            self.seen.resume(
-                &frame.state,
-                frame.digit as usize,
-                frame.band as usize,
-                depth <= STACK_PASS_DEPTH,
-            );
+            self.seen
+                .resume(&frame.state, frame.digit as usize, frame.band as usize);
             alive = true;
         }
     }
@@ -100,10 +102,11 @@ impl Search {
         visitor: &mut V,
     ) -> Step {
         stats.nodes += 1;
-        // The stack pass pays near the root (it cuts guesses by two thirds
-        // on 17-clue and top1465 puzzles) but deeper down it costs more
-        // than the guesses it saves (BENCHMARKS.md, issue 7 third round).
-        self.seen.stack_pass = *depth <= STACK_PASS_DEPTH;
+        // The stack pass pays on sparse grids (it cuts guesses by two
+        // thirds on 17-clue and top1465 puzzles) but on fuller ones it
+        // costs more than the guesses it saves (BENCHMARKS.md, issue 7
+        // third and sixth rounds).
+        self.seen.stack_pass_from = if *depth == 0 { 1 } else { STACK_PASS_MIN_EMPTY };
         loop {
             if cur.propagate(&mut self.seen).is_err() {
                 stats.dead_ends += 1;

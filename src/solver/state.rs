@@ -44,8 +44,9 @@
 //!   (which columns of a stack each band may use for a digit) and column
 //!   hidden singles, per digit. (JCZSolve stops at the band rules; tdoku
 //!   also works on stacks. Here the stack pass cut guesses on 17-clue and
-//!   top1465 puzzles by two thirds.) The search runs it only near the
-//!   root (`Seen::stack_pass`): deeper down it costs more than it saves.
+//!   top1465 puzzles by two thirds.) Below the root the search runs it
+//!   only on grids with enough empty cells (`Seen::stack_pass_from`): on
+//!   fuller ones it costs more than it saves.
 //!
 //! The state is `Copy` (160 bytes) so a guess saves it by value onto the
 //! solver's fixed stack: no heap, no undo log.
@@ -86,8 +87,9 @@ pub(crate) struct Seen {
     bands: [Lanes; 9],
     /// The masks as the stack pass last saw them, per digit.
     stacks: [Lanes; 9],
-    /// Whether propagation runs the stack pass (set by the search).
-    pub(crate) stack_pass: bool,
+    /// Propagation runs the stack pass when at least this many cells are
+    /// empty (set by the search; `u32::MAX`: never).
+    pub(crate) stack_pass_from: u32,
 }
 
 impl Seen {
@@ -96,26 +98,21 @@ impl Seen {
         Seen {
             bands: State::blank().bands,
             stacks: State::blank().bands,
-            stack_pass: true,
+            stack_pass_from: 1,
         }
     }
 
     /// Resets the copies to `state`, a fixed point of propagation except
     /// that the mask of digit `d` in band `b` has changed since.
-    /// The copy for the stack pass is left alone when `stack_pass` is off:
-    /// nodes below a node without the pass never run it, and going back
-    /// up to one that does resets it again.
     #[inline(always)]
-    pub(crate) fn resume(&mut self, state: &State, d: usize, b: usize, stack_pass: bool) {
+    pub(crate) fn resume(&mut self, state: &State, d: usize, b: usize) {
         // Whole-vector writes: propagation loads these as vectors next,
         // and a narrow store cannot be forwarded to a wide load.
         let flipped = state.bands[d].with_lane(b, !state.bands[d].0[b]);
         Lanes::copy_nine(&mut self.bands, &state.bands);
         self.bands[d] = flipped;
-        if stack_pass {
-            Lanes::copy_nine(&mut self.stacks, &state.bands);
-            self.stacks[d] = flipped;
-        }
+        Lanes::copy_nine(&mut self.stacks, &state.bands);
+        self.stacks[d] = flipped;
     }
 }
 
@@ -253,7 +250,7 @@ impl State {
     /// The number of empty cells.
     #[inline]
     pub fn empty_count(&self) -> u32 {
-        self.unsolved.0.iter().map(|u| u.count_ones()).sum()
+        self.unsolved.count_ones()
     }
 
     /// The filled cells as a grid.
@@ -472,14 +469,15 @@ impl State {
     /// Propagates until nothing changes: every mask that differs from
     /// `seen` is checked (and `seen` brought up to date), then naked
     /// singles are placed, and again while they find anything, then (if
-    /// `seen.stack_pass`) the stack pass. On success `seen.bands` equals
+    /// at least `seen.stack_pass_from` cells are empty) the stack pass. On success `seen.bands` equals
     /// the state's masks.
     pub(crate) fn propagate(&mut self, seen: &mut Seen) -> Result<(), Contradiction> {
         loop {
             let mut changed = Lanes::differ_nine(&self.bands, &seen.bands);
             if changed == 0 {
-                let more =
-                    self.naked_singles()? || (seen.stack_pass && self.stacks(&mut seen.stacks)?);
+                let more = self.naked_singles()?
+                    || (self.empty_count() >= seen.stack_pass_from
+                        && self.stacks(&mut seen.stacks)?);
                 if !more {
                     return Ok(());
                 }
@@ -736,11 +734,11 @@ mod tests {
         // The column hidden single of the test above needs the stack pass.
         let mut s = five_alone_in_column_zero();
         let mut seen = Seen::blank();
-        seen.stack_pass = false;
+        seen.stack_pass_from = u32::MAX;
         s.propagate(&mut seen).unwrap();
         assert_eq!(s.value(72), 0);
         assert_ne!(s.candidates(72) & digit_bit(5), 0);
-        seen.stack_pass = true;
+        seen.stack_pass_from = 1;
         s.propagate(&mut seen).unwrap();
         assert_eq!(s.value(72), 5);
     }

@@ -47,6 +47,24 @@ fn easy_puzzle_needs_no_guess() {
 }
 
 #[test]
+fn puzzle_solved_by_singles_needs_no_guess() {
+    // Its root propagation goes below the stack pass's threshold of empty
+    // cells for nodes below the root and still needs column hidden
+    // singles there: the root must run the stack pass on any grid.
+    let p = ".................1..2..3.4......2.....4.5....16......7...7.4.....8...32.9..1.....";
+    let puzzle = grid(p);
+    assert!(crate::rate::solved_by_singles(&puzzle));
+    let mut solver = Solver::new();
+    let out = solver.count_solutions_up_to(&puzzle, 2).unwrap();
+    assert_eq!(
+        (out.solutions, out.stats.guesses),
+        (1, 0),
+        "{:?}",
+        out.stats
+    );
+}
+
+#[test]
 fn hard_puzzle_needs_guesses() {
     let mut solver = Solver::new();
     let out = solver.count_solutions_up_to(&grid(PLATINUM), 2).unwrap();

@@ -13,7 +13,15 @@
 //! check. Output: one Markdown row per set and mode with both rates and
 //! their ratio (ours / theirs; above 1 means batchdoku is faster).
 //!
-//! Usage: `batchdoku-peers [--min-time SECS] [--rounds N] FILE...`
+//! For profiling one solver under callgrind (instruction and simulated
+//! branch-miss counts of each side on the same puzzles), `--only ours` or
+//! `--only theirs` runs one side, `--mode first|count2` one mode, and
+//! `--once` makes one untimed pass over the file as given (no
+//! replication); the passes are `ours_pass` and `theirs_pass`, never
+//! inlined, so `--toggle-collect='*ours_pass*'` isolates them.
+//!
+//! Usage: `batchdoku-peers [--min-time SECS] [--rounds N] [--only ours|theirs]
+//! [--mode first|count2] [--once] FILE...`
 
 use std::hint::black_box;
 use std::path::Path;
@@ -42,6 +50,7 @@ impl Mode {
 }
 
 /// One pass of batchdoku over the set; returns the total solution count.
+#[inline(never)]
 fn ours_pass(solver: &mut Solver, set: &[Grid], mode: Mode) -> u64 {
     let mut total = 0;
     for g in set {
@@ -55,6 +64,7 @@ fn ours_pass(solver: &mut Solver, set: &[Grid], mode: Mode) -> u64 {
 }
 
 /// One pass of the `sudoku` crate over the set; returns the total count.
+#[inline(never)]
 fn theirs_pass(set: &[Sudoku], mode: Mode) -> u64 {
     let mut total = 0;
     for &s in set {
@@ -80,16 +90,33 @@ fn rate(n: usize, min_time: Duration, mut pass: impl FnMut() -> u64) -> (f64, u6
     ((passes as f64 * n as f64) / secs, count)
 }
 
+/// Which solvers run.
+#[derive(Clone, Copy, PartialEq)]
+enum Sides {
+    Both,
+    Ours,
+    Theirs,
+}
+
 struct Args {
     min_time: Duration,
     rounds: usize,
+    sides: Sides,
+    modes: Vec<Mode>,
+    once: bool,
     files: Vec<String>,
 }
+
+const USAGE: &str = "usage: batchdoku-peers [--min-time SECS] [--rounds N] \
+                     [--only ours|theirs] [--mode first|count2] [--once] FILE...";
 
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
         min_time: Duration::from_millis(500),
         rounds: 3,
+        sides: Sides::Both,
+        modes: vec![Mode::First, Mode::Count2],
+        once: false,
         files: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -105,20 +132,38 @@ fn parse_args() -> Result<Args, String> {
                 args.rounds = v.parse().map_err(|_| format!("bad --rounds {v}"))?;
                 args.rounds = args.rounds.max(1);
             }
-            "-h" | "--help" => {
-                return Err("usage: batchdoku-peers [--min-time SECS] [--rounds N] FILE...".into())
+            "--only" => {
+                args.sides = match it.next().as_deref() {
+                    Some("ours") => Sides::Ours,
+                    Some("theirs") => Sides::Theirs,
+                    _ => return Err("--only needs ours or theirs".into()),
+                };
             }
+            "--mode" => {
+                args.modes = match it.next().as_deref() {
+                    Some("first") => vec![Mode::First],
+                    Some("count2") => vec![Mode::Count2],
+                    _ => return Err("--mode needs first or count2".into()),
+                };
+            }
+            "--once" => args.once = true,
+            "-h" | "--help" => return Err(USAGE.into()),
             _ => args.files.push(a),
         }
     }
     if args.files.is_empty() {
-        return Err("usage: batchdoku-peers [--min-time SECS] [--rounds N] FILE...".into());
+        return Err(USAGE.into());
+    }
+    if args.once {
+        args.rounds = 1;
+        args.min_time = Duration::ZERO;
     }
     Ok(args)
 }
 
-/// Loads a file's puzzles for both solvers, skipping lines either rejects.
-fn load(path: &str) -> Result<(Vec<Grid>, Vec<Sudoku>), String> {
+/// Loads a file's puzzles for both solvers, skipping lines either rejects;
+/// replicated to at least `MIN_WORKING_SET` puzzles if `replicate`.
+fn load(path: &str, replicate: bool) -> Result<(Vec<Grid>, Vec<Sudoku>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let mut ours = Vec::new();
     let mut theirs = Vec::new();
@@ -139,7 +184,11 @@ fn load(path: &str) -> Result<(Vec<Grid>, Vec<Sudoku>), String> {
     if ours.is_empty() {
         return Err(format!("{path}: no puzzles"));
     }
-    let reps = MIN_WORKING_SET.div_ceil(ours.len());
+    let reps = if replicate {
+        MIN_WORKING_SET.div_ceil(ours.len())
+    } else {
+        1
+    };
     let ours = ours.repeat(reps);
     let theirs = theirs.repeat(reps);
     Ok((ours, theirs))
@@ -157,7 +206,7 @@ fn main() {
     println!("|---|---|---:|---:|---:|---:|");
     let mut solver = Solver::new();
     for path in &args.files {
-        let (ours, theirs) = match load(path) {
+        let (ours, theirs) = match load(path, !args.once) {
             Ok(sets) => sets,
             Err(e) => {
                 eprintln!("{e}");
@@ -167,30 +216,51 @@ fn main() {
         let name = Path::new(path)
             .file_stem()
             .map_or_else(|| path.clone(), |s| s.to_string_lossy().into_owned());
-        for mode in [Mode::First, Mode::Count2] {
+        for &mode in &args.modes {
             let (mut best_ours, mut best_theirs) = (0f64, 0f64);
             for _ in 0..args.rounds {
-                let (r, ours_count) = rate(ours.len(), args.min_time, || {
-                    ours_pass(&mut solver, &ours, mode)
-                });
-                best_ours = best_ours.max(r);
-                let (r, theirs_count) =
-                    rate(theirs.len(), args.min_time, || theirs_pass(&theirs, mode));
-                best_theirs = best_theirs.max(r);
-                if ours_count != theirs_count {
+                let mut ours_count = None;
+                if args.sides != Sides::Theirs {
+                    let (r, c) = rate(ours.len(), args.min_time, || {
+                        ours_pass(&mut solver, &ours, mode)
+                    });
+                    best_ours = best_ours.max(r);
+                    ours_count = Some(c);
+                }
+                let mut theirs_count = None;
+                if args.sides != Sides::Ours {
+                    let (r, c) = rate(theirs.len(), args.min_time, || theirs_pass(&theirs, mode));
+                    best_theirs = best_theirs.max(r);
+                    theirs_count = Some(c);
+                }
+                if let (Some(ours_count), Some(theirs_count)) = (ours_count, theirs_count) {
+                    if ours_count == theirs_count {
+                        continue;
+                    }
                     eprintln!(
                         "warning: {name} {}: batchdoku found {ours_count} solutions, sudoku {theirs_count}",
                         mode.name()
                     );
                 }
             }
+            let show = |r: f64| {
+                if r > 0.0 {
+                    format!("{r:.0}")
+                } else {
+                    "-".into()
+                }
+            };
+            let ratio = if best_ours > 0.0 && best_theirs > 0.0 {
+                format!("{:.2}", best_ours / best_theirs)
+            } else {
+                "-".into()
+            };
             println!(
-                "| {name} | {} | {} | {:.0} | {:.0} | {:.2} |",
+                "| {name} | {} | {} | {} | {} | {ratio} |",
                 mode.name(),
                 ours.len(),
-                best_ours,
-                best_theirs,
-                best_ours / best_theirs
+                show(best_ours),
+                show(best_theirs),
             );
         }
     }
