@@ -124,9 +124,9 @@ pub(crate) struct Eval {
     pub(crate) total: i64,
     /// Each empty cell's best profit (0 for filled cells).
     best: [i64; CELLS],
-    /// Each empty cell's second best profit (`i64::MIN` with one
-    /// candidate, 0 for filled cells).
-    second: [i64; CELLS],
+    /// Each empty cell's best profit less its second best (-1 with one
+    /// candidate and for filled cells: no regret to branch on).
+    regret: [i64; CELLS],
     /// Each empty cell's least profit (0 for filled cells).
     worst: [i64; CELLS],
     /// Each cell's part of the total: an empty cell's best profit, a
@@ -146,7 +146,7 @@ impl Eval {
         Eval {
             total: 0,
             best: [0; CELLS],
-            second: [0; CELLS],
+            regret: [-1; CELLS],
             worst: [0; CELLS],
             part: [0; CELLS],
             seen: Cells {
@@ -208,6 +208,27 @@ fn top_two_and_least(profit: &[i64; 9], mut candidates: u16) -> (i64, i64, i64, 
         }
     }
     (b1, b2, least, arg)
+}
+
+/// A cell's [`top_two`] after the profit of digit `d` (0..9) moved by
+/// `-delta` to `p`, from the `(best, second, digit of best)` before; `None`
+/// when it has to be recomputed (the best fell below the second, or the
+/// second best, or a profit tied with it, fell below it). Branch-free in
+/// the common cases.
+#[inline(always)]
+fn moved_top((b1, b2, arg): (i64, i64, u8), p: i64, delta: i64, d: u8) -> Option<(i64, i64, u8)> {
+    let was_best = arg == d;
+    // p < b2 and d was the best, or was at least the second (p + delta
+    // >= b2 with p < b2 implies delta > 0).
+    if p < b2 && (was_best || p + delta >= b2) {
+        return None;
+    }
+    // d was the best and still is (p >= b2); or it was not: it becomes the
+    // best above b1, the second at or above b2, and else changes nothing.
+    let new_b1 = if was_best { p } else { b1.max(p) };
+    let new_b2 = if was_best { b2 } else { b1.min(b2.max(p)) };
+    let new_arg = if !was_best && p > b1 { d } else { arg };
+    Some((new_b1, new_b2, new_arg))
 }
 
 /// Each cell's three units: row, column, box.
@@ -321,7 +342,7 @@ impl Lagrange {
             }
             let part = if v != 0 {
                 eval.best[c] = 0;
-                eval.second[c] = 0;
+                eval.regret[c] = -1;
                 eval.worst[c] = 0;
                 eval.digits[c] = v;
                 self.profit[c][v as usize - 1]
@@ -335,7 +356,11 @@ impl Lagrange {
                 }
                 let (best, second, worst, digit) = top_two_and_least(&self.profit[c], m);
                 eval.best[c] = best;
-                eval.second[c] = second;
+                eval.regret[c] = if second == i64::MIN {
+                    -1
+                } else {
+                    best - second
+                };
                 eval.worst[c] = worst;
                 eval.digits[c] = digit + 1;
                 best
@@ -441,10 +466,8 @@ impl Lagrange {
         for (k, unit) in UNITS.iter().enumerate() {
             let mut placed = 0u16;
             for &c in unit {
-                let v = cells.values[c as usize];
-                if v != 0 {
-                    placed |= 1 << (v - 1);
-                }
+                // Digit v's bit, none for an empty cell (v = 0).
+                placed |= (1u16 << cells.values[c as usize]) >> 1;
             }
             for d in 0..9 {
                 if placed >> d & 1 != 0 {
@@ -452,10 +475,9 @@ impl Lagrange {
                 }
                 let mut n = 0;
                 for &c in unit {
-                    if cells.candidates[c as usize] >> d & 1 != 0 {
-                        members[len][n] = c;
-                        n += 1;
-                    }
+                    // Written always, kept only when the cell can take d.
+                    members[len][n] = c;
+                    n += (cells.candidates[c as usize] >> d & 1) as usize;
                 }
                 if n > 0 {
                     blocks[len] = (k as u8, d as u8, n as u8);
@@ -482,15 +504,13 @@ impl Lagrange {
                 for &c in members {
                     let (b1, b2, arg) = top[c as usize];
                     let other = if arg as usize == d { b2 } else { b1 };
-                    if other == i64::MIN {
-                        continue; // d is its only candidate
-                    }
-                    let gain = profit[c as usize][d] - other;
-                    if gain > g1 {
-                        (g2, g1) = (g1, gain);
-                    } else if gain > g2 {
-                        g2 = gain;
-                    }
+                    // None when d is its only candidate.
+                    let gain = if other == i64::MIN {
+                        i64::MIN
+                    } else {
+                        profit[c as usize][d] - other
+                    };
+                    (g1, g2) = (g1.max(gain), g2.max(g1.min(gain)));
                 }
                 let delta = if g2 != i64::MIN {
                     (g1 + g2) / 2
@@ -507,23 +527,8 @@ impl Lagrange {
                     let c = c as usize;
                     let p = profit[c][d] - delta;
                     profit[c][d] = p;
-                    let (b1, b2, arg) = top[c];
-                    top[c] = if arg as usize == d {
-                        if p >= b2 {
-                            (p, b2, arg)
-                        } else {
-                            top_two(&profit[c], cells.candidates[c])
-                        }
-                    } else if p > b1 {
-                        (p, b1, d as u8)
-                    } else if p >= b2 {
-                        (b1, p, arg)
-                    } else if delta > 0 && p + delta >= b2 {
-                        // It may have been the second best.
-                        top_two(&profit[c], cells.candidates[c])
-                    } else {
-                        (b1, b2, arg)
-                    };
+                    top[c] = moved_top(top[c], p, delta, d as u8)
+                        .unwrap_or_else(|| top_two(&profit[c], cells.candidates[c]));
                 }
             }
         }
@@ -546,21 +551,20 @@ impl Lagrange {
         let mut branch = None;
         let mut regret = -1i64;
         for c in 0..CELLS {
-            let mut m = cells.candidates[c];
-            if m == 0 || cells.values[c] != 0 {
-                continue;
-            }
+            // A filled cell (no candidates) has best and worst 0 and
+            // regret -1: it takes the first branch and is never chosen.
             let best = eval.best[c];
             if best - eval.worst[c] <= slack {
                 // Nothing to drop: the two smallest reduced costs are 0
                 // and the second best's.
-                let second = eval.second[c];
-                if second != i64::MIN && best - second > regret {
-                    regret = best - second;
+                let r = eval.regret[c];
+                if r > regret {
+                    regret = r;
                     branch = Some((c, eval.digits[c]));
                 }
                 continue;
             }
+            let mut m = cells.candidates[c];
             let (mut c1, mut c2, mut cheapest) = (i64::MAX, i64::MAX, 0u8);
             while m != 0 {
                 let d = m.trailing_zeros() as usize;
