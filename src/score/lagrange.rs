@@ -132,6 +132,8 @@ pub(crate) struct Eval {
     /// Each cell's part of the total: an empty cell's best profit, a
     /// filled cell's profit.
     part: [i64; CELLS],
+    /// The sum of `part`.
+    part_sum: i64,
     /// The cells these entries are of (per cell: an entry is only written
     /// with its cell's state; a digit of 10 matches no cell).
     seen: Cells,
@@ -149,6 +151,7 @@ impl Eval {
             regret: [-1; CELLS],
             worst: [0; CELLS],
             part: [0; CELLS],
+            part_sum: 0,
             seen: Cells {
                 candidates: [0; CELLS],
                 values: [10; CELLS],
@@ -219,17 +222,75 @@ fn top_two_and_least(profit: &[i64; 9], mut candidates: u16) -> (i64, i64, i64, 
 fn moved_top((b1, b2, arg): (i64, i64, u8), p: i64, delta: i64, d: u8) -> Option<(i64, i64, u8)> {
     let was_best = arg == d;
     // p < b2 and d was the best, or was at least the second (p + delta
-    // >= b2 with p < b2 implies delta > 0).
-    if p < b2 && (was_best || p + delta >= b2) {
+    // >= b2 with p < b2 implies delta > 0). One branch, rarely taken.
+    if (p < b2) & (was_best | (p + delta >= b2)) {
         return None;
     }
     // d was the best and still is (p >= b2); or it was not: it becomes the
     // best above b1, the second at or above b2, and else changes nothing.
-    let new_b1 = if was_best { p } else { b1.max(p) };
-    let new_b2 = if was_best { b2 } else { b1.min(b2.max(p)) };
-    let new_arg = if !was_best && p > b1 { d } else { arg };
+    let best = i64::from(was_best).wrapping_neg(); // all ones when was_best
+    let new_b1 = (p & best) | (b1.max(p) & !best);
+    let new_b2 = (b2 & best) | (b1.min(b2.max(p)) & !best);
+    let rises = u8::from(!was_best & (p > b1)).wrapping_neg();
+    let new_arg = (d & rises) | (arg & !rises);
     Some((new_b1, new_b2, new_arg))
 }
+
+/// Every cell, as [`changed_cells`] gives them.
+const ALL_CELLS: [u64; 2] = [u64::MAX, (1 << (CELLS - 64)) - 1];
+
+/// The cells (bit `c % 64` of word `c / 64`) whose candidates or digit
+/// differ between `a` and `b`, without a branch per cell: 16 cells at a
+/// time with SSE2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn changed_cells(a: &Cells, b: &Cells) -> [u64; 2] {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi16, _mm_cmpeq_epi8, _mm_loadu_si128,
+        _mm_movemask_epi8, _mm_packs_epi16,
+    };
+    let mut same = 0u128;
+    for i in 0..CELLS / 16 {
+        let at = 16 * i;
+        // SAFETY: SSE2 is always available on x86-64; the loads read
+        // candidates at..at + 16 and values at..at + 16, inside the arrays
+        // (at + 16 <= 80 < CELLS); unaligned loads need no alignment.
+        let mask = unsafe {
+            let load16 =
+                |x: &[u16; CELLS], o: usize| _mm_loadu_si128(x.as_ptr().add(o) as *const __m128i);
+            let lo = _mm_cmpeq_epi16(load16(&a.candidates, at), load16(&b.candidates, at));
+            let hi = _mm_cmpeq_epi16(load16(&a.candidates, at + 8), load16(&b.candidates, at + 8));
+            let values = _mm_cmpeq_epi8(
+                _mm_loadu_si128(a.values.as_ptr().add(at) as *const __m128i),
+                _mm_loadu_si128(b.values.as_ptr().add(at) as *const __m128i),
+            );
+            _mm_movemask_epi8(_mm_and_si128(_mm_packs_epi16(lo, hi), values)) as u32 as u16
+        };
+        same |= u128::from(mask) << at;
+    }
+    for c in CELLS / 16 * 16..CELLS {
+        let eq = (a.candidates[c] == b.candidates[c]) & (a.values[c] == b.values[c]);
+        same |= u128::from(eq) << c;
+    }
+    let changed = !same & ((1u128 << CELLS) - 1);
+    [changed as u64, (changed >> 64) as u64]
+}
+
+/// [`changed_cells`] one cell at a time (other targets, and the reference
+/// in tests).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn changed_cells_scalar(a: &Cells, b: &Cells) -> [u64; 2] {
+    let mut bits = [0u64; 2];
+    for c in 0..CELLS {
+        let same = (a.candidates[c] == b.candidates[c]) & (a.values[c] == b.values[c]);
+        bits[c >> 6] |= u64::from(!same) << (c & 63);
+    }
+    bits
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+use changed_cells_scalar as changed_cells;
 
 /// Each cell's three units: row, column, box.
 #[inline(always)]
@@ -333,43 +394,48 @@ impl Lagrange {
 
     #[inline(always)]
     fn evaluate_cells(&self, cells: &Cells, eval: &mut Eval, reuse: bool) -> Option<i64> {
-        let mut total = self.price_sum;
-        for c in 0..CELLS {
-            let (m, v) = (cells.candidates[c], cells.values[c]);
-            if reuse && m == eval.seen.candidates[c] && v == eval.seen.values[c] {
-                total += eval.part[c];
-                continue;
-            }
-            let part = if v != 0 {
-                eval.best[c] = 0;
-                eval.regret[c] = -1;
-                eval.worst[c] = 0;
-                eval.digits[c] = v;
-                self.profit[c][v as usize - 1]
-            } else {
-                if m == 0 {
-                    if !reuse {
-                        // The later cells' entries may be under other prices.
-                        eval.seen.values = [10; CELLS];
-                    }
-                    return None;
-                }
-                let (best, second, worst, digit) = top_two_and_least(&self.profit[c], m);
-                eval.best[c] = best;
-                eval.regret[c] = if second == i64::MIN {
-                    -1
+        let changed = if reuse {
+            changed_cells(cells, &eval.seen)
+        } else {
+            ALL_CELLS
+        };
+        for (word, mut bits) in changed.into_iter().enumerate() {
+            while bits != 0 {
+                let c = 64 * word + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (m, v) = (cells.candidates[c], cells.values[c]);
+                let part = if v != 0 {
+                    eval.best[c] = 0;
+                    eval.regret[c] = -1;
+                    eval.worst[c] = 0;
+                    eval.digits[c] = v;
+                    self.profit[c][v as usize - 1]
                 } else {
-                    best - second
+                    if m == 0 {
+                        if !reuse {
+                            // The later cells' entries may be under other prices.
+                            eval.seen.values = [10; CELLS];
+                        }
+                        return None;
+                    }
+                    let (best, second, worst, digit) = top_two_and_least(&self.profit[c], m);
+                    eval.best[c] = best;
+                    eval.regret[c] = if second == i64::MIN {
+                        -1
+                    } else {
+                        best - second
+                    };
+                    eval.worst[c] = worst;
+                    eval.digits[c] = digit + 1;
+                    best
                 };
-                eval.worst[c] = worst;
-                eval.digits[c] = digit + 1;
-                best
-            };
-            eval.part[c] = part;
-            eval.seen.candidates[c] = m;
-            eval.seen.values[c] = v;
-            total += part;
+                eval.part_sum += part - eval.part[c];
+                eval.part[c] = part;
+                eval.seen.candidates[c] = m;
+                eval.seen.values[c] = v;
+            }
         }
+        let total = self.price_sum + eval.part_sum;
         eval.total = total;
         Some(total)
     }

@@ -362,3 +362,34 @@ fn moved_top_matches_a_fresh_top_two() {
         "{kept} kept, {recomputed} recomputed"
     );
 }
+
+#[test]
+fn changed_cells_finds_exactly_the_cells_that_differ() {
+    let mut rng = Xs(0x5eed_0000_0000_0007);
+    for round in 0..2_000 {
+        let mut a = Cells::EMPTY;
+        for c in 0..CELLS {
+            a.candidates[c] = rng.below(512) as u16;
+            a.values[c] = rng.below(10) as u8;
+        }
+        let mut b = a;
+        // From no change to most cells changed, in either array.
+        for _ in 0..round % 90 {
+            let c = rng.below(CELLS as u64) as usize;
+            if rng.below(2) == 0 {
+                b.candidates[c] ^= 1 << rng.below(16);
+            } else {
+                b.values[c] ^= 1 << rng.below(8);
+            }
+        }
+        let mut expected = [0u64; 2];
+        for c in 0..CELLS {
+            if a.candidates[c] != b.candidates[c] || a.values[c] != b.values[c] {
+                expected[c / 64] |= 1 << (c % 64);
+            }
+        }
+        assert_eq!(changed_cells(&a, &b), expected);
+        assert_eq!(changed_cells_scalar(&a, &b), expected);
+        assert_eq!(changed_cells(&a, &a), [0, 0]);
+    }
+}
