@@ -223,7 +223,8 @@ fn moved_top((b1, b2, arg): (i64, i64, u8), p: i64, delta: i64, d: u8) -> Option
     let was_best = arg == d;
     // p < b2 and d was the best, or was at least the second (p + delta
     // >= b2 with p < b2 implies delta > 0). One branch, rarely taken.
-    if (p < b2) & (was_best | (p + delta >= b2)) {
+    // (`black_box` keeps the two tests one branch: LLVM would split it.)
+    if std::hint::black_box((p < b2) & (was_best | (p + delta >= b2))) {
         return None;
     }
     // d was the best and still is (p >= b2); or it was not: it becomes the
