@@ -124,14 +124,16 @@ pub(crate) struct Eval {
     pub(crate) total: i64,
     /// Each empty cell's best profit (0 for filled cells).
     best: [i64; CELLS],
-    /// Each empty cell's second best profit (`i64::MIN` with one
-    /// candidate, 0 for filled cells).
-    second: [i64; CELLS],
+    /// Each empty cell's best profit less its second best (-1 with one
+    /// candidate and for filled cells: no regret to branch on).
+    regret: [i64; CELLS],
     /// Each empty cell's least profit (0 for filled cells).
     worst: [i64; CELLS],
     /// Each cell's part of the total: an empty cell's best profit, a
     /// filled cell's profit.
     part: [i64; CELLS],
+    /// The sum of `part`.
+    part_sum: i64,
     /// The cells these entries are of (per cell: an entry is only written
     /// with its cell's state; a digit of 10 matches no cell).
     seen: Cells,
@@ -146,9 +148,10 @@ impl Eval {
         Eval {
             total: 0,
             best: [0; CELLS],
-            second: [0; CELLS],
+            regret: [-1; CELLS],
             worst: [0; CELLS],
             part: [0; CELLS],
+            part_sum: 0,
             seen: Cells {
                 candidates: [0; CELLS],
                 values: [10; CELLS],
@@ -209,6 +212,86 @@ fn top_two_and_least(profit: &[i64; 9], mut candidates: u16) -> (i64, i64, i64, 
     }
     (b1, b2, least, arg)
 }
+
+/// A cell's [`top_two`] after the profit of digit `d` (0..9) moved by
+/// `-delta` to `p`, from the `(best, second, digit of best)` before; `None`
+/// when it has to be recomputed (the best fell below the second, or the
+/// second best, or a profit tied with it, fell below it). Branch-free in
+/// the common cases.
+#[inline(always)]
+fn moved_top((b1, b2, arg): (i64, i64, u8), p: i64, delta: i64, d: u8) -> Option<(i64, i64, u8)> {
+    let was_best = arg == d;
+    // p < b2 and d was the best, or was at least the second (p + delta
+    // >= b2 with p < b2 implies delta > 0). One branch, rarely taken.
+    // (`black_box` keeps the two tests one branch: LLVM would split it.)
+    if std::hint::black_box((p < b2) & (was_best | (p + delta >= b2))) {
+        return None;
+    }
+    // d was the best and still is (p >= b2); or it was not: it becomes the
+    // best above b1, the second at or above b2, and else changes nothing.
+    let best = i64::from(was_best).wrapping_neg(); // all ones when was_best
+    let new_b1 = (p & best) | (b1.max(p) & !best);
+    let new_b2 = (b2 & best) | (b1.min(b2.max(p)) & !best);
+    let rises = u8::from(!was_best & (p > b1)).wrapping_neg();
+    let new_arg = (d & rises) | (arg & !rises);
+    Some((new_b1, new_b2, new_arg))
+}
+
+/// Every cell, as [`changed_cells`] gives them.
+const ALL_CELLS: [u64; 2] = [u64::MAX, (1 << (CELLS - 64)) - 1];
+
+/// The cells (bit `c % 64` of word `c / 64`) whose candidates or digit
+/// differ between `a` and `b`, without a branch per cell: 16 cells at a
+/// time with SSE2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn changed_cells(a: &Cells, b: &Cells) -> [u64; 2] {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi16, _mm_cmpeq_epi8, _mm_loadu_si128,
+        _mm_movemask_epi8, _mm_packs_epi16,
+    };
+    let mut same = 0u128;
+    for i in 0..CELLS / 16 {
+        let at = 16 * i;
+        // SAFETY: SSE2 is always available on x86-64; the loads read
+        // candidates at..at + 16 and values at..at + 16, inside the arrays
+        // (at + 16 <= 80 < CELLS); unaligned loads need no alignment.
+        let mask = unsafe {
+            let load16 =
+                |x: &[u16; CELLS], o: usize| _mm_loadu_si128(x.as_ptr().add(o) as *const __m128i);
+            let lo = _mm_cmpeq_epi16(load16(&a.candidates, at), load16(&b.candidates, at));
+            let hi = _mm_cmpeq_epi16(load16(&a.candidates, at + 8), load16(&b.candidates, at + 8));
+            let values = _mm_cmpeq_epi8(
+                _mm_loadu_si128(a.values.as_ptr().add(at) as *const __m128i),
+                _mm_loadu_si128(b.values.as_ptr().add(at) as *const __m128i),
+            );
+            _mm_movemask_epi8(_mm_and_si128(_mm_packs_epi16(lo, hi), values)) as u32 as u16
+        };
+        same |= u128::from(mask) << at;
+    }
+    for c in CELLS / 16 * 16..CELLS {
+        let eq = (a.candidates[c] == b.candidates[c]) & (a.values[c] == b.values[c]);
+        same |= u128::from(eq) << c;
+    }
+    let changed = !same & ((1u128 << CELLS) - 1);
+    [changed as u64, (changed >> 64) as u64]
+}
+
+/// [`changed_cells`] one cell at a time (other targets, and the reference
+/// in tests).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn changed_cells_scalar(a: &Cells, b: &Cells) -> [u64; 2] {
+    let mut bits = [0u64; 2];
+    for c in 0..CELLS {
+        let same = (a.candidates[c] == b.candidates[c]) & (a.values[c] == b.values[c]);
+        bits[c >> 6] |= u64::from(!same) << (c & 63);
+    }
+    bits
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+use changed_cells_scalar as changed_cells;
 
 /// Each cell's three units: row, column, box.
 #[inline(always)]
@@ -312,39 +395,48 @@ impl Lagrange {
 
     #[inline(always)]
     fn evaluate_cells(&self, cells: &Cells, eval: &mut Eval, reuse: bool) -> Option<i64> {
-        let mut total = self.price_sum;
-        for c in 0..CELLS {
-            let (m, v) = (cells.candidates[c], cells.values[c]);
-            if reuse && m == eval.seen.candidates[c] && v == eval.seen.values[c] {
-                total += eval.part[c];
-                continue;
-            }
-            let part = if v != 0 {
-                eval.best[c] = 0;
-                eval.second[c] = 0;
-                eval.worst[c] = 0;
-                eval.digits[c] = v;
-                self.profit[c][v as usize - 1]
-            } else {
-                if m == 0 {
-                    if !reuse {
-                        // The later cells' entries may be under other prices.
-                        eval.seen.values = [10; CELLS];
+        let changed = if reuse {
+            changed_cells(cells, &eval.seen)
+        } else {
+            ALL_CELLS
+        };
+        for (word, mut bits) in changed.into_iter().enumerate() {
+            while bits != 0 {
+                let c = 64 * word + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (m, v) = (cells.candidates[c], cells.values[c]);
+                let part = if v != 0 {
+                    eval.best[c] = 0;
+                    eval.regret[c] = -1;
+                    eval.worst[c] = 0;
+                    eval.digits[c] = v;
+                    self.profit[c][v as usize - 1]
+                } else {
+                    if m == 0 {
+                        if !reuse {
+                            // The later cells' entries may be under other prices.
+                            eval.seen.values = [10; CELLS];
+                        }
+                        return None;
                     }
-                    return None;
-                }
-                let (best, second, worst, digit) = top_two_and_least(&self.profit[c], m);
-                eval.best[c] = best;
-                eval.second[c] = second;
-                eval.worst[c] = worst;
-                eval.digits[c] = digit + 1;
-                best
-            };
-            eval.part[c] = part;
-            eval.seen.candidates[c] = m;
-            eval.seen.values[c] = v;
-            total += part;
+                    let (best, second, worst, digit) = top_two_and_least(&self.profit[c], m);
+                    eval.best[c] = best;
+                    eval.regret[c] = if second == i64::MIN {
+                        -1
+                    } else {
+                        best - second
+                    };
+                    eval.worst[c] = worst;
+                    eval.digits[c] = digit + 1;
+                    best
+                };
+                eval.part_sum += part - eval.part[c];
+                eval.part[c] = part;
+                eval.seen.candidates[c] = m;
+                eval.seen.values[c] = v;
+            }
         }
+        let total = self.price_sum + eval.part_sum;
         eval.total = total;
         Some(total)
     }
@@ -441,10 +533,8 @@ impl Lagrange {
         for (k, unit) in UNITS.iter().enumerate() {
             let mut placed = 0u16;
             for &c in unit {
-                let v = cells.values[c as usize];
-                if v != 0 {
-                    placed |= 1 << (v - 1);
-                }
+                // Digit v's bit, none for an empty cell (v = 0).
+                placed |= (1u16 << cells.values[c as usize]) >> 1;
             }
             for d in 0..9 {
                 if placed >> d & 1 != 0 {
@@ -452,10 +542,9 @@ impl Lagrange {
                 }
                 let mut n = 0;
                 for &c in unit {
-                    if cells.candidates[c as usize] >> d & 1 != 0 {
-                        members[len][n] = c;
-                        n += 1;
-                    }
+                    // Written always, kept only when the cell can take d.
+                    members[len][n] = c;
+                    n += (cells.candidates[c as usize] >> d & 1) as usize;
                 }
                 if n > 0 {
                     blocks[len] = (k as u8, d as u8, n as u8);
@@ -482,15 +571,13 @@ impl Lagrange {
                 for &c in members {
                     let (b1, b2, arg) = top[c as usize];
                     let other = if arg as usize == d { b2 } else { b1 };
-                    if other == i64::MIN {
-                        continue; // d is its only candidate
-                    }
-                    let gain = profit[c as usize][d] - other;
-                    if gain > g1 {
-                        (g2, g1) = (g1, gain);
-                    } else if gain > g2 {
-                        g2 = gain;
-                    }
+                    // None when d is its only candidate.
+                    let gain = if other == i64::MIN {
+                        i64::MIN
+                    } else {
+                        profit[c as usize][d] - other
+                    };
+                    (g1, g2) = (g1.max(gain), g2.max(g1.min(gain)));
                 }
                 let delta = if g2 != i64::MIN {
                     (g1 + g2) / 2
@@ -507,23 +594,8 @@ impl Lagrange {
                     let c = c as usize;
                     let p = profit[c][d] - delta;
                     profit[c][d] = p;
-                    let (b1, b2, arg) = top[c];
-                    top[c] = if arg as usize == d {
-                        if p >= b2 {
-                            (p, b2, arg)
-                        } else {
-                            top_two(&profit[c], cells.candidates[c])
-                        }
-                    } else if p > b1 {
-                        (p, b1, d as u8)
-                    } else if p >= b2 {
-                        (b1, p, arg)
-                    } else if delta > 0 && p + delta >= b2 {
-                        // It may have been the second best.
-                        top_two(&profit[c], cells.candidates[c])
-                    } else {
-                        (b1, b2, arg)
-                    };
+                    top[c] = moved_top(top[c], p, delta, d as u8)
+                        .unwrap_or_else(|| top_two(&profit[c], cells.candidates[c]));
                 }
             }
         }
@@ -546,21 +618,20 @@ impl Lagrange {
         let mut branch = None;
         let mut regret = -1i64;
         for c in 0..CELLS {
-            let mut m = cells.candidates[c];
-            if m == 0 || cells.values[c] != 0 {
-                continue;
-            }
+            // A filled cell (no candidates) has best and worst 0 and
+            // regret -1: it takes the first branch and is never chosen.
             let best = eval.best[c];
             if best - eval.worst[c] <= slack {
                 // Nothing to drop: the two smallest reduced costs are 0
                 // and the second best's.
-                let second = eval.second[c];
-                if second != i64::MIN && best - second > regret {
-                    regret = best - second;
+                let r = eval.regret[c];
+                if r > regret {
+                    regret = r;
                     branch = Some((c, eval.digits[c]));
                 }
                 continue;
             }
+            let mut m = cells.candidates[c];
             let (mut c1, mut c2, mut cheapest) = (i64::MAX, i64::MAX, 0u8);
             while m != 0 {
                 let d = m.trailing_zeros() as usize;

@@ -266,7 +266,7 @@ fn descent_lowers_the_bound_and_keeps_it_admissible() {
 
 /// The parts of an evaluation the search reads.
 fn outcome(eval: &Eval) -> (i64, [i64; CELLS], [i64; CELLS], [i64; CELLS], [u8; CELLS]) {
-    (eval.total, eval.best, eval.second, eval.worst, eval.digits)
+    (eval.total, eval.best, eval.regret, eval.worst, eval.digits)
 }
 
 #[test]
@@ -326,4 +326,70 @@ fn reevaluation_matches_a_fresh_evaluation() {
         partial > 200 && none > 20,
         "{partial} evaluated, {none} without candidates"
     );
+}
+
+#[test]
+fn moved_top_matches_a_fresh_top_two() {
+    // Small profits make ties common; every candidate set and move.
+    let mut rng = Xs(0x5eed_0000_0000_0006);
+    let (mut kept, mut recomputed) = (0, 0);
+    for _ in 0..200_000 {
+        let candidates = (rng.below(511) + 1) as u16;
+        let mut profit = [0i64; 9];
+        for p in &mut profit {
+            *p = rng.below(7) as i64 - 3;
+        }
+        let before = top_two(&profit, candidates);
+        let members: Vec<usize> = (0..9).filter(|d| candidates >> d & 1 != 0).collect();
+        let d = members[rng.below(members.len() as u64) as usize];
+        let delta = rng.below(9) as i64 - 4;
+        profit[d] -= delta;
+        let (b1, b2, arg) = top_two(&profit, candidates);
+        match moved_top(before, profit[d], delta, d as u8) {
+            Some((m1, m2, marg)) => {
+                kept += 1;
+                assert_eq!((m1, m2), (b1, b2), "{profit:?} {candidates:#x} d {d}");
+                // Among tied best digits any may be kept.
+                assert!(candidates >> marg & 1 != 0 && profit[marg as usize] == m1);
+                let _ = arg;
+            }
+            None => recomputed += 1,
+        }
+    }
+    // The shortcut must cover most moves, or it saves nothing.
+    assert!(
+        kept > 3 * recomputed,
+        "{kept} kept, {recomputed} recomputed"
+    );
+}
+
+#[test]
+fn changed_cells_finds_exactly_the_cells_that_differ() {
+    let mut rng = Xs(0x5eed_0000_0000_0007);
+    for round in 0..2_000 {
+        let mut a = Cells::EMPTY;
+        for c in 0..CELLS {
+            a.candidates[c] = rng.below(512) as u16;
+            a.values[c] = rng.below(10) as u8;
+        }
+        let mut b = a;
+        // From no change to most cells changed, in either array.
+        for _ in 0..round % 90 {
+            let c = rng.below(CELLS as u64) as usize;
+            if rng.below(2) == 0 {
+                b.candidates[c] ^= 1 << rng.below(16);
+            } else {
+                b.values[c] ^= 1 << rng.below(8);
+            }
+        }
+        let mut expected = [0u64; 2];
+        for c in 0..CELLS {
+            if a.candidates[c] != b.candidates[c] || a.values[c] != b.values[c] {
+                expected[c / 64] |= 1 << (c % 64);
+            }
+        }
+        assert_eq!(changed_cells(&a, &b), expected);
+        assert_eq!(changed_cells_scalar(&a, &b), expected);
+        assert_eq!(changed_cells(&a, &a), [0, 0]);
+    }
 }
