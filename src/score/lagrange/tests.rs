@@ -33,6 +33,22 @@ fn all_solutions(puzzle: &Grid) -> Vec<Grid> {
     all.0
 }
 
+/// A puzzle from the solution seeded by `seed` with up to `blanks` random
+/// cells emptied, and the target weights or a random table in -10..=10.
+fn random_case(rng: &mut Xs, seed: u64, blanks: u64, target: bool) -> (Grid, Weights) {
+    let mut puzzle = random_solution(&mut Rng::new(seed), &mut Solver::new());
+    for _ in 0..blanks {
+        puzzle.set(rng.below(81) as usize, 0);
+    }
+    let weights = if target {
+        Weights::target()
+    } else {
+        let table: Vec<i32> = (0..81).map(|_| rng.below(21) as i32 - 10).collect();
+        Weights::new(table.try_into().unwrap())
+    };
+    (puzzle, weights)
+}
+
 /// The propagated root of `puzzle` as the bound reads it (`None` when
 /// propagation alone solves it).
 fn root_cells(puzzle: &Grid) -> Option<Cells> {
@@ -57,16 +73,8 @@ fn any_prices_bound_every_solution_and_fixing_keeps_every_optimum() {
     let mut dropped = 0;
     let mut exact = 0;
     for round in 0..60u64 {
-        let mut puzzle = random_solution(&mut Rng::new(round), &mut Solver::new());
-        for _ in 0..45 + rng.below(20) {
-            puzzle.set(rng.below(81) as usize, 0);
-        }
-        let weights = if round % 3 == 0 {
-            Weights::target()
-        } else {
-            let table: Vec<i32> = (0..81).map(|_| rng.below(21) as i32 - 10).collect();
-            Weights::new(table.try_into().unwrap())
-        };
+        let blanks = 45 + rng.below(20);
+        let (puzzle, weights) = random_case(&mut rng, round, blanks, round % 3 == 0);
         let solutions = all_solutions(&puzzle);
         let best = solutions.iter().map(|g| weights.score(g)).max().unwrap();
         let Some(cells) = root_cells(&puzzle) else {
@@ -218,16 +226,8 @@ fn descent_lowers_the_bound_and_keeps_it_admissible() {
     let mut rng = Xs(0xde5c_e4d0_0000_0001);
     let (mut lowered, mut open) = (0, 0);
     for round in 0..30u64 {
-        let mut puzzle = random_solution(&mut Rng::new(100 + round), &mut Solver::new());
-        for _ in 0..60 + rng.below(15) {
-            puzzle.set(rng.below(81) as usize, 0);
-        }
-        let weights = if round % 2 == 0 {
-            Weights::target()
-        } else {
-            let table: Vec<i32> = (0..81).map(|_| rng.below(21) as i32 - 10).collect();
-            Weights::new(table.try_into().unwrap())
-        };
+        let blanks = 60 + rng.below(15);
+        let (puzzle, weights) = random_case(&mut rng, 100 + round, blanks, round % 2 == 0);
         let best = all_solutions(&puzzle)
             .iter()
             .map(|g| weights.score(g))
