@@ -8,6 +8,7 @@
 
 use std::io::BufRead;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 use super::lagrange::{self, Cells, Lagrange, SCALE};
 use crate::grid::{Grid, CELLS};
@@ -81,13 +82,22 @@ impl Weights {
     /// The NOIP 2009 "target" weights: `6 + min(r, 8 - r, c, 8 - c)` for
     /// 0-based row `r` and column `c` (6 on the outer ring, 10 in the
     /// centre).
+    ///
+    /// Built once per process: tuning the starting prices takes a few
+    /// milliseconds, which a caller scoring one puzzle at a time (the
+    /// Python `score()` with default weights) would otherwise pay per call.
     pub fn target() -> Weights {
-        let mut cells = [0i32; CELLS];
-        for (cell, w) in cells.iter_mut().enumerate() {
-            let (r, c) = (cell / 9, cell % 9);
-            *w = 6 + r.min(8 - r).min(c).min(8 - c) as i32;
-        }
-        Weights::new(cells)
+        static TARGET: OnceLock<Weights> = OnceLock::new();
+        TARGET
+            .get_or_init(|| {
+                let mut cells = [0i32; CELLS];
+                for (cell, w) in cells.iter_mut().enumerate() {
+                    let (r, c) = (cell / 9, cell % 9);
+                    *w = 6 + r.min(8 - r).min(c).min(8 - c) as i32;
+                }
+                Weights::new(cells)
+            })
+            .clone()
     }
 
     /// Weights from a row-major table of 81 values.
