@@ -277,8 +277,9 @@ impl Visitor for ScoreVisitor<'_> {
     }
 
     #[inline]
-    fn solution(&mut self, grid: &Grid) -> Flow {
+    fn solution(&mut self, node: &Node) -> Flow {
         self.solutions += 1;
+        let grid = &node.to_grid();
         let s = self.weights.score(grid);
         if self.best.is_none() || s > self.best_score {
             self.best_score = s;

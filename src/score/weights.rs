@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use super::lagrange::{self, Cells, Lagrange, SCALE};
 use crate::grid::{Grid, CELLS};
-use crate::solver::{Flow, Solver, Visitor};
+use crate::solver::{Flow, Node, Solver, Visitor};
 
 /// Coordinate-descent passes on the empty grid for the starting prices.
 const BLANK_SWEEPS: usize = 16;
@@ -232,7 +232,8 @@ fn first_solution_score(lagrange: &Lagrange, weights: &[i32; CELLS]) -> Option<i
         score: Option<i64>,
     }
     impl Visitor for Dive<'_> {
-        fn solution(&mut self, grid: &Grid) -> Flow {
+        fn solution(&mut self, node: &Node) -> Flow {
+            let grid = node.to_grid();
             let score = self.weights.iter().zip(grid.cells());
             self.score = Some(score.map(|(&w, &d)| i64::from(w) * i64::from(d)).sum());
             Flow::Stop

@@ -48,8 +48,11 @@ pub trait Visitor {
         Flow::Continue
     }
 
-    /// Called with each complete grid the search reaches.
-    fn solution(&mut self, grid: &Grid) -> Flow;
+    /// Called at each complete grid the search reaches (a node with no
+    /// empty cell). The grid itself is [`Node::to_grid`], built only by
+    /// visitors that keep or score it: counting past the first solution
+    /// then costs nothing per solution.
+    fn solution(&mut self, node: &Node) -> Flow;
 
     /// The cell to branch on at the node just entered, if the visitor has
     /// a preference (an empty cell); `None` keeps the solver's choice.
@@ -119,8 +122,8 @@ pub struct FirstSolution {
 
 impl Visitor for FirstSolution {
     #[inline]
-    fn solution(&mut self, grid: &Grid) -> Flow {
-        self.solution = Some(*grid);
+    fn solution(&mut self, node: &Node) -> Flow {
+        self.solution = Some(node.to_grid());
         Flow::Stop
     }
 }
@@ -149,9 +152,9 @@ impl CountUpTo {
 
 impl Visitor for CountUpTo {
     #[inline]
-    fn solution(&mut self, grid: &Grid) -> Flow {
+    fn solution(&mut self, node: &Node) -> Flow {
         if self.count == 0 {
-            self.first = Some(*grid);
+            self.first = Some(node.to_grid());
         }
         self.count += 1;
         if self.count >= self.limit {

@@ -124,7 +124,7 @@ impl Search {
             _ => cur.branch_cell(),
         };
         let Some((band, bit)) = choice else {
-            return match visitor.solution(&cur.to_grid()) {
+            return match visitor.solution(cur) {
                 Flow::Stop => Step::Stop,
                 Flow::Continue | Flow::Prune | Flow::Narrowed => Step::Backtrack,
             };

@@ -840,7 +840,7 @@ mod tests {
                 }
                 crate::solver::Flow::Continue
             }
-            fn solution(&mut self, _: &Grid) -> crate::solver::Flow {
+            fn solution(&mut self, _: &State) -> crate::solver::Flow {
                 crate::solver::Flow::Continue
             }
         }

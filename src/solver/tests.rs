@@ -139,7 +139,8 @@ fn consistent_but_unsolvable_has_no_solution() {
 fn high_digit_preference_changes_first_solution_of_empty_grid() {
     struct High(Option<Grid>);
     impl Visitor for High {
-        fn solution(&mut self, grid: &Grid) -> Flow {
+        fn solution(&mut self, node: &Node) -> Flow {
+            let grid = &node.to_grid();
             self.0 = Some(*grid);
             Flow::Stop
         }
@@ -190,7 +191,8 @@ fn a_visitor_can_narrow_nodes_and_pick_the_branch_cell() {
             }
             Flow::Continue
         }
-        fn solution(&mut self, grid: &Grid) -> Flow {
+        fn solution(&mut self, node: &Node) -> Flow {
+            let grid = &node.to_grid();
             self.found.push(*grid);
             Flow::Continue
         }

@@ -4,7 +4,7 @@ use super::*;
 use crate::generate::{random_solution, Rng};
 use crate::grid::Grid;
 use crate::score::Weights;
-use crate::solver::{Flow, Solver, Visitor};
+use crate::solver::{Flow, Node, Solver, Visitor};
 
 /// A small xorshift for random instances.
 struct Xs(u64);
@@ -23,7 +23,8 @@ impl Xs {
 fn all_solutions(puzzle: &Grid) -> Vec<Grid> {
     struct All(Vec<Grid>);
     impl Visitor for All {
-        fn solution(&mut self, grid: &Grid) -> Flow {
+        fn solution(&mut self, node: &Node) -> Flow {
+            let grid = &node.to_grid();
             self.0.push(*grid);
             Flow::Continue
         }
@@ -58,7 +59,7 @@ fn root_cells(puzzle: &Grid) -> Option<Cells> {
             self.0 = Some(Cells::of(node));
             Flow::Stop
         }
-        fn solution(&mut self, _: &Grid) -> Flow {
+        fn solution(&mut self, _: &Node) -> Flow {
             Flow::Stop
         }
     }
