@@ -9,7 +9,8 @@
 #
 # Output: a Markdown report on stdout and in bench/runs/<date>-<host>/report.md (with raw CSV beside it).
 # Environment: SECONDS_PER_RUN (default 4), REPEATS (default 3: every rate in steps 1-3 is the best of that many
-# runs, the runs of one row interleaved), SKIP_MEMORY=1 to skip step 4, SKIP_PEERS=1 to skip step 5 (peer bench).
+# runs, the runs of one row interleaved), SKIP_MEMORY=1 to skip step 4, SKIP_PEERS=1 to skip step 5 (peer bench),
+# PERMUTE_SEED (default 1): step 5 runs once on the files as given and once on permuted copies from this seed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${1:-${BATCHDOKU_DATA:-../shared/data}}
@@ -113,4 +114,8 @@ if [ "${SKIP_PEERS:-0}" != 1 ]; then
   { echo; echo "## Side by side with the sudoku crate 0.8 (1 thread, ratio = batchdoku / sudoku)"; echo; } | tee -a "$RUN_DIR/report.md"
   (cd benches/peers && cargo build --release --quiet)
   benches/peers/target/release/batchdoku-peers "$DATA"/*.txt | tee -a "$RUN_DIR/report.md"
+  # The same on random equivalents of every puzzle (`--permute`, as tdoku's benchmark and so the anchors in
+  # ANCHORS.md do): no solver profits from the order of digits and rows a list happens to be kept in.
+  { echo; echo "Every puzzle permuted (--permute ${PERMUTE_SEED:-1}):"; echo; } | tee -a "$RUN_DIR/report.md"
+  benches/peers/target/release/batchdoku-peers --permute "${PERMUTE_SEED:-1}" "$DATA"/*.txt | tee -a "$RUN_DIR/report.md"
 fi

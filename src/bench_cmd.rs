@@ -64,15 +64,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             eprintln!("batchdoku: {name}: no valid puzzles, skipped");
             continue;
         }
+        let set = bench::working_set(puzzles, args.permute);
         let mut base: Option<f64> = None;
         for &threads in &args.threads {
-            let m: Measurement = bench::measure(
-                puzzles,
-                threads as usize,
-                args.count_limit,
-                engine,
-                min_time,
-            );
+            let m: Measurement =
+                bench::measure(&set, threads as usize, args.count_limit, engine, min_time);
             let base_rate = *base.get_or_insert(m.puzzles_per_second / m.threads as f64);
             table.row(&[
                 name.clone(),

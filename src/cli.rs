@@ -86,6 +86,13 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 2.0, value_name = "SECONDS")]
     pub min_time: f64,
 
+    /// Solve a random equivalent of each puzzle instead (digits relabelled,
+    /// rows, columns, bands and stacks shuffled, maybe transposed), drawn
+    /// from SEED: removes the bias of lists kept in a canonical form, as
+    /// tdoku's benchmark does. The same SEED gives the same puzzles.
+    #[arg(long, value_name = "SEED")]
+    pub permute: Option<u64>,
+
     /// Table format.
     #[arg(long, value_enum, default_value_t = TableFormat::Markdown)]
     pub format: TableFormat,

@@ -2,6 +2,7 @@
 
 mod util;
 
+mod bench;
 mod corpus;
 mod formats;
 mod fuzz_equiv;

@@ -20,18 +20,21 @@
 //! replication); the passes are `ours_pass` and `theirs_pass`, never
 //! inlined, so `--toggle-collect='*ours_pass*'` isolates them.
 //!
+//! `--permute SEED` gives both solvers a random equivalent of each puzzle
+//! instead (`batchdoku::bench::permuted`, the same as `batchdoku bench
+//! --permute`): lists kept in a canonical form favour a search that tries
+//! low digits in the top rows first, and tdoku's benchmark, the source of
+//! the anchors in `../shared/ANCHORS.md`, permutes every puzzle too.
+//!
 //! Usage: `batchdoku-peers [--min-time SECS] [--rounds N] [--only ours|theirs]
-//! [--mode first|count2] [--once] FILE...`
+//! [--mode first|count2] [--once] [--permute SEED] FILE...`
 
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use batchdoku::{parse, Engine, Grid, Solver};
+use batchdoku::{bench, parse, Engine, Grid, Solver};
 use sudoku::Sudoku;
-
-/// Small sets are replicated up to this many puzzles.
-const MIN_WORKING_SET: usize = 20_000;
 
 /// The two modes measured.
 #[derive(Clone, Copy)]
@@ -104,11 +107,12 @@ struct Args {
     sides: Sides,
     modes: Vec<Mode>,
     once: bool,
+    permute: Option<u64>,
     files: Vec<String>,
 }
 
 const USAGE: &str = "usage: batchdoku-peers [--min-time SECS] [--rounds N] \
-                     [--only ours|theirs] [--mode first|count2] [--once] FILE...";
+                     [--only ours|theirs] [--mode first|count2] [--once] [--permute SEED] FILE...";
 
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
@@ -117,6 +121,7 @@ fn parse_args() -> Result<Args, String> {
         sides: Sides::Both,
         modes: vec![Mode::First, Mode::Count2],
         once: false,
+        permute: None,
         files: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -147,6 +152,10 @@ fn parse_args() -> Result<Args, String> {
                 };
             }
             "--once" => args.once = true,
+            "--permute" => {
+                let v = it.next().ok_or("--permute needs a seed")?;
+                args.permute = Some(v.parse().map_err(|_| format!("bad --permute {v}"))?);
+            }
             "-h" | "--help" => return Err(USAGE.into()),
             _ => args.files.push(a),
         }
@@ -161,12 +170,16 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
-/// Loads a file's puzzles for both solvers, skipping lines either rejects;
-/// replicated to at least `MIN_WORKING_SET` puzzles if `replicate`.
-fn load(path: &str, replicate: bool) -> Result<(Vec<Grid>, Vec<Sudoku>), String> {
+/// Loads a file's puzzles for both solvers, skipping lines either rejects:
+/// replicated to batchdoku's benchmark working set (at least 20,000) if
+/// `replicate`, and each entry permuted if `permute` gives a seed.
+fn load(
+    path: &str,
+    replicate: bool,
+    permute: Option<u64>,
+) -> Result<(Vec<Grid>, Vec<Sudoku>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let mut ours = Vec::new();
-    let mut theirs = Vec::new();
     for line in text.lines() {
         let line = line.trim_end();
         if line.is_empty() {
@@ -175,22 +188,23 @@ fn load(path: &str, replicate: bool) -> Result<(Vec<Grid>, Vec<Sudoku>), String>
         let Ok(g) = parse::parse_line(line.as_bytes()) else {
             continue;
         };
-        let Ok(s) = Sudoku::from_bytes(*g.cells()) else {
-            continue;
-        };
-        ours.push(g);
-        theirs.push(s);
+        if Sudoku::from_bytes(*g.cells()).is_ok() {
+            ours.push(g);
+        }
     }
     if ours.is_empty() {
         return Err(format!("{path}: no puzzles"));
     }
-    let reps = if replicate {
-        MIN_WORKING_SET.div_ceil(ours.len())
-    } else {
-        1
+    let ours = match (replicate, permute) {
+        (true, _) => bench::working_set(&ours, permute),
+        (false, Some(seed)) => bench::permuted(&ours, seed),
+        (false, None) => ours,
     };
-    let ours = ours.repeat(reps);
-    let theirs = theirs.repeat(reps);
+    // A permuted puzzle is valid whenever the original is.
+    let theirs = ours
+        .iter()
+        .map(|g| Sudoku::from_bytes(*g.cells()).expect("a valid puzzle stays valid"))
+        .collect();
     Ok((ours, theirs))
 }
 
@@ -206,7 +220,7 @@ fn main() {
     println!("|---|---|---:|---:|---:|---:|");
     let mut solver = Solver::new();
     for path in &args.files {
-        let (ours, theirs) = match load(path, !args.once) {
+        let (ours, theirs) = match load(path, !args.once, args.permute) {
             Ok(sets) => sets,
             Err(e) => {
                 eprintln!("{e}");
