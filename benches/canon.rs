@@ -14,7 +14,8 @@
 use std::time::{Duration, Instant};
 
 use batchdoku::canon::Canonicalizer;
-use batchdoku::generate::{dig, random_solution, Rng};
+use batchdoku::generate::{dig, random_solution};
+use batchdoku::rng::Rng;
 use batchdoku::{Grid, Solver};
 mod common;
 

@@ -31,7 +31,8 @@
 
 use std::time::{Duration, Instant};
 
-use batchdoku::generate::{dig, random_solution, Rng};
+use batchdoku::generate::{dig, random_solution};
+use batchdoku::rng::Rng;
 use batchdoku::score::{score, ScoreOptions, ScoreOutcome, Weights};
 use batchdoku::{Grid, Solver};
 use criterion::{black_box, Criterion};

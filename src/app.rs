@@ -20,7 +20,7 @@ use batchdoku::output::{
 use batchdoku::parse::ReadOptions;
 use batchdoku::pipeline::{self, Config, Input, Job, Report, Sink};
 use batchdoku::score::{ScoreOptions, Weights};
-use batchdoku::stats::Summary;
+use batchdoku::totals::Summary;
 
 use crate::cli::{Cli, Command, CommonArgs, DedupeArgs, OverlapArgs, SolverArg};
 

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::canon::Transform;
-use crate::generate::Rng;
 use crate::grid::Grid;
 use crate::jobs::EngineKind;
+use crate::rng::Rng;
 
 /// Small sets are repeated up to this many puzzles so that every thread has
 /// work and warm-up does not dominate.

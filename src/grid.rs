@@ -392,7 +392,7 @@ mod tests {
     #[test]
     fn fast_validity_check_matches_its_definition() {
         let slow = |g: &Grid| g.is_complete() && g.first_conflict().is_none();
-        let mut rng = crate::generate::Rng::new(99);
+        let mut rng = crate::rng::Rng::new(99);
         let base = grid(SOLVED);
         let mut latin = Grid::default();
         for cell in 0..CELLS {

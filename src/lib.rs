@@ -7,12 +7,22 @@
 //! ## Overview
 //! - [`grid`]: the [`Grid`] type, unit and peer tables, validity checks.
 //! - [`parse`]: record parsers and format detection.
-//! - [`solver`]: the one search loop, driven by a [`solver::Visitor`].
+//! - [`engine`]: the [`Engine`] interface both search engines implement,
+//!   with its [`Outcome`] and [`Stats`] (search counters).
+//! - [`solver`]: the bitmask MRV engine, the one search loop, driven by a
+//!   [`solver::Visitor`] over each search [`solver::Node`].
+//! - [`dlx`]: the independent dancing-links engine.
 //! - [`score`]: the best weighted score over all solutions (branch-and-bound).
 //! - [`canon`]: exact canonical (minlex) forms up to the 3,359,232 x 9! symmetries.
-//! - [`rate`]: difficulty ratings (solved by naked and hidden singles alone).
+//! - [`difficulty`]: difficulty ratings (solved by naked and hidden singles alone).
+//! - [`rng`]: the seeded random generator behind `generate` and the tests.
+//! - [`generate`]: random grids, digging, and seeded unique-puzzle generation.
 //! - [`jobs`]: the per-record work of each command (solve, score, canon,
 //!   dedupe, overlap) and [`pipeline`], which streams records through them.
+//! - [`output`]: the row schema and its CSV, JSONL and line encoders.
+//! - [`totals`]: run totals per status and the end-of-run summary.
+//! - [`progress`]: the progress bar.
+//! - [`bench`]: the `bench` command's measurements.
 //!
 //! ## Example
 //! ```
@@ -33,20 +43,24 @@
 
 pub mod bench;
 pub mod canon;
+pub mod difficulty;
 pub mod dlx;
+pub mod engine;
 pub mod generate;
 pub mod grid;
-pub mod parse;
-pub mod rate;
-pub mod score;
-pub mod solver;
-
-pub use grid::Grid;
-pub use solver::{Engine, Outcome, Solver, Stats};
 pub mod jobs;
 pub mod output;
+pub mod parse;
 pub mod pipeline;
 pub mod progress;
-pub mod stats;
+pub mod rng;
+pub mod score;
+pub mod solver;
+pub mod totals;
+
+pub use engine::{Engine, Outcome, Stats};
+pub use grid::Grid;
+pub use solver::Solver;
+
 #[cfg(test)]
 mod testdata;

@@ -92,7 +92,7 @@ fn solving_and_encoding_do_not_allocate() {
             row.solutions = counted.solutions;
             row.guesses = counted.stats.guesses;
             row.backtracks = counted.stats.dead_ends;
-            row.singles = Some(batchdoku::rate::solved_by_singles(p));
+            row.singles = Some(batchdoku::difficulty::solved_by_singles(p));
             row.canonical = counted.solution;
             row.transform = Some(Default::default());
             row.dropped = Some(i as u64);

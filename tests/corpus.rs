@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 
 use batchdoku::canon::Transform;
-use batchdoku::generate::Rng;
 use batchdoku::grid::Grid;
 use batchdoku::parse::parse_line;
+use batchdoku::rng::Rng;
 
 use crate::util::{col, data, run};
 

@@ -179,7 +179,7 @@ proptest! {
 #[test]
 fn one_set_of_engines_over_many_puzzles() {
     let mut reused = Engines::default();
-    let mut rng = batchdoku::generate::Rng::new(8);
+    let mut rng = batchdoku::rng::Rng::new(8);
     for i in 0..300u32 {
         let mut cells = PUZZLE.to_vec();
         for c in cells.iter_mut() {

@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use batchdoku::generate::Rng;
+use batchdoku::rng::Rng;
 
 use crate::util::*;
 

@@ -4,9 +4,10 @@
 //! and text form.
 
 use super::*;
-use crate::generate::{dig, random_solution, Rng};
+use crate::generate::{dig, random_solution};
 use crate::grid::CELLS;
 use crate::parse::parse_line;
+use crate::rng::Rng;
 use crate::solver::Solver;
 
 /// All 1296 band-preserving permutations of 0..8 (band order, then the

@@ -11,8 +11,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::generate::Rng;
 use crate::grid::{Grid, CELLS};
+use crate::rng::Rng;
 
 /// A validity-preserving transformation of a grid.
 ///

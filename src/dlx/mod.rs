@@ -19,8 +19,8 @@
 
 mod matrix;
 
+use crate::engine::{Engine, Outcome, Stats};
 use crate::grid::{Conflict, Grid, CELLS};
-use crate::solver::{Engine, Outcome, Stats};
 use matrix::{cell_digit_of, column_of, Choice, Links};
 
 /// The dancing-links engine. Create one per worker and reuse it: the

@@ -3,8 +3,10 @@
 //! corpus of every status and on random inputs.
 
 use super::*;
-use crate::generate::{dig, mixed_corpus, random_solution, Rng};
+use crate::generate::{dig, random_solution};
+use crate::rng::Rng;
 use crate::solver::Solver;
+use crate::testdata::corpus::mixed_corpus;
 use crate::testdata::{grid, EASY, HARD, HARD_SOLUTION, PLATINUM, SEVENTEEN, SOLVED};
 use proptest::prelude::*;
 

@@ -13,9 +13,11 @@
 //! given that could still go for `minimal`) is dropped and the next one
 //! continues the same stream, so the retries are reproducible too.
 
-use crate::generate::{minimize_by_orbits, random_solution, Orbits, Rng, Symmetry};
+use crate::engine::Engine;
+use crate::generate::{minimize_by_orbits, random_solution, Orbits, Symmetry};
 use crate::grid::{Grid, CELLS};
-use crate::solver::{Engine, Solver};
+use crate::rng::Rng;
+use crate::solver::Solver;
 
 /// Fewest givens of any puzzle with exactly one solution (McGuire, Tugemann
 /// and Civario, 2012).

@@ -84,7 +84,7 @@ pub(crate) fn class_key(
 mod tests {
     use super::*;
     use crate::canon::Transform;
-    use crate::generate::Rng;
+    use crate::rng::Rng;
     use crate::testdata::{grid, EASY};
 
     fn run(puzzle: &Grid) -> Row {

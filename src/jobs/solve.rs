@@ -3,13 +3,14 @@
 
 use std::fmt::Write as _;
 
+use crate::difficulty::solved_by_singles;
 use crate::dlx::DlxSolver;
+use crate::engine::Engine;
 use crate::grid::Grid;
 use crate::output::{Row, Status};
 use crate::parse::Record;
 use crate::pipeline::Job;
-use crate::rate::solved_by_singles;
-use crate::solver::{Engine, Solver};
+use crate::solver::Solver;
 
 /// Which engine solves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +48,7 @@ pub struct SolveJob {
     /// The engine to use.
     pub engine: EngineKind,
     /// Fill the rating columns: backtracks and whether singles alone
-    /// solve the puzzle (see [`crate::rate`]).
+    /// solve the puzzle (see [`crate::difficulty`]).
     pub rate: bool,
 }
 

@@ -33,7 +33,7 @@ use crate::grid::Grid;
 use crate::output::{Column, OutputFormat, Row, RowEncoder, Status};
 use crate::parse::{ParseError, Record};
 use crate::progress::{self, ProgressMode};
-use crate::stats::Totals;
+use crate::totals::Totals;
 
 /// The per-record work of a command (solve, score, ...), run by the workers.
 pub trait Job: Sync {

@@ -50,8 +50,9 @@ mod weights;
 
 pub use weights::{Weights, WeightsError};
 
+use crate::engine::Stats;
 use crate::grid::{Conflict, Grid};
-use crate::solver::{Flow, Node, Solver, Stats, Visitor};
+use crate::solver::{Flow, Node, Solver, Visitor};
 use lagrange::{Cells, Eval, Lagrange, SCALE};
 
 /// Coordinate-descent passes over the prices at the root, before the

@@ -3,8 +3,9 @@
 //! against a deliberately naive full enumeration.
 
 use super::*;
-use crate::generate::{random_solution, Rng};
-use crate::solver::Engine;
+use crate::engine::Engine;
+use crate::generate::random_solution;
+use crate::rng::Rng;
 use crate::testdata::naive_fits;
 use proptest::prelude::*;
 

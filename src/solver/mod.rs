@@ -1,7 +1,7 @@
 //! The bitmask MRV solver: the public face of the one search loop.
 //!
 //! Internally the state is kept as band masks in the manner of JCZSolve
-//! (see `state.rs` for the bit layout and `tables.rs` for the locked-candidate
+//! (see `node.rs` for the bit layout and `tables.rs` for the locked-candidate
 //! tables); [`Node`] still answers per-cell questions.
 //!
 //! [`Solver`] owns a fixed stack and is meant to be created once per worker
@@ -12,12 +12,13 @@
 //! [`crate::score`] is another visitor over the same loop.
 
 mod lanes;
+mod node;
 mod search;
-mod state;
 mod tables;
 
-pub use state::{bit_digit, digit_bit, Contradiction, State as Node, ALL_DIGITS};
+pub use node::{bit_digit, digit_bit, Contradiction, Node, ALL_DIGITS};
 
+use crate::engine::{Engine, Outcome, Stats};
 use crate::grid::{Conflict, Grid};
 use search::Search;
 
@@ -67,49 +68,6 @@ pub trait Visitor {
     #[inline(always)]
     fn choose_digit(&self, _cell: usize, candidates: u16) -> usize {
         candidates.trailing_zeros() as usize
-    }
-}
-
-/// Counters of one search.
-///
-/// `nodes` counts every state the search propagated (the root, each guess
-/// and each resumed alternative); `guesses` counts branch points (a digit
-/// tried on a cell with two or more candidates); `dead_ends` counts nodes
-/// where propagation found a contradiction. None of them depends on timing
-/// or threads.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// States propagated.
-    pub nodes: u64,
-    /// Branch points (guesses).
-    pub guesses: u64,
-    /// Contradictions met (backtracks forced by propagation).
-    pub dead_ends: u64,
-    /// True when the visitor ended the search early.
-    pub stopped: bool,
-}
-
-/// The result of a first-solution or counting search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// Solutions found (at most the limit asked for).
-    pub solutions: u64,
-    /// The first solution found, if any.
-    pub solution: Option<Grid>,
-    /// Search counters.
-    pub stats: Stats,
-}
-
-/// An engine that can find and count solutions: implemented by the bitmask
-/// [`Solver`] and by the dancing-links engine, so callers can swap them.
-pub trait Engine {
-    /// Counts the solutions of `puzzle`, stopping once `limit` (at least 1)
-    /// are found; keeps the first. Contradictory givens give `Err`.
-    fn count_solutions_up_to(&mut self, puzzle: &Grid, limit: u64) -> Result<Outcome, Conflict>;
-
-    /// Finds one solution (the same as counting up to 1).
-    fn solve_first(&mut self, puzzle: &Grid) -> Result<Outcome, Conflict> {
-        self.count_solutions_up_to(puzzle, 1)
     }
 }
 
@@ -166,6 +124,14 @@ impl Visitor for CountUpTo {
 }
 
 /// The bitmask MRV solver. Create one per worker and reuse it.
+///
+/// Counters in [`Stats`], as this engine defines them:
+/// - `nodes`: states propagated (the root, each guess and each resumed
+///   alternative);
+/// - `guesses`: branch points, a digit tried on a cell with two or more
+///   candidates;
+/// - `dead_ends`: nodes where propagation found a contradiction;
+/// - `stopped`: the visitor ended the search early.
 ///
 /// ```
 /// use batchdoku::{Grid, Solver, Engine};

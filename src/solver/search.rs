@@ -13,8 +13,9 @@
 //! to one branch point on the current path and each branch point fills at
 //! least one more cell, so 81 frames always suffice.
 
-use super::state::{Seen, State};
-use super::{Flow, Stats, Visitor};
+use super::node::{Node, Seen};
+use super::{Flow, Visitor};
+use crate::engine::Stats;
 use crate::grid::{Grid, CELLS};
 
 /// Below the root, the fewest empty cells at which propagation runs the
@@ -31,7 +32,7 @@ const STACK_PASS_MIN_EMPTY: u32 = 35;
 /// band of the mask the removal of the tried digit changed.
 #[derive(Clone, Copy)]
 struct Frame {
-    state: State,
+    state: Node,
     digit: u8,
     band: u8,
 }
@@ -46,7 +47,7 @@ pub(crate) struct Search {
 impl Search {
     pub(crate) fn new() -> Search {
         let frame = Frame {
-            state: State::blank(),
+            state: Node::blank(),
             digit: 0,
             band: 0,
         };
@@ -61,7 +62,7 @@ impl Search {
     pub(crate) fn run<V: Visitor>(&mut self, puzzle: &Grid, visitor: &mut V) -> Option<Stats> {
         let mut stats = Stats::default();
         let mut depth = 0usize;
-        let mut cur = State::blank();
+        let mut cur = Node::blank();
         cur.load(puzzle).ok()?;
         self.seen = Seen::blank();
         let mut alive = true;
@@ -96,7 +97,7 @@ impl Search {
     #[inline]
     fn expand<V: Visitor>(
         &mut self,
-        cur: &mut State,
+        cur: &mut Node,
         depth: &mut usize,
         stats: &mut Stats,
         visitor: &mut V,

@@ -53,7 +53,7 @@ fn puzzle_solved_by_singles_needs_no_guess() {
     // singles there: the root must run the stack pass on any grid.
     let p = ".................1..2..3.4......2.....4.5....16......7...7.4.....8...32.9..1.....";
     let puzzle = grid(p);
-    assert!(crate::rate::solved_by_singles(&puzzle));
+    assert!(crate::difficulty::solved_by_singles(&puzzle));
     let mut solver = Solver::new();
     let out = solver.count_solutions_up_to(&puzzle, 2).unwrap();
     assert_eq!(

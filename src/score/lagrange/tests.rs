@@ -1,8 +1,9 @@
 //! Tests of the Lagrangian bound and its fixing against full enumeration.
 
 use super::*;
-use crate::generate::{random_solution, Rng};
+use crate::generate::random_solution;
 use crate::grid::Grid;
+use crate::rng::Rng;
 use crate::score::Weights;
 use crate::solver::{Flow, Node, Solver, Visitor};
 

@@ -4,6 +4,8 @@
 use crate::grid::{Grid, BOX_OF, COL_OF, ROW_OF};
 use crate::parse::parse_line;
 
+pub mod corpus;
+
 /// Solved by singles alone.
 pub const EASY: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";

@@ -122,8 +122,9 @@ pub fn solved_by_singles(puzzle: &Grid) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::mixed_corpus;
-    use crate::solver::{Engine, Solver};
+    use crate::engine::Engine;
+    use crate::solver::Solver;
+    use crate::testdata::corpus::mixed_corpus;
     use crate::testdata::{grid, EASY, HARD, SOLVED};
 
     #[test]

@@ -1,0 +1,329 @@
+//! The encoders: [`RowEncoder`] turns [`Row`]s into CSV, JSON lines or
+//! bare solution lines ([`OutputFormat`]).
+//!
+//! Workers encode their rows into a byte buffer per batch (so formatting
+//! runs in parallel); the writer thread only copies finished buffers out in
+//! input order. Encoding reuses the buffers and never allocates per row
+//! once warm.
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+use super::schema::{column_names, Column, Row};
+use crate::parse::Record;
+
+/// How rows are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// CSV with a header row (unless suppressed).
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
+    /// One 81-character grid per row, an empty line when there is none:
+    /// the grid of the first column (`canonical` or `puzzle`), else the
+    /// solution.
+    Line,
+}
+
+impl OutputFormat {
+    /// The format's name on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutputFormat::Csv => "csv",
+            OutputFormat::Jsonl => "jsonl",
+            OutputFormat::Line => "line",
+        }
+    }
+}
+
+/// A row paired with its columns, their names and its record (trailing
+/// text, kept fields), for serde.
+struct JsonRow<'a> {
+    row: &'a Row,
+    columns: &'a [Column],
+    names: &'a [String],
+    record: &'a Record,
+}
+
+impl Serialize for JsonRow<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let row = self.row;
+        let mut map = s.serialize_map(Some(self.columns.len()))?;
+        for (&col, key) in self.columns.iter().zip(self.names) {
+            match col {
+                Column::Index => map.serialize_entry(key, &row.index)?,
+                Column::Line => map.serialize_entry(key, &row.line)?,
+                Column::Puzzle => match &row.puzzle {
+                    Some(g) => map.serialize_entry(key, ascii(&g.to_line()))?,
+                    None => map.serialize_entry(key, &None::<&str>)?,
+                },
+                Column::Status => map.serialize_entry(key, row.status.as_str())?,
+                Column::Solutions => map.serialize_entry(key, &row.solutions)?,
+                Column::Solution => match &row.solution {
+                    Some(g) => map.serialize_entry(key, ascii(&g.to_line()))?,
+                    None => map.serialize_entry(key, &None::<&str>)?,
+                },
+                Column::Guesses => map.serialize_entry(key, &row.guesses)?,
+                Column::Score => map.serialize_entry(key, &row.score)?,
+                Column::Nodes => map.serialize_entry(key, &row.nodes)?,
+                Column::Expected => map.serialize_entry(key, &expected_str(row.expected))?,
+                Column::Error => {
+                    let e = (!row.error.is_empty()).then_some(row.error.as_str());
+                    map.serialize_entry(key, &e)?
+                }
+                Column::Trailing => {
+                    map.serialize_entry(key, &String::from_utf8_lossy(&self.record.trailing))?
+                }
+                Column::Kept(i) => map.serialize_entry(
+                    key,
+                    &String::from_utf8_lossy(self.record.kept_field(i as usize)),
+                )?,
+                Column::Backtracks => map.serialize_entry(key, &row.backtracks)?,
+                Column::Singles => map.serialize_entry(key, &row.singles)?,
+                Column::Canonical => match &row.canonical {
+                    Some(g) => map.serialize_entry(key, ascii(&g.to_line_with(b'0')))?,
+                    None => map.serialize_entry(key, &None::<&str>)?,
+                },
+                Column::Transform => match &row.transform {
+                    Some(t) => map.serialize_entry(key, ascii(&t.to_bytes()))?,
+                    None => map.serialize_entry(key, &None::<&str>)?,
+                },
+                Column::Dropped => map.serialize_entry(key, &row.dropped)?,
+                Column::TrainLine => map.serialize_entry(key, &row.train_line)?,
+            }
+        }
+        map.end()
+    }
+}
+
+fn ascii(line: &[u8]) -> &str {
+    // Grid lines and transforms are ASCII by construction.
+    std::str::from_utf8(line).unwrap_or("")
+}
+
+fn expected_str(expected: Option<bool>) -> Option<&'static str> {
+    expected.map(|m| if m { "match" } else { "mismatch" })
+}
+
+/// "00" to "99", for writing numbers two digits at a time.
+const DIGIT_PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Writes CSV fields into a growing byte buffer. `csv-core` decides which
+/// fields need quotes (a comma, a quote or a line break) and writes those,
+/// quotes doubled; every other field is appended as is, and delimiters and
+/// terminators are plain bytes, so a row of digits never goes through
+/// csv-core's state machine.
+#[derive(Debug)]
+pub(super) struct CsvFields {
+    /// Quotes the fields that need it; idle between them.
+    quoter: csv_core::Writer,
+    /// Fields written in the current record.
+    fields: usize,
+    /// The last field written was empty.
+    last_empty: bool,
+}
+
+impl CsvFields {
+    pub(super) fn new() -> CsvFields {
+        CsvFields {
+            quoter: csv_core::Writer::new(),
+            fields: 0,
+            last_empty: false,
+        }
+    }
+
+    pub(super) fn field(&mut self, out: &mut Vec<u8>, field: &[u8]) {
+        if !self.quoter.should_quote(field) {
+            return self.plain(out, field);
+        }
+        self.delimit(out);
+        self.last_empty = false;
+        // Room for every byte doubled and both quotes; `finish` writes the
+        // closing quote and leaves the writer idle again.
+        let start = out.len();
+        out.resize(start + 2 * field.len() + 2, 0);
+        let (_, _, body) = self.quoter.field(field, &mut out[start..]);
+        let (_, close) = self.quoter.finish(&mut out[start + body..]);
+        out.truncate(start + body + close);
+    }
+
+    /// A field known to need no quoting (digits, `.`, status names), or
+    /// checked to need none: appended as is.
+    fn plain(&mut self, out: &mut Vec<u8>, field: &[u8]) {
+        debug_assert!(!self.quoter.should_quote(field));
+        self.delimit(out);
+        self.last_empty = field.is_empty();
+        out.extend_from_slice(field);
+    }
+
+    fn delimit(&mut self, out: &mut Vec<u8>) {
+        if self.fields > 0 {
+            out.push(b',');
+        }
+        self.fields += 1;
+    }
+
+    pub(super) fn num(&mut self, out: &mut Vec<u8>, n: i64) {
+        // Two digits at a time from the right, without the formatting
+        // machinery (three numbers per row add up).
+        let mut buf = [0u8; 20];
+        let mut at = buf.len();
+        let mut v = n.unsigned_abs();
+        while v >= 100 {
+            let pair = 2 * (v % 100) as usize;
+            v /= 100;
+            at -= 2;
+            buf[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        }
+        if v >= 10 {
+            let pair = 2 * v as usize;
+            at -= 2;
+            buf[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        } else {
+            at -= 1;
+            buf[at] = b'0' + v as u8;
+        }
+        if n < 0 {
+            at -= 1;
+            buf[at] = b'-';
+        }
+        self.plain(out, &buf[at..]);
+    }
+
+    fn opt_num(&mut self, out: &mut Vec<u8>, n: Option<u64>) {
+        match n {
+            Some(n) => self.num(out, n as i64),
+            None => self.plain(out, b""),
+        }
+    }
+
+    pub(super) fn end(&mut self, out: &mut Vec<u8>) {
+        // A record of one empty field is written `""`, or it would read
+        // back as a blank line.
+        if self.fields == 1 && self.last_empty {
+            out.extend_from_slice(b"\"\"");
+        }
+        out.push(b'\n');
+        self.fields = 0;
+        self.last_empty = false;
+    }
+}
+
+/// Encodes rows into a byte buffer in one output format. One per worker.
+#[derive(Debug)]
+pub struct RowEncoder {
+    format: OutputFormat,
+    columns: Vec<Column>,
+    names: Vec<String>,
+    csv: CsvFields,
+}
+
+impl RowEncoder {
+    /// An encoder writing `columns` in `format`; `kept_names` names the
+    /// [`Column::Kept`] ones.
+    pub fn new(format: OutputFormat, columns: &[Column], kept_names: &[String]) -> RowEncoder {
+        RowEncoder {
+            format,
+            columns: columns.to_vec(),
+            names: column_names(columns, kept_names),
+            csv: CsvFields::new(),
+        }
+    }
+
+    /// The header line for CSV output (empty for other formats).
+    pub fn header(format: OutputFormat, columns: &[Column], kept_names: &[String]) -> Vec<u8> {
+        if format != OutputFormat::Csv {
+            return Vec::new();
+        }
+        let mut wtr = csv::Writer::from_writer(Vec::new());
+        // Writing to a Vec cannot fail.
+        let _ = wtr.write_record(column_names(columns, kept_names));
+        wtr.into_inner().unwrap_or_default()
+    }
+
+    /// Appends one row to `out`, taking trailing text and kept fields from
+    /// its `record`.
+    pub fn encode(&mut self, row: &Row, record: &Record, out: &mut Vec<u8>) -> std::io::Result<()> {
+        match self.format {
+            OutputFormat::Line => {
+                let grid = match self.columns.first() {
+                    Some(Column::Canonical) => row.canonical.map(|g| g.to_line_with(b'0')),
+                    Some(Column::Puzzle) => row.puzzle.map(|g| g.to_line()),
+                    _ => row.solution.map(|g| g.to_line()),
+                };
+                if let Some(line) = grid {
+                    out.extend_from_slice(&line);
+                }
+                out.push(b'\n');
+            }
+            OutputFormat::Jsonl => {
+                let json = JsonRow {
+                    row,
+                    columns: &self.columns,
+                    names: &self.names,
+                    record,
+                };
+                serde_json::to_writer(&mut *out, &json)?;
+                out.push(b'\n');
+            }
+            OutputFormat::Csv => self.encode_csv(row, record, out),
+        }
+        Ok(())
+    }
+
+    fn encode_csv(&mut self, row: &Row, record: &Record, out: &mut Vec<u8>) {
+        let csv = &mut self.csv;
+        for &col in &self.columns {
+            match col {
+                Column::Index => csv.num(out, row.index as i64),
+                Column::Line => csv.num(out, row.line as i64),
+                Column::Puzzle => match &row.puzzle {
+                    Some(g) => csv.plain(out, &g.to_line()),
+                    None => csv.plain(out, b""),
+                },
+                Column::Status => csv.plain(out, row.status.as_str().as_bytes()),
+                Column::Solutions => csv.num(out, row.solutions as i64),
+                Column::Solution => match &row.solution {
+                    Some(g) => csv.plain(out, &g.to_line()),
+                    None => csv.plain(out, b""),
+                },
+                Column::Guesses => csv.num(out, row.guesses as i64),
+                Column::Score => match row.score {
+                    Some(s) => csv.num(out, s),
+                    None => csv.plain(out, b""),
+                },
+                Column::Nodes => csv.num(out, row.nodes as i64),
+                Column::Expected => {
+                    csv.field(out, expected_str(row.expected).unwrap_or("").as_bytes())
+                }
+                Column::Error => csv.field(out, row.error.as_bytes()),
+                Column::Trailing => csv.field(out, &record.trailing),
+                Column::Kept(i) => csv.field(out, record.kept_field(i as usize)),
+                Column::Backtracks => csv.num(out, row.backtracks as i64),
+                Column::Singles => match row.singles {
+                    Some(s) => csv.plain(out, if s { b"true" } else { b"false" }),
+                    None => csv.plain(out, b""),
+                },
+                Column::Canonical => match &row.canonical {
+                    Some(g) => csv.plain(out, &g.to_line_with(b'0')),
+                    None => csv.plain(out, b""),
+                },
+                Column::Transform => match &row.transform {
+                    Some(t) => csv.plain(out, &t.to_bytes()),
+                    None => csv.plain(out, b""),
+                },
+                Column::Dropped => csv.opt_num(out, row.dropped),
+                Column::TrainLine => csv.opt_num(out, row.train_line),
+            }
+        }
+        csv.end(out);
+    }
+}

@@ -1,0 +1,18 @@
+//! The output of every command: the row schema ([`schema`]: [`Row`],
+//! [`Status`], [`Column`] and each command's column list) and the encoders
+//! ([`encode`]: [`RowEncoder`] for CSV, JSON lines and bare solution lines).
+//!
+//! Everything is re-exported here, so callers write `output::Row`,
+//! `output::RowEncoder` and so on.
+
+pub mod encode;
+pub mod schema;
+
+pub use encode::{OutputFormat, RowEncoder};
+pub use schema::{
+    column_names, Column, Row, Status, CANON_COLUMNS, DEDUPE_COLUMNS, OVERLAP_COLUMNS,
+    SCORE_COLUMNS, SOLVE_COLUMNS,
+};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,305 @@
+//! The row schema: one [`Row`] per input record, its [`Status`], the
+//! selectable [`Column`]s with their header names, and the column list of
+//! each command. What a row holds, not how it is written (that is
+//! [`encode`](super::encode)).
+
+use crate::canon::Transform;
+use crate::grid::Grid;
+
+/// The outcome class of one record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Status {
+    /// A solution was found (count limit 1; scored search complete).
+    Solved,
+    /// Exactly one solution (count limit 2 or more).
+    Unique,
+    /// At least two solutions (count limit 2 or more).
+    Multiple,
+    /// Consistent givens but no solution.
+    Unsolvable,
+    /// Malformed record or contradictory givens.
+    Invalid,
+    /// The per-puzzle node limit was hit; the result is not proven.
+    Limit,
+    /// Processed without solving (canonical forms, kept by `dedupe`).
+    Ok,
+    /// A copy of an earlier record (`dedupe`): counted, never written.
+    Duplicate,
+    /// A test record equivalent to a training record (`overlap`).
+    Leak,
+}
+
+impl Status {
+    /// Every status, in the order summaries list them.
+    pub const ALL: [Status; 9] = [
+        Status::Solved,
+        Status::Unique,
+        Status::Multiple,
+        Status::Unsolvable,
+        Status::Invalid,
+        Status::Limit,
+        Status::Ok,
+        Status::Duplicate,
+        Status::Leak,
+    ];
+
+    /// The lowercase name written in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Unique => "unique",
+            Status::Multiple => "multiple",
+            Status::Unsolvable => "unsolvable",
+            Status::Invalid => "invalid",
+            Status::Limit => "limit",
+            Status::Ok => "ok",
+            Status::Duplicate => "duplicate",
+            Status::Leak => "leak",
+        }
+    }
+
+    /// Position in [`Status::ALL`].
+    pub fn ordinal(self) -> usize {
+        self as usize
+    }
+}
+
+/// One output column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// 1-based record number in input order.
+    Index,
+    /// Source line where the record starts.
+    Line,
+    /// The puzzle, 81 characters with `.` blanks (empty when malformed).
+    Puzzle,
+    /// The status name.
+    Status,
+    /// Number of solutions found (up to the count limit).
+    Solutions,
+    /// The solution (81 digits), empty when none.
+    Solution,
+    /// Branch points of the search.
+    Guesses,
+    /// Best score (scored search): -1 when no solution, empty when invalid.
+    Score,
+    /// Nodes searched.
+    Nodes,
+    /// `match`/`mismatch` against the input's expected solution.
+    Expected,
+    /// What is wrong with an invalid record, with its source and line.
+    Error,
+    /// Text that followed the cells on the input line.
+    Trailing,
+    /// Dead ends of the search (`solve --rate`).
+    Backtracks,
+    /// `true` when naked and hidden singles alone solve the puzzle
+    /// (`solve --rate`).
+    Singles,
+    /// The canonical (minlex) form, 81 characters with `0` blanks.
+    Canonical,
+    /// The transformation mapping the puzzle to its canonical form.
+    Transform,
+    /// Copies of this record dropped by `dedupe`.
+    Dropped,
+    /// The training-set line of an equivalent record (`overlap`).
+    TrainLine,
+    /// Input CSV column `n` carried through (`--keep-columns`), counted
+    /// among the kept columns.
+    Kept(u16),
+}
+
+impl Column {
+    /// The header name of the column.
+    pub fn name(self) -> &'static str {
+        match self {
+            Column::Index => "index",
+            Column::Line => "line",
+            Column::Puzzle => "puzzle",
+            Column::Status => "status",
+            Column::Solutions => "solutions",
+            Column::Solution => "solution",
+            Column::Guesses => "guesses",
+            Column::Score => "score",
+            Column::Nodes => "nodes",
+            Column::Expected => "expected",
+            Column::Error => "error",
+            Column::Trailing => "trailing",
+            Column::Backtracks => "backtracks",
+            Column::Singles => "singles",
+            Column::Canonical => "canonical",
+            Column::Transform => "transform",
+            Column::Dropped => "dropped",
+            Column::TrainLine => "train_line",
+            Column::Kept(_) => "kept",
+        }
+    }
+}
+
+/// The header names of `columns`: each column's name, and for kept input
+/// columns their input name (prefixed `input_` when it would repeat one
+/// of ours).
+pub fn column_names(columns: &[Column], kept_names: &[String]) -> Vec<String> {
+    columns
+        .iter()
+        .map(|&c| match c {
+            Column::Kept(i) => {
+                let name = kept_names.get(i as usize).map_or("", String::as_str);
+                if columns
+                    .iter()
+                    .any(|o| !matches!(o, Column::Kept(_)) && o.name() == name)
+                {
+                    format!("input_{name}")
+                } else {
+                    name.to_string()
+                }
+            }
+            c => c.name().to_string(),
+        })
+        .collect()
+}
+
+/// The columns of `solve` (before the optional `expected` and `trailing`).
+pub const SOLVE_COLUMNS: [Column; 8] = [
+    Column::Index,
+    Column::Line,
+    Column::Puzzle,
+    Column::Status,
+    Column::Solutions,
+    Column::Solution,
+    Column::Guesses,
+    Column::Error,
+];
+
+/// The columns of `score` (before the optional `solutions` and `trailing`).
+pub const SCORE_COLUMNS: [Column; 8] = [
+    Column::Index,
+    Column::Line,
+    Column::Puzzle,
+    Column::Status,
+    Column::Score,
+    Column::Solution,
+    Column::Nodes,
+    Column::Error,
+];
+
+/// The columns of `canon` (before the optional `trailing`).
+pub const CANON_COLUMNS: [Column; 7] = [
+    Column::Index,
+    Column::Line,
+    Column::Puzzle,
+    Column::Status,
+    Column::Canonical,
+    Column::Transform,
+    Column::Error,
+];
+
+/// The columns of `dedupe` (before the optional `trailing`).
+pub const DEDUPE_COLUMNS: [Column; 7] = [
+    Column::Index,
+    Column::Line,
+    Column::Puzzle,
+    Column::Status,
+    Column::Canonical,
+    Column::Dropped,
+    Column::Error,
+];
+
+/// The columns of `overlap`: one row per leaking test record (and per
+/// invalid record of either input).
+pub const OVERLAP_COLUMNS: [Column; 7] = [
+    Column::Index,
+    Column::Line,
+    Column::Puzzle,
+    Column::Status,
+    Column::TrainLine,
+    Column::Canonical,
+    Column::Error,
+];
+
+/// The result of processing one record, filled by a job and read by the
+/// encoder. Reused across records: `reset` clears it.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// 1-based record number.
+    pub index: u64,
+    /// Source line of the record.
+    pub line: u64,
+    /// The parsed puzzle, when well-formed.
+    pub puzzle: Option<Grid>,
+    /// Outcome class.
+    pub status: Status,
+    /// Solutions found.
+    pub solutions: u64,
+    /// The solution written out.
+    pub solution: Option<Grid>,
+    /// Branch points.
+    pub guesses: u64,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Best score, when scored.
+    pub score: Option<i64>,
+    /// Whether the expected solution matched, when the input had one.
+    pub expected: Option<bool>,
+    /// Dead ends of the search.
+    pub backtracks: u64,
+    /// Whether singles alone solve the puzzle, when rated.
+    pub singles: Option<bool>,
+    /// The canonical form, when computed.
+    pub canonical: Option<Grid>,
+    /// The transformation to the canonical form.
+    pub transform: Option<Transform>,
+    /// Copies dropped (dedupe).
+    pub dropped: Option<u64>,
+    /// Line of the equivalent training record (overlap).
+    pub train_line: Option<u64>,
+    /// Error text (empty unless invalid).
+    pub error: String,
+}
+
+impl Default for Row {
+    fn default() -> Self {
+        Row {
+            index: 0,
+            line: 0,
+            puzzle: None,
+            status: Status::Invalid,
+            solutions: 0,
+            solution: None,
+            guesses: 0,
+            nodes: 0,
+            score: None,
+            expected: None,
+            backtracks: 0,
+            singles: None,
+            canonical: None,
+            transform: None,
+            dropped: None,
+            train_line: None,
+            error: String::new(),
+        }
+    }
+}
+
+impl Row {
+    /// Clears the row for the next record, keeping the error buffer.
+    pub fn reset(&mut self, index: u64, line: u64) {
+        self.index = index;
+        self.line = line;
+        self.puzzle = None;
+        self.status = Status::Invalid;
+        self.solutions = 0;
+        self.solution = None;
+        self.guesses = 0;
+        self.nodes = 0;
+        self.score = None;
+        self.expected = None;
+        self.backtracks = 0;
+        self.singles = None;
+        self.canonical = None;
+        self.transform = None;
+        self.dropped = None;
+        self.train_line = None;
+        self.error.clear();
+    }
+}
