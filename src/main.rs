@@ -1,23 +1,23 @@
-//! The `batchdoku` binary: parse arguments, run the command, map the
-//! outcome to an exit code. All errors are printed by one function.
+//! The `batchdoku` binary: parse the arguments, run the command, turn how
+//! it ended into the exit code. The binary lives in [`cli`]; every error
+//! is printed by one function, [`cli::print_error`].
 
-mod app;
-mod bench_cmd;
 mod cli;
-mod generate_cmd;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
+use cli::exit::Exit;
+
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
-    app::install_interrupt_handler();
-    match app::run(cli) {
-        Ok(code) => code,
+    let args = cli::args::Cli::parse();
+    cli::interrupt::install();
+    match cli::run(args) {
+        Ok(exit) => exit.into(),
         Err(err) => {
-            eprintln!("batchdoku: {err:#}");
-            ExitCode::from(app::EXIT_FATAL)
+            cli::print_error(&err);
+            Exit::Fatal.into()
         }
     }
 }

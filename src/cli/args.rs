@@ -1,5 +1,8 @@
-//! Command-line arguments (clap) and their conversion into validated
-//! pipeline settings. Enum-valued flags become enums here, once.
+//! The command line as clap types: the subcommands, the run flags every
+//! streaming command shares ([`RunArgs`], one definition flattened into
+//! each), and the enum-valued flags with their conversions into library
+//! enums (done here, once). Shell completions and the man page are
+//! generated from these same definitions.
 
 use std::path::PathBuf;
 
@@ -15,7 +18,8 @@ use batchdoku::progress::ProgressMode;
 #[command(name = "batchdoku", version, about, long_about = None)]
 #[command(
     after_help = "Exit codes: 0 = all records processed, none invalid; 1 = some records invalid; \
-2 = fatal error (usage, unreadable input, unwritable output); 130 = interrupted."
+2 = fatal error (usage, unreadable input, unwritable output); 130 = interrupted (SIGINT, \
+Ctrl-C); 143 = terminated (SIGTERM)."
 )]
 pub struct Cli {
     /// What to do.
@@ -127,9 +131,12 @@ impl InputArgs {
     }
 }
 
-/// Flags shared by every command that streams records.
+/// The run flags shared by every streaming command (`solve`, `score`,
+/// `canon`, `dedupe`, `overlap` and `generate`): one definition, flattened
+/// into each. `generate` changes only the defaults and help of `--format`
+/// and `--batch-size` (see [`GenerateArgs`]).
 #[derive(Debug, Args)]
-pub struct CommonArgs {
+pub struct RunArgs {
     /// Write output to this file (atomically: a temporary file beside it is
     /// renamed when the run completes). Default: stdout.
     #[arg(short, long, value_name = "PATH")]
@@ -146,33 +153,9 @@ pub struct CommonArgs {
     #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
     pub format: FormatArg,
 
-    /// Input format (auto detects from the first lines).
-    #[arg(long, value_enum, default_value_t = InputFormatArg::Auto, value_name = "FORMAT")]
-    pub input_format: InputFormatArg,
-
-    /// CSV input: take the puzzle from the column with this header name
-    /// (case-insensitive; implies CSV input). Default: the first of
-    /// quizzes, quiz, puzzle, puzzles, question, else the first column.
-    /// The expected solution comes from solutions, solution, answer or
-    /// answers.
-    #[arg(long, value_name = "NAME")]
-    pub column: Option<String>,
-
-    /// CSV input: carry every input column but the puzzle's through to
-    /// the output, after ours, under their input names (prefixed `input_`
-    /// where a name is already ours), e.g. a source or rating column.
-    #[arg(long)]
-    pub keep_columns: bool,
-
     /// Do not write the CSV header row.
     #[arg(long)]
     pub no_header: bool,
-
-    /// Carry the text after the 81 cells of each input line (an id, a
-    /// rating) into the output: a final CSV column / a JSONL field
-    /// `trailing`, so results can be joined back to their source.
-    #[arg(long)]
-    pub keep_trailing: bool,
 
     /// Always show the progress bar on stderr (default: only when stderr is
     /// a terminal).
@@ -183,17 +166,13 @@ pub struct CommonArgs {
     #[arg(short, long)]
     pub quiet: bool,
 
-    /// Also write the end-of-run summary as JSON to this file.
-    #[arg(long, value_name = "PATH")]
-    pub summary_json: Option<PathBuf>,
-
     /// Records per batch handed to a worker.
     #[arg(long, default_value_t = 2048, value_name = "N", hide_short_help = true,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub batch_size: u32,
 }
 
-impl CommonArgs {
+impl RunArgs {
     /// The worker count.
     pub fn thread_count(&self) -> usize {
         match self.threads {
@@ -214,6 +193,40 @@ impl CommonArgs {
     }
 }
 
+/// The flags of the commands that read puzzle records (every streaming
+/// command but `generate`): how to read the input, what to carry through,
+/// and the summary file.
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// Input format (auto detects from the first lines).
+    #[arg(long, value_enum, default_value_t = InputFormatArg::Auto, value_name = "FORMAT")]
+    pub input_format: InputFormatArg,
+
+    /// CSV input: take the puzzle from the column with this header name
+    /// (case-insensitive; implies CSV input). Default: the first of
+    /// quizzes, quiz, puzzle, puzzles, question, else the first column.
+    /// The expected solution comes from solutions, solution, answer or
+    /// answers.
+    #[arg(long, value_name = "NAME")]
+    pub column: Option<String>,
+
+    /// CSV input: carry every input column but the puzzle's through to
+    /// the output, after ours, under their input names (prefixed `input_`
+    /// where a name is already ours), e.g. a source or rating column.
+    #[arg(long)]
+    pub keep_columns: bool,
+
+    /// Carry the text after the 81 cells of each input line (an id, a
+    /// rating) into the output: a final CSV column / a JSONL field
+    /// `trailing`, so results can be joined back to their source.
+    #[arg(long)]
+    pub keep_trailing: bool,
+
+    /// Also write the end-of-run summary as JSON to this file.
+    #[arg(long, value_name = "PATH")]
+    pub summary_json: Option<PathBuf>,
+}
+
 /// `batchdoku solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
@@ -221,7 +234,10 @@ pub struct SolveArgs {
     pub inputs: InputArgs,
 
     #[command(flatten)]
-    pub common: CommonArgs,
+    pub run: RunArgs,
+
+    #[command(flatten)]
+    pub records: RecordArgs,
 
     /// Count solutions up to K (2 = uniqueness check: status unique or
     /// multiple). 1 finds the first solution only.
@@ -249,7 +265,10 @@ pub struct ScoreArgs {
     pub inputs: InputArgs,
 
     #[command(flatten)]
-    pub common: CommonArgs,
+    pub run: RunArgs,
+
+    #[command(flatten)]
+    pub records: RecordArgs,
 
     /// Cell weights: `target` (NOIP 2009 target Sudoku: 6 on the outer
     /// ring, then 7, 8, 9, and 10 in the centre) or a file of 81 integers
@@ -279,7 +298,10 @@ pub struct CanonArgs {
     pub inputs: InputArgs,
 
     #[command(flatten)]
-    pub common: CommonArgs,
+    pub run: RunArgs,
+
+    #[command(flatten)]
+    pub records: RecordArgs,
 }
 
 /// `batchdoku dedupe`.
@@ -289,7 +311,10 @@ pub struct DedupeArgs {
     pub inputs: InputArgs,
 
     #[command(flatten)]
-    pub common: CommonArgs,
+    pub run: RunArgs,
+
+    #[command(flatten)]
+    pub records: RecordArgs,
 
     /// Merge only identical puzzles (after parsing: '.' and '0' are the
     /// same blank), not equivalent ones; skips the canonical form.
@@ -309,7 +334,10 @@ pub struct OverlapArgs {
     pub test: String,
 
     #[command(flatten)]
-    pub common: CommonArgs,
+    pub run: RunArgs,
+
+    #[command(flatten)]
+    pub records: RecordArgs,
 }
 
 /// `--format`.
@@ -319,7 +347,7 @@ pub enum FormatArg {
     Csv,
     /// One JSON object per line.
     Jsonl,
-    /// Only the solution per record.
+    /// One 81-character grid per record (see --format).
     Line,
 }
 
@@ -383,6 +411,8 @@ impl From<SolverArg> for batchdoku::jobs::EngineKind {
 
 /// `batchdoku generate`.
 #[derive(Debug, Args)]
+#[command(mut_arg("format", |a| a.default_value("line").help(GENERATE_FORMAT_HELP)))]
+#[command(mut_arg("batch_size", |a| a.default_value("16").help(GENERATE_BATCH_HELP)))]
 #[command(after_long_help = "\
 Puzzle i (counting from 0) is made from the seed and i alone, so the output is the same for \
 every thread count and batch size, and --start I -n M reproduces puzzles I..I+M of a longer \
@@ -440,39 +470,17 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "I", default_value_t = 0)]
     pub start: u64,
 
-    /// Output: line (81 characters, '.' for blanks), csv (header
-    /// puzzle,solution), jsonl (index, givens, puzzle, solution).
-    #[arg(long, value_enum, default_value_t = GenerateFormatArg::Line)]
-    pub format: GenerateFormatArg,
-
-    /// Do not write the CSV header row.
-    #[arg(long)]
-    pub no_header: bool,
-
-    /// Write output to this file (atomically: a temporary file beside it is
-    /// renamed when the run completes). Default: stdout.
-    #[arg(short, long, value_name = "PATH")]
-    pub output: Option<PathBuf>,
-
-    /// Worker threads (default: all cores).
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
-
-    /// Always show the progress bar on stderr (default: only when stderr is
-    /// a terminal).
-    #[arg(long, conflicts_with = "quiet")]
-    pub progress: bool,
-
-    /// No progress bar and no summary on stderr.
-    #[arg(short, long)]
-    pub quiet: bool,
-
-    /// Most puzzles per chunk handed to a worker (fewer for small counts);
-    /// does not change the output.
-    #[arg(long, default_value_t = 16, value_name = "N", hide_short_help = true,
-          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    pub batch_size: u32,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
+
+/// `generate --format`: the shared flag, another default and meaning.
+const GENERATE_FORMAT_HELP: &str = "Output: line (81 characters, '.' for blanks), csv (header \
+puzzle,solution), jsonl (index, givens, puzzle, solution).";
+
+/// `generate --batch-size`: the shared flag, another default and meaning.
+const GENERATE_BATCH_HELP: &str = "Most puzzles per chunk handed to a worker (fewer for small \
+counts); does not change the output.";
 
 /// `generate --symmetry`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -498,27 +506,6 @@ impl From<SymmetryArg> for batchdoku::generate::Symmetry {
             SymmetryArg::Quarter => Symmetry::Quarter,
             SymmetryArg::Mirror => Symmetry::Mirror,
             SymmetryArg::Diagonal => Symmetry::Diagonal,
-        }
-    }
-}
-
-/// `generate --format`.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum GenerateFormatArg {
-    /// One puzzle per line, 81 characters, '.' for blanks.
-    Line,
-    /// CSV with the header puzzle,solution.
-    Csv,
-    /// One JSON object per line.
-    Jsonl,
-}
-
-impl From<GenerateFormatArg> for OutputFormat {
-    fn from(f: GenerateFormatArg) -> Self {
-        match f {
-            GenerateFormatArg::Line => OutputFormat::Line,
-            GenerateFormatArg::Csv => OutputFormat::Csv,
-            GenerateFormatArg::Jsonl => OutputFormat::Jsonl,
         }
     }
 }

@@ -1,23 +1,21 @@
 //! `batchdoku generate`: turn the flags into a generation [`Spec`], stream
 //! the puzzles to the output, print the summary, choose the exit code.
 
-use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 
 use batchdoku::generate::{self, ClueTarget, Generator, Spec, StreamConfig, StreamReport};
-use batchdoku::progress::ProgressMode;
 
-use crate::app::{open_output, EXIT_INTERRUPTED, EXIT_OK};
-use crate::cli::GenerateArgs;
+use crate::cli::args::GenerateArgs;
+use crate::cli::exit::Exit;
+use crate::cli::{interrupt, io};
 
 /// Below this many givens, `--clues` needs many attempts per puzzle.
 const SLOW_BELOW: usize = 22;
 
-/// Runs `generate`; `quit` is the Ctrl-C flag.
-pub fn run(args: &GenerateArgs, quit: &AtomicBool) -> anyhow::Result<ExitCode> {
+/// Runs `generate`.
+pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
     let spec = spec_of(args);
     let seed = args.seed.unwrap_or_else(clock_seed);
     let generator = Generator::new(spec, seed).context("generate")?;
@@ -25,7 +23,7 @@ pub fn run(args: &GenerateArgs, quit: &AtomicBool) -> anyhow::Result<ExitCode> {
         anyhow::bail!("generate: --start plus --count overflows");
     }
     if let ClueTarget::Exactly(k) = spec.clues {
-        if k < SLOW_BELOW && !args.quiet {
+        if k < SLOW_BELOW && !args.run.quiet {
             eprintln!(
                 "batchdoku generate: warning: --clues {k} is slow (most attempts end with more \
                  givens and are retried)"
@@ -35,31 +33,22 @@ pub fn run(args: &GenerateArgs, quit: &AtomicBool) -> anyhow::Result<ExitCode> {
     let config = StreamConfig {
         start: args.start,
         count: args.count,
-        threads: match args.threads {
-            Some(n) => n as usize,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        },
-        chunk_size: args.batch_size as usize,
-        format: args.format.into(),
-        header: !args.no_header,
-        progress: if args.quiet {
-            ProgressMode::Never
-        } else if args.progress {
-            ProgressMode::Always
-        } else {
-            ProgressMode::Auto
-        },
+        threads: args.run.thread_count(),
+        chunk_size: args.run.batch_size as usize,
+        format: args.run.format.into(),
+        header: !args.run.no_header,
+        progress: args.run.progress_mode(),
     };
-    let sink = open_output(args.output.as_deref())?;
-    let report = generate::run_stream(&generator, sink, &config, quit)?;
-    if !args.quiet && !report.broken_pipe {
+    let sink = io::open_output(args.run.output.as_deref())?;
+    let report = generate::run_stream(&generator, sink, &config, interrupt::flag())?;
+    if !args.run.quiet && !report.broken_pipe {
         eprintln!("{}", summary(seed, &config, &report));
     }
-    Ok(ExitCode::from(if report.interrupted {
-        EXIT_INTERRUPTED
+    Ok(if report.interrupted {
+        interrupt::exit()
     } else {
-        EXIT_OK
-    }))
+        Exit::Ok
+    })
 }
 
 /// The spec the flags ask for (validated by [`Generator::new`]).

@@ -11,13 +11,14 @@ use batchdoku::parse::{InputFormat, Record, RecordReader};
 use batchdoku::pipeline;
 use batchdoku::Grid;
 
-use crate::cli::{BenchArgs, TableFormat};
+use crate::cli::args::{BenchArgs, TableFormat};
+use crate::cli::exit::Exit;
 
 /// The bundled sample, used when no file is given.
-const SAMPLE: &str = include_str!("../data/sample.txt");
+const SAMPLE: &str = include_str!("../../../data/sample.txt");
 
 /// Runs the benchmark and prints the table on stdout.
-pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+pub fn run(args: &BenchArgs) -> anyhow::Result<Exit> {
     let engine: EngineKind = args.solver.into();
     if !(args.min_time.is_finite() && args.min_time >= 0.0) {
         anyhow::bail!("--min-time must be a non-negative number of seconds");
@@ -85,7 +86,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         }
     }
     print!("{}", table.text);
-    Ok(())
+    Ok(Exit::Ok)
 }
 
 /// Reads every well-formed puzzle of an input.

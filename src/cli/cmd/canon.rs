@@ -1,0 +1,26 @@
+//! `batchdoku canon`: the canonical (minlex) form of each puzzle and the
+//! transformation that maps the puzzle to it.
+
+use batchdoku::jobs::CanonJob;
+use batchdoku::output::{Column, CANON_COLUMNS};
+
+use super::{conclude, pass, settings};
+use crate::cli::args::CanonArgs;
+use crate::cli::exit::Exit;
+use crate::cli::io;
+
+/// Runs `canon`.
+pub fn run(args: &CanonArgs) -> anyhow::Result<Exit> {
+    let mut sink = io::open_output(args.run.output.as_deref())?;
+    let inputs = io::open_inputs(&args.inputs.paths(), None, &args.records)?;
+    let columns = CANON_COLUMNS.to_vec();
+    let config = settings(
+        &args.run,
+        &args.records,
+        columns,
+        Column::Canonical,
+        &[&inputs.0],
+    )?;
+    let report = pass(&CanonJob, inputs, &mut sink, &config)?;
+    conclude("canon", report, sink, &args.run, &args.records)
+}

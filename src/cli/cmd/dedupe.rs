@@ -1,0 +1,56 @@
+//! `batchdoku dedupe`: a counting pass, then a pass that writes each
+//! class's first record. Standard input is spooled to a temporary file so
+//! that it can be read twice.
+
+use batchdoku::jobs::{ClassMap, DedupeJob, Equivalence, Pass};
+use batchdoku::output::{Column, Status, DEDUPE_COLUMNS};
+
+use super::{conclude, pass, settings};
+use crate::cli::args::DedupeArgs;
+use crate::cli::exit::Exit;
+use crate::cli::io;
+
+/// Runs `dedupe`.
+pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
+    let mut sink = io::open_output(args.run.output.as_deref())?;
+    let paths = args.inputs.paths();
+    let spool = io::spool_stdin(&paths)?;
+    let equivalence = if args.exact {
+        Equivalence::Exact
+    } else {
+        Equivalence::Class
+    };
+    let mut columns = DEDUPE_COLUMNS.to_vec();
+    if args.exact {
+        columns.retain(|&c| c != Column::Canonical);
+    }
+    let classes = ClassMap::new();
+    let mut job = DedupeJob {
+        equivalence,
+        pass: Pass::Count,
+        classes: &classes,
+    };
+    let inputs = io::open_inputs(&paths, spool.as_ref(), &args.records)?;
+    let config = settings(
+        &args.run,
+        &args.records,
+        columns,
+        Column::Puzzle,
+        &[&inputs.0],
+    )?;
+    let counting = pass(&job, inputs, &mut sink, &config.without_header())?;
+    if counting.interrupted || counting.broken_pipe {
+        return conclude("dedupe", counting, sink, &args.run, &args.records);
+    }
+    job.pass = Pass::Emit;
+    let inputs = io::open_inputs(&paths, spool.as_ref(), &args.records)?;
+    let mut report = pass(&job, inputs, &mut sink, &config)?;
+    report.elapsed += counting.elapsed;
+    let kept = report.totals.count(Status::Ok);
+    let dropped = report.totals.count(Status::Duplicate);
+    let exit = conclude("dedupe", report, sink, &args.run, &args.records)?;
+    if !args.run.quiet {
+        eprintln!("batchdoku dedupe: {kept} classes kept, {dropped} duplicates dropped");
+    }
+    Ok(exit)
+}

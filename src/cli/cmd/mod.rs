@@ -1,0 +1,132 @@
+//! The commands, one module each, all run the same way: `run(args)` opens
+//! what the command reads and writes, runs it, prints its summary and
+//! returns how the run ended as an [`Exit`]. The record commands (all but
+//! `bench` and `generate`) share the steps below: the pipeline settings
+//! ([`settings`]), one pass of a job ([`pass`]), and the end of a run
+//! ([`conclude`]).
+
+mod bench;
+mod canon;
+mod dedupe;
+mod generate;
+mod overlap;
+mod score;
+mod solve;
+
+use anyhow::Context;
+
+use batchdoku::output::{Column, OutputFormat, Status};
+use batchdoku::pipeline::{self, Config, Input, Job, Report, Sink};
+use batchdoku::totals::Summary;
+
+use super::args::{Command, RecordArgs, RunArgs};
+use super::exit::Exit;
+use super::interrupt;
+use super::io::{self, Inputs};
+
+/// Runs a parsed command.
+pub fn run(command: Command) -> anyhow::Result<Exit> {
+    match command {
+        Command::Solve(args) => solve::run(&args),
+        Command::Score(args) => score::run(&args),
+        Command::Canon(args) => canon::run(&args),
+        Command::Dedupe(args) => dedupe::run(&args),
+        Command::Overlap(args) => overlap::run(&args),
+        Command::Bench(args) => bench::run(&args),
+        Command::Generate(args) => generate::run(&args),
+    }
+}
+
+/// The pipeline settings of a record command: its `columns` (plus
+/// `trailing` and the input's kept CSV columns when asked), or for
+/// `--format line` only `line_column`, the one grid written. Kept columns
+/// must have the same names in every input.
+fn settings(
+    run: &RunArgs,
+    records: &RecordArgs,
+    mut columns: Vec<Column>,
+    line_column: Column,
+    inputs: &[&[Input]],
+) -> anyhow::Result<Config> {
+    let format: OutputFormat = run.format.into();
+    let mut kept_names: Vec<String> = Vec::new();
+    let mut named_by: Option<&str> = None;
+    for input in inputs.iter().flat_map(|i| i.iter()) {
+        let Some(names) = input.records.kept_names() else {
+            continue;
+        };
+        match named_by {
+            None => {
+                kept_names = names.to_vec();
+                named_by = Some(&input.name);
+            }
+            Some(first) if names != kept_names.as_slice() => anyhow::bail!(
+                "--keep-columns: {} has columns ({}) unlike {first} ({})",
+                input.name,
+                names.join(", "),
+                kept_names.join(", ")
+            ),
+            Some(_) => {}
+        }
+    }
+    if format == OutputFormat::Line {
+        columns = vec![line_column];
+    } else {
+        if records.keep_trailing {
+            columns.push(Column::Trailing);
+        }
+        let kept = u16::try_from(kept_names.len()).context("--keep-columns: too many columns")?;
+        columns.extend((0..kept).map(Column::Kept));
+    }
+    Ok(Config {
+        threads: run.thread_count(),
+        batch_size: run.batch_size as usize,
+        format,
+        columns,
+        kept_names,
+        header: !run.no_header,
+        progress: run.progress_mode(),
+    })
+}
+
+/// Runs one pass of a job through the pipeline into `sink`.
+fn pass<J: Job>(
+    job: &J,
+    (inputs, counter): Inputs,
+    sink: &mut Sink,
+    config: &Config,
+) -> anyhow::Result<Report> {
+    Ok(pipeline::run(
+        job,
+        inputs,
+        sink,
+        config,
+        interrupt::flag(),
+        &counter,
+    )?)
+}
+
+/// Ends a record command's run: keeps the output when the run completed,
+/// prints the summary, and chooses the exit code.
+fn conclude(
+    command: &'static str,
+    mut report: Report,
+    sink: Sink,
+    run: &RunArgs,
+    records: &RecordArgs,
+) -> anyhow::Result<Exit> {
+    pipeline::finish(sink, &mut report)?;
+    let mut summary = Summary::new(command, &report.totals, report.elapsed, run.thread_count());
+    summary.interrupted = report.interrupted;
+    if !run.quiet && !report.broken_pipe {
+        eprintln!("{summary}");
+    }
+    if let Some(path) = &records.summary_json {
+        io::write_summary_json(path, &summary)?;
+    }
+    Ok(if report.interrupted {
+        interrupt::exit()
+    } else {
+        Exit::Ok.or_invalid(report.totals.count(Status::Invalid) > 0)
+    })
+}

@@ -1,0 +1,50 @@
+//! `batchdoku score`: the best weighted score over all solutions of each
+//! puzzle (branch-and-bound), optionally with the solutions counted.
+
+use anyhow::Context;
+
+use batchdoku::jobs::ScoreJob;
+use batchdoku::output::{Column, SCORE_COLUMNS};
+use batchdoku::score::{ScoreOptions, Weights};
+
+use super::{conclude, pass, settings};
+use crate::cli::args::{ScoreArgs, SolverArg};
+use crate::cli::exit::Exit;
+use crate::cli::io;
+
+/// Runs `score`.
+pub fn run(args: &ScoreArgs) -> anyhow::Result<Exit> {
+    if let SolverArg::Dlx = args.solver {
+        anyhow::bail!("score: the dlx engine does not support scored search; use --solver mrv");
+    }
+    let weights = if args.weights == "target" {
+        Weights::target()
+    } else {
+        let file = std::fs::File::open(&args.weights).with_context(|| args.weights.clone())?;
+        Weights::from_reader(std::io::BufReader::new(file))
+            .with_context(|| format!("{}: bad weights file", args.weights))?
+    };
+    let job = ScoreJob {
+        weights,
+        options: ScoreOptions {
+            node_limit: args.node_limit,
+            count_solutions: args.count,
+            prune: true,
+        },
+    };
+    let mut columns = SCORE_COLUMNS.to_vec();
+    if args.count {
+        columns.push(Column::Solutions);
+    }
+    let mut sink = io::open_output(args.run.output.as_deref())?;
+    let inputs = io::open_inputs(&args.inputs.paths(), None, &args.records)?;
+    let config = settings(
+        &args.run,
+        &args.records,
+        columns,
+        Column::Solution,
+        &[&inputs.0],
+    )?;
+    let report = pass(&job, inputs, &mut sink, &config)?;
+    conclude("score", report, sink, &args.run, &args.records)
+}

@@ -1,0 +1,96 @@
+//! Opening what a run reads and writes: every input before any work starts
+//! (a missing file is fatal before a row is written), stdin spooled to a
+//! temporary file for commands that read their input twice, the output
+//! (stdout, or a temporary file beside `-o PATH`, renamed when the run
+//! completes) and the `--summary-json` file. Temporary files are
+//! registered with [`interrupt`](super::interrupt), so that a signal that
+//! ends the process removes them.
+
+use std::path::Path;
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+
+use anyhow::Context;
+use tempfile::NamedTempFile;
+
+use batchdoku::parse::ReadOptions;
+use batchdoku::pipeline::{self, Input, Sink};
+use batchdoku::totals::Summary;
+
+use super::args::RecordArgs;
+use super::interrupt;
+
+/// A run's opened inputs and the byte counter they share (for progress).
+pub type Inputs = (Vec<Input>, Arc<AtomicU64>);
+
+/// Copies stdin to a temporary file when it is among `paths`, so that a
+/// command can read it twice (the file is removed when dropped).
+pub fn spool_stdin(paths: &[String]) -> anyhow::Result<Option<NamedTempFile>> {
+    if !paths.iter().any(|p| p == "-") {
+        return Ok(None);
+    }
+    let mut spool = NamedTempFile::new().context("creating a temporary file for stdin")?;
+    interrupt::register(spool.path());
+    std::io::copy(&mut std::io::stdin().lock(), spool.as_file_mut())
+        .context("copying stdin to a temporary file")?;
+    Ok(Some(spool))
+}
+
+/// Opens every input before any work starts; returns them with the shared
+/// byte counter. `-` is stdin, or its copy in `spool` when stdin was
+/// spooled.
+pub fn open_inputs(
+    paths: &[String],
+    spool: Option<&NamedTempFile>,
+    records: &RecordArgs,
+) -> anyhow::Result<Inputs> {
+    let counter = Arc::new(AtomicU64::new(0));
+    let options = ReadOptions {
+        format: records.input_format.into(),
+        column: records.column.clone(),
+        keep_columns: records.keep_columns,
+    };
+    if paths.iter().filter(|p| *p == "-").count() > 1 {
+        anyhow::bail!("stdin ('-') given more than once");
+    }
+    let inputs = paths
+        .iter()
+        .map(|p| match spool {
+            Some(spool) if p == "-" => {
+                pipeline::open_as(spool.path(), "<stdin>", &options, counter.clone())
+                    .context("<stdin> (spooled copy)")
+            }
+            _ => pipeline::open(p, &options, counter.clone()).with_context(|| p.clone()),
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok((inputs, counter))
+}
+
+/// The output: stdout for `None`, else a temporary file beside the path,
+/// created before any input is read so that an unwritable destination
+/// fails at once.
+pub fn open_output(output: Option<&Path>) -> anyhow::Result<Sink> {
+    match output {
+        None => Ok(Sink::stdout()),
+        Some(path) => open_file(path),
+    }
+}
+
+/// A temporary file beside `path`, registered for removal on a signal.
+fn open_file(path: &Path) -> anyhow::Result<Sink> {
+    let sink = Sink::file(path).with_context(|| format!("{}: cannot write", path.display()))?;
+    if let Sink::File { tmp, .. } = &sink {
+        interrupt::register(tmp.get_ref().path());
+    }
+    Ok(sink)
+}
+
+/// Writes the end-of-run summary as pretty JSON to `path`, atomically.
+pub fn write_summary_json(path: &Path, summary: &Summary) -> anyhow::Result<()> {
+    let mut sink = open_file(path)?;
+    let mut text = serde_json::to_vec_pretty(summary)?;
+    text.push(b'\n');
+    sink.write_all(&text)
+        .and_then(|()| sink.finish())
+        .with_context(|| format!("{}: cannot write", path.display()))
+}
