@@ -23,6 +23,8 @@ use batchdoku::score::{ScoreOptions, Weights};
 use batchdoku::stats::Summary;
 
 use crate::cli::{Cli, Command, CommonArgs, DedupeArgs, OverlapArgs, SolverArg};
+use crate::cli_progress::StderrProgress;
+use crate::test_hook::PanicAt;
 
 /// Every record processed, none invalid.
 pub const EXIT_OK: u8 = 0;
@@ -82,7 +84,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 columns.push(Column::Expected);
             }
             let config = settings(&args.common, columns, Column::Solution, &[&inputs.0])?;
-            let report = pass(&job, inputs, &mut sink, &config)?;
+            let report = pass(&job, inputs, &mut sink, &config, &args.common)?;
             conclude("solve", report, sink, &args.common)
         }
         Command::Score(args) => {
@@ -114,7 +116,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let mut sink = open_sink(&args.common)?;
             let inputs = open_inputs(&args.inputs.paths(), None, &args.common)?;
             let config = settings(&args.common, columns, Column::Solution, &[&inputs.0])?;
-            let report = pass(&job, inputs, &mut sink, &config)?;
+            let report = pass(&job, inputs, &mut sink, &config, &args.common)?;
             conclude("score", report, sink, &args.common)
         }
         Command::Canon(args) => {
@@ -122,7 +124,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let inputs = open_inputs(&args.inputs.paths(), None, &args.common)?;
             let columns = CANON_COLUMNS.to_vec();
             let config = settings(&args.common, columns, Column::Canonical, &[&inputs.0])?;
-            let report = pass(&CanonJob, inputs, &mut sink, &config)?;
+            let report = pass(&CanonJob, inputs, &mut sink, &config, &args.common)?;
             conclude("canon", report, sink, &args.common)
         }
         Command::Dedupe(args) => dedupe(&args),
@@ -159,13 +161,19 @@ fn dedupe(args: &DedupeArgs) -> anyhow::Result<ExitCode> {
     };
     let inputs = open_inputs(&paths, spool.as_ref(), &args.common)?;
     let config = settings(&args.common, columns, Column::Puzzle, &[&inputs.0])?;
-    let counting = pass(&job, inputs, &mut sink, &config.without_header())?;
+    let counting = pass(
+        &job,
+        inputs,
+        &mut sink,
+        &config.without_header(),
+        &args.common,
+    )?;
     if counting.interrupted || counting.broken_pipe {
         return conclude("dedupe", counting, sink, &args.common);
     }
     job.pass = Pass::Emit;
     let inputs = open_inputs(&paths, spool.as_ref(), &args.common)?;
-    let mut report = pass(&job, inputs, &mut sink, &config)?;
+    let mut report = pass(&job, inputs, &mut sink, &config, &args.common)?;
     report.elapsed += counting.elapsed;
     let kept = report.totals.count(Status::Ok);
     let dropped = report.totals.count(Status::Duplicate);
@@ -192,10 +200,16 @@ fn overlap(args: &OverlapArgs) -> anyhow::Result<ExitCode> {
         split: Split::Train,
         classes: &classes,
     };
-    let mut report = pass(&job, train, &mut sink, &config)?;
+    let mut report = pass(&job, train, &mut sink, &config, &args.common)?;
     if !(report.interrupted || report.broken_pipe) {
         job.split = Split::Test;
-        let testing = pass(&job, test, &mut sink, &config.without_header())?;
+        let testing = pass(
+            &job,
+            test,
+            &mut sink,
+            &config.without_header(),
+            &args.common,
+        )?;
         report.totals += testing.totals;
         report.elapsed += testing.elapsed;
         report.interrupted = testing.interrupted;
@@ -329,7 +343,6 @@ fn settings(
         columns,
         kept_names,
         header: !common.no_header,
-        progress: common.progress_mode(),
     })
 }
 
@@ -339,8 +352,13 @@ fn pass<J: Job>(
     (inputs, counter): (Vec<Input>, Arc<AtomicU64>),
     sink: &mut Sink,
     config: &Config,
+    common: &CommonArgs,
 ) -> anyhow::Result<Report> {
-    Ok(pipeline::run(job, inputs, sink, config, &QUIT, &counter)?)
+    let progress = StderrProgress::new(common.progress_mode());
+    let job = PanicAt::new(job);
+    Ok(pipeline::run(
+        &job, inputs, sink, config, &QUIT, &counter, &progress,
+    )?)
 }
 
 /// Ends a run: keeps the output when the run completed, prints the

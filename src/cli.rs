@@ -7,7 +7,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use batchdoku::output::OutputFormat;
 use batchdoku::parse::InputFormat;
-use batchdoku::progress::ProgressMode;
+
+use crate::cli_progress::ProgressMode;
 
 /// Bulk 9x9 Sudoku solver: streams puzzle files through all cores and
 /// writes one CSV row per puzzle, in input order.
@@ -174,8 +175,8 @@ pub struct CommonArgs {
     #[arg(long)]
     pub keep_trailing: bool,
 
-    /// Always show the progress bar on stderr (default: only when stderr is
-    /// a terminal).
+    /// Always show progress on stderr: a bar on a terminal, else a plain
+    /// line every second (default: a bar only when stderr is a terminal).
     #[arg(long, conflicts_with = "quiet")]
     pub progress: bool,
 
@@ -458,8 +459,8 @@ pub struct GenerateArgs {
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 
-    /// Always show the progress bar on stderr (default: only when stderr is
-    /// a terminal).
+    /// Always show progress on stderr: a bar on a terminal, else a plain
+    /// line every second (default: a bar only when stderr is a terminal).
     #[arg(long, conflicts_with = "quiet")]
     pub progress: bool,
 

@@ -20,7 +20,7 @@ mod stream;
 mod symmetry;
 
 pub use generator::{is_minimal, ClueTarget, GenerateError, Generated, Generator, Spec, SpecError};
-pub use stream::{run as run_stream, StreamConfig, StreamError, StreamReport};
+pub use stream::{run as run_stream, MakePuzzle, StreamConfig, StreamReport};
 pub use symmetry::{Orbits, Symmetry};
 
 use crate::grid::{Grid, CELLS, PEERS, UNITS};

@@ -8,10 +8,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::Context;
 
 use batchdoku::generate::{self, ClueTarget, Generator, Spec, StreamConfig, StreamReport};
-use batchdoku::progress::ProgressMode;
 
 use crate::app::{open_output, EXIT_INTERRUPTED, EXIT_OK};
 use crate::cli::GenerateArgs;
+use crate::cli_progress::{ProgressMode, StderrProgress};
+use crate::test_hook::PanicAt;
 
 /// Below this many givens, `--clues` needs many attempts per puzzle.
 const SLOW_BELOW: usize = 22;
@@ -42,16 +43,17 @@ pub fn run(args: &GenerateArgs, quit: &AtomicBool) -> anyhow::Result<ExitCode> {
         chunk_size: args.batch_size as usize,
         format: args.format.into(),
         header: !args.no_header,
-        progress: if args.quiet {
-            ProgressMode::Never
-        } else if args.progress {
-            ProgressMode::Always
-        } else {
-            ProgressMode::Auto
-        },
     };
+    let progress = StderrProgress::new(if args.quiet {
+        ProgressMode::Never
+    } else if args.progress {
+        ProgressMode::Always
+    } else {
+        ProgressMode::Auto
+    });
     let sink = open_output(args.output.as_deref())?;
-    let report = generate::run_stream(&generator, sink, &config, quit)?;
+    let maker = PanicAt::new(&generator);
+    let report = generate::run_stream(&maker, sink, &config, quit, &progress)?;
     if !args.quiet && !report.broken_pipe {
         eprintln!("{}", summary(seed, &config, &report));
     }

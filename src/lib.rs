@@ -46,7 +46,6 @@ pub use solver::{Engine, Outcome, Solver, Stats};
 pub mod jobs;
 pub mod output;
 pub mod pipeline;
-pub mod progress;
 pub mod stats;
 #[cfg(test)]
 mod testdata;

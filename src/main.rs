@@ -4,7 +4,9 @@
 mod app;
 mod bench_cmd;
 mod cli;
+mod cli_progress;
 mod generate_cmd;
+mod test_hook;
 
 use std::process::ExitCode;
 
@@ -12,6 +14,10 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
+    if let Err(err) = test_hook::init() {
+        eprintln!("batchdoku: {err}");
+        return ExitCode::from(app::EXIT_FATAL);
+    }
     app::install_interrupt_handler();
     match app::run(cli) {
         Ok(code) => code,
