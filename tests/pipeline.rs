@@ -314,3 +314,60 @@ fn progress_shows_plain_lines_when_stderr_is_not_a_terminal() {
     let quiet = run(&["solve", data("sample.txt").to_str().unwrap()], None);
     assert!(!quiet.stderr.contains("batchdoku: "), "{}", quiet.stderr);
 }
+
+/// One Ctrl-C stops a run at once even while its reader is blocked on a
+/// stalled pipe: the pipeline polls the quit flag and does not wait for a
+/// reader stuck in a read once it has stopped.
+#[test]
+fn one_sigint_stops_a_run_whose_reader_is_stalled() {
+    use std::io::BufRead;
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    let mut child = Command::new(bin())
+        .args(["solve", "--progress", "-o"])
+        .arg(&out)
+        .env("BATCHDOKU_PROGRESS_INTERVAL_MS", "20")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let sample = std::fs::read_to_string(data("sample.txt")).unwrap();
+    let head: String = sample.lines().take(5).map(|l| format!("{l}\n")).collect();
+    stdin.write_all(head.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    // The first progress line says the pipeline runs; its reader now
+    // waits for more input that does not come.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stderr = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines() {
+            let _ = tx.send(line.unwrap());
+        }
+    });
+    let first = rx.recv_timeout(Duration::from_secs(20)).unwrap();
+    assert!(first.starts_with("batchdoku: "), "{first}");
+    let sent = Instant::now();
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if sent.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("one SIGINT did not stop a run with a stalled reader");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let took = sent.elapsed();
+    drop(stdin);
+    assert_eq!(status.code(), Some(130));
+    assert!(took < Duration::from_secs(2), "stopped after {took:?}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
