@@ -23,7 +23,7 @@ mod symmetry;
 
 pub use dig::{dig, minimize_by_orbits, minimize_unique, random_solution, unique_puzzle};
 pub use generator::{is_minimal, ClueTarget, GenerateError, Generated, Generator, Spec, SpecError};
-pub use stream::{run as run_stream, StreamConfig, StreamError, StreamReport};
+pub use stream::{run as run_stream, MakePuzzle, StreamConfig, StreamReport};
 pub use symmetry::{Orbits, Symmetry};
 
 /// The generator's random source, re-exported from [`crate::rng`].

@@ -52,7 +52,6 @@ pub mod jobs;
 pub mod output;
 pub mod parse;
 pub mod pipeline;
-pub mod progress;
 pub mod rng;
 pub mod score;
 pub mod solver;

@@ -12,6 +12,10 @@ use cli::exit::Exit;
 
 fn main() -> ExitCode {
     let args = cli::args::Cli::parse();
+    if let Err(err) = cli::test_hook::init() {
+        cli::print_error(&anyhow::anyhow!(err));
+        return Exit::Fatal.into();
+    }
     cli::interrupt::install();
     match cli::run(args) {
         Ok(exit) => exit.into(),

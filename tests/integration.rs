@@ -9,6 +9,7 @@ mod fuzz_equiv;
 mod generate;
 mod hostile;
 mod interrupt;
+mod panics;
 mod pipeline;
 mod score;
 mod solve;

@@ -10,7 +10,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use batchdoku::output::OutputFormat;
 use batchdoku::parse::InputFormat;
-use batchdoku::progress::ProgressMode;
+
+use crate::cli::progress::ProgressMode;
 
 /// Bulk 9x9 Sudoku solver: streams puzzle files through all cores and
 /// writes one CSV row per puzzle, in input order.
@@ -157,8 +158,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_header: bool,
 
-    /// Always show the progress bar on stderr (default: only when stderr is
-    /// a terminal).
+    /// Always show progress on stderr: a bar on a terminal, else a plain
+    /// line every second (default: a bar only when stderr is a terminal).
     #[arg(long, conflicts_with = "quiet")]
     pub progress: bool,
 

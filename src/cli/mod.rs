@@ -9,6 +9,8 @@ pub mod cmd;
 pub mod exit;
 pub mod interrupt;
 pub mod io;
+pub mod progress;
+pub mod test_hook;
 
 use exit::Exit;
 

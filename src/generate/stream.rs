@@ -1,28 +1,48 @@
-//! Streaming generation (`batchdoku generate`): a pool of workers, each
-//! with its own solver, makes numbered chunks of puzzles; the calling
-//! thread writes the chunks in index order to the sink.
-//!
-//! ```text
-//! writer ──chunk numbers (bounded)──▶ workers ──encoded chunks──▶ writer ──▶ sink
-//! ```
+//! Streaming generation (`batchdoku generate`) on the one ordered
+//! pipeline that also runs `solve`: the work is the range of puzzle
+//! indices `start..start + count`, cut into numbered chunks; workers, each
+//! with its own solver, make and encode the chunks' puzzles, and the
+//! writer writes them in index order.
 //!
 //! Puzzle `i` depends only on the seed and `i` (see [`Generator`]), and
-//! the writer reorders chunks, so the bytes written are the same for any
-//! thread count and chunk size. At most `in_flight` chunks exist at once,
-//! so memory does not grow with the count. Chunk buffers are recycled.
+//! the pipeline writes chunks in order, so the bytes written are the same
+//! for any thread count and chunk size. At most `in_flight` chunks exist
+//! at once, so memory does not grow with the count. A worker that panics
+//! ends the run with [`Fatal::Panicked`] naming the puzzle.
 
-use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::ops::AddAssign;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{bounded, Receiver, Sender};
-
 use crate::generate::{GenerateError, Generated, Generator};
 use crate::output::OutputFormat;
-use crate::pipeline::{build_pool, Sink};
-use crate::progress::{self, ProgressMode};
+use crate::pipeline::{self, Fatal, Feed, Halt, PanicSite, Progress, Shape, Sink, Stop, Work};
 use crate::solver::Solver;
+
+/// Makes puzzle `index`: a [`Generator`], or a wrapper around one (the
+/// binary wraps it to inject a panic in its tests).
+pub trait MakePuzzle: Sync {
+    /// Puzzle number `index`, as [`Generator::puzzle`] makes it;
+    /// `should_stop` is polled between attempts.
+    fn make_puzzle(
+        &self,
+        index: u64,
+        solver: &mut Solver,
+        should_stop: &dyn Fn() -> bool,
+    ) -> Result<Generated, GenerateError>;
+}
+
+impl MakePuzzle for Generator {
+    fn make_puzzle(
+        &self,
+        index: u64,
+        solver: &mut Solver,
+        should_stop: &dyn Fn() -> bool,
+    ) -> Result<Generated, GenerateError> {
+        self.puzzle(index, solver, should_stop)
+    }
+}
 
 /// How a generation run is shaped.
 #[derive(Clone, Copy, Debug)]
@@ -41,8 +61,6 @@ pub struct StreamConfig {
     pub format: OutputFormat,
     /// Write the CSV header row.
     pub header: bool,
-    /// When to draw the progress bar.
-    pub progress: ProgressMode,
 }
 
 /// How a generation run ended.
@@ -63,218 +81,172 @@ pub struct StreamReport {
     pub broken_pipe: bool,
 }
 
-/// A fatal error: the output is incomplete and was not kept.
-#[derive(Debug, thiserror::Error)]
-pub enum StreamError {
-    /// Writing the output failed.
-    #[error("writing output: {0}")]
-    Write(#[source] io::Error),
-    /// The worker pool could not start.
-    #[error("starting worker threads: {0}")]
-    Pool(#[from] rayon::ThreadPoolBuildError),
-    /// A puzzle failed its final check (a bug).
-    #[error(transparent)]
-    Generate(GenerateError),
-}
-
-/// One chunk of work: puzzles `first..end`, encoded into `out`.
-struct Chunk {
-    seq: u64,
-    first: u64,
-    end: u64,
-    out: Vec<u8>,
-    totals: StreamReport,
-    /// `Err` when the chunk was abandoned (stopped) or a check failed.
-    result: Result<(), GenerateError>,
-}
-
 /// Makes puzzles `config.start..config.start + config.count` of
 /// `generator` and writes them to `sink` in index order. `quit` is polled
-/// between puzzles (Ctrl-C). The sink is finished (renamed into place) only
-/// when the run completed.
-pub fn run(
-    generator: &Generator,
+/// between puzzles and between attempts (Ctrl-C); `progress` hears of each
+/// chunk written, its position counting puzzles. The sink is finished
+/// (renamed into place) only when the run completed; after an error it is
+/// dropped, which keeps nothing.
+pub fn run<G: MakePuzzle>(
+    generator: &G,
     mut sink: Sink,
     config: &StreamConfig,
     quit: &AtomicBool,
-) -> Result<StreamReport, StreamError> {
+    progress: &dyn Progress,
+) -> Result<StreamReport, Fatal> {
     let start = Instant::now();
     let threads = config.threads.max(1);
     // Small runs get smaller chunks, so every worker has some (about four
     // chunks per worker); the chunking never changes the output.
     let fair_share = config.count.div_ceil(4 * threads as u64).max(1);
     let chunk_size = (config.chunk_size.max(1) as u64).min(fair_share);
-    let chunks = config.count.div_ceil(chunk_size);
+    let end = config
+        .start
+        .checked_add(config.count)
+        .ok_or_else(|| Fatal::Job("--start plus --count overflows".into()))?;
+    let feed = Indices {
+        start: config.start,
+        next: config.start,
+        end,
+        chunk_size,
+    };
+    let work = Puzzles {
+        generator,
+        format: config.format,
+    };
+    let header = if config.header && config.format == OutputFormat::Csv {
+        HEADER
+    } else {
+        &[]
+    };
     // Many small chunks in flight let the other workers run ahead of one slow
     // puzzle (retries vary a lot) while memory stays tiny.
-    let in_flight = (8 * threads + 8) as u64;
-    let bar = progress::bar(config.progress, Some(config.count));
-    let pool = build_pool(threads)?;
-    // Raised by the writer when it stops early, so workers drop the rest.
-    let cancel = AtomicBool::new(false);
-    let stop = || quit.load(Ordering::Relaxed) || cancel.load(Ordering::Relaxed);
-
-    let (work_tx, work_rx) = bounded::<Chunk>(in_flight as usize);
-    let (done_tx, done_rx) = bounded::<Chunk>(in_flight as usize);
-    let mut report = StreamReport::default();
-    let written = pool.in_place_scope(|s| {
-        for _ in 0..threads {
-            let (work_rx, done_tx) = (work_rx.clone(), done_tx.clone());
-            let stop = &stop;
-            s.spawn(move |_| work(generator, config.format, stop, &work_rx, &done_tx));
-        }
-        drop(done_tx);
-        let plan = Plan {
-            chunks,
-            chunk_size,
-            in_flight,
-        };
-        let result = write_in_order(
-            &mut sink,
-            config,
-            &plan,
-            work_tx,
-            &done_rx,
-            quit,
-            &mut report,
-            &bar,
-        );
-        cancel.store(true, Ordering::Relaxed);
-        result
-    });
-    bar.finish_and_clear();
-    written?;
-    report.elapsed = start.elapsed();
-    report.interrupted = quit.load(Ordering::SeqCst) && report.puzzles < config.count;
+    let shape = Shape {
+        threads,
+        in_flight: 8 * threads + 8,
+    };
+    let ended = pipeline::ordered::run(feed, &work, &mut sink, header, shape, quit, progress)?;
+    let made = ended.totals;
+    let mut report = StreamReport {
+        puzzles: made.puzzles,
+        attempts: made.attempts,
+        givens: made.givens,
+        elapsed: start.elapsed(),
+        interrupted: quit.load(Ordering::SeqCst) && made.puzzles < config.count,
+        broken_pipe: ended.broken_pipe,
+    };
     if !report.interrupted && !report.broken_pipe {
         match sink.finish() {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => report.broken_pipe = true,
-            Err(e) => return Err(StreamError::Write(e)),
+            Err(e) => return Err(Fatal::Write(e)),
         }
     }
     Ok(report)
 }
 
-/// How the run is cut into chunks.
-struct Plan {
-    /// Number of chunks.
-    chunks: u64,
-    /// Puzzles per chunk (the last one may be shorter).
+/// A chunk of work: puzzles `first..end`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Chunk {
+    first: u64,
+    end: u64,
+}
+
+/// Cuts `start..end` into chunks of `chunk_size` indices.
+struct Indices {
+    start: u64,
+    next: u64,
+    end: u64,
     chunk_size: u64,
-    /// Most chunks out at once (sent and not yet written).
-    in_flight: u64,
 }
 
-/// The writer (the calling thread): hands out chunk numbers while fewer
-/// than `in_flight` are out, writes finished chunks in order, recycles
-/// their buffers. Returns when every chunk is written, on Ctrl-C, or when
-/// stdout is closed (`report.broken_pipe`).
-#[allow(clippy::too_many_arguments)]
-fn write_in_order(
-    sink: &mut Sink,
-    config: &StreamConfig,
-    plan: &Plan,
-    work_tx: Sender<Chunk>,
-    done_rx: &Receiver<Chunk>,
-    quit: &AtomicBool,
-    report: &mut StreamReport,
-    bar: &indicatif::ProgressBar,
-) -> Result<(), StreamError> {
-    let start = Instant::now();
-    let Plan {
-        chunks,
-        chunk_size,
-        in_flight,
-    } = *plan;
-    let write =
-        |sink: &mut Sink, bytes: &[u8], report: &mut StreamReport| match sink.write_all(bytes) {
-            Ok(()) => Ok(true),
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
-                report.broken_pipe = true;
-                Ok(false)
-            }
-            Err(e) => Err(StreamError::Write(e)),
-        };
-    if config.header && config.format == OutputFormat::Csv && !write(sink, HEADER, report)? {
-        return Ok(());
+impl Feed for Indices {
+    type Items = Chunk;
+
+    fn fill(&mut self, chunk: &mut Chunk) -> Result<bool, Fatal> {
+        if self.next >= self.end {
+            return Ok(false);
+        }
+        chunk.first = self.next;
+        chunk.end = self.next.saturating_add(self.chunk_size).min(self.end);
+        self.next = chunk.end;
+        Ok(true)
     }
-    let end = config.start + config.count;
-    let mut free: Vec<Vec<u8>> = Vec::new();
-    let mut pending: BTreeMap<u64, Chunk> = BTreeMap::new();
-    let (mut sent, mut next) = (0u64, 0u64);
-    while next < chunks {
-        while sent < chunks && sent - next < in_flight {
-            let first = config.start + sent * chunk_size;
-            let chunk = Chunk {
-                seq: sent,
-                first,
-                end: (first + chunk_size).min(end),
-                out: free.pop().unwrap_or_default(),
-                totals: StreamReport::default(),
-                result: Ok(()),
-            };
-            if work_tx.send(chunk).is_err() {
-                return Ok(()); // every worker is gone: only after a panic
-            }
-            sent += 1;
-        }
-        let Ok(chunk) = done_rx.recv() else {
-            return Ok(());
-        };
-        if quit.load(Ordering::Relaxed) {
-            return Ok(());
-        }
-        pending.insert(chunk.seq, chunk);
-        while let Some(mut chunk) = pending.remove(&next) {
-            chunk.result.map_err(StreamError::Generate)?;
-            if !write(sink, &chunk.out, report)? {
-                return Ok(());
-            }
-            report.puzzles += chunk.totals.puzzles;
-            report.attempts += chunk.totals.attempts;
-            report.givens += chunk.totals.givens;
-            next += 1;
-            bar.set_position(report.puzzles);
-            bar.set_message(progress::message(report.puzzles, start.elapsed()));
-            chunk.out.clear();
-            free.push(chunk.out);
-        }
+
+    fn position(&self) -> u64 {
+        self.next - self.start
     }
-    Ok(())
+
+    fn total(&self) -> Option<u64> {
+        Some(self.end - self.start)
+    }
+
+    fn site(&self) -> PanicSite {
+        PanicSite::Reader { source: None }
+    }
 }
 
-/// A worker: makes chunks until the work channel closes. A chunk is
-/// always sent back, even when abandoned, so the writer never waits on it.
-fn work(
-    generator: &Generator,
+/// Counts over the puzzles written.
+#[derive(Clone, Copy, Debug, Default)]
+struct Made {
+    puzzles: u64,
+    attempts: u64,
+    givens: u64,
+}
+
+impl AddAssign for Made {
+    fn add_assign(&mut self, other: Made) {
+        self.puzzles += other.puzzles;
+        self.attempts += other.attempts;
+        self.givens += other.givens;
+    }
+}
+
+/// Makes and encodes each puzzle of a chunk.
+struct Puzzles<'a, G> {
+    generator: &'a G,
     format: OutputFormat,
-    stop: &(impl Fn() -> bool + Sync),
-    work_rx: &Receiver<Chunk>,
-    done_tx: &Sender<Chunk>,
-) {
-    let mut solver = Solver::new();
-    for mut chunk in work_rx.iter() {
-        for index in chunk.first..chunk.end {
-            if stop() {
-                chunk.result = Err(GenerateError::Stopped);
-                break;
+}
+
+impl<G: MakePuzzle> Work for Puzzles<'_, G> {
+    type Items = Chunk;
+    type Scratch = Solver;
+    type Totals = Made;
+
+    fn scratch(&self) -> Solver {
+        Solver::new()
+    }
+
+    fn len(&self, chunk: &Chunk) -> usize {
+        (chunk.end - chunk.first) as usize
+    }
+
+    fn process(
+        &self,
+        solver: &mut Solver,
+        chunk: &Chunk,
+        k: usize,
+        out: &mut Vec<u8>,
+        made: &mut Made,
+        stop: &Stop<'_>,
+    ) -> Result<(), Halt> {
+        let index = chunk.first + k as u64;
+        match self.generator.make_puzzle(index, solver, &|| stop.raised()) {
+            Ok(g) => {
+                encode(self.format, index, &g, out);
+                made.puzzles += 1;
+                made.attempts += g.attempts;
+                made.givens += g.puzzle.given_count() as u64;
+                Ok(())
             }
-            match generator.puzzle(index, &mut solver, stop) {
-                Ok(g) => {
-                    encode(format, index, &g, &mut chunk.out);
-                    chunk.totals.puzzles += 1;
-                    chunk.totals.attempts += g.attempts;
-                    chunk.totals.givens += g.puzzle.given_count() as u64;
-                }
-                Err(e) => {
-                    chunk.result = Err(e);
-                    break;
-                }
-            }
+            Err(GenerateError::Stopped) => Err(Halt::Stopped),
+            Err(e) => Err(Halt::Failed(Fatal::Job(Box::new(e)))),
         }
-        if done_tx.send(chunk).is_err() {
-            return;
+    }
+
+    fn site(&self, chunk: &Chunk, k: usize) -> PanicSite {
+        PanicSite::Puzzle {
+            index: chunk.first + k as u64,
         }
     }
 }
@@ -315,6 +287,8 @@ fn encode(format: OutputFormat, index: u64, g: &Generated, out: &mut Vec<u8>) {
 mod tests {
     use super::*;
     use crate::generate::{ClueTarget, Spec};
+    use crate::pipeline::tests::within;
+    use crate::pipeline::NoProgress;
 
     fn generator(seed: u64) -> Generator {
         Generator::new(Spec::default(), seed).unwrap()
@@ -328,7 +302,6 @@ mod tests {
             chunk_size,
             format,
             header: true,
-            progress: ProgressMode::Never,
         }
     }
 
@@ -337,7 +310,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out");
         let sink = Sink::file(&path).unwrap();
-        let report = run(generator, sink, config, &AtomicBool::new(false)).unwrap();
+        let report = run(
+            generator,
+            sink,
+            config,
+            &AtomicBool::new(false),
+            &NoProgress,
+        )
+        .unwrap();
         (std::fs::read(&path).unwrap(), report)
     }
 
@@ -423,10 +403,125 @@ mod tests {
         let sink = Sink::file(&path).unwrap();
         let mut cfg = config(2, 1, OutputFormat::Line);
         cfg.count = 1000;
-        let report = run(&generator(2), sink, &cfg, &AtomicBool::new(true)).unwrap();
+        let report = run(
+            &generator(2),
+            sink,
+            &cfg,
+            &AtomicBool::new(true),
+            &NoProgress,
+        )
+        .unwrap();
         assert!(report.interrupted);
         assert!(report.puzzles < 1000);
         assert!(!path.exists());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// Makes puzzles as a [`Generator`], but panics on puzzle `panic_at`
+    /// and fails the final check on puzzle `fail_at`.
+    struct Faulty {
+        inner: Generator,
+        panic_at: u64,
+        fail_at: u64,
+    }
+
+    impl MakePuzzle for Faulty {
+        fn make_puzzle(
+            &self,
+            index: u64,
+            solver: &mut Solver,
+            should_stop: &dyn Fn() -> bool,
+        ) -> Result<Generated, GenerateError> {
+            if index == self.panic_at {
+                panic!("test panic on puzzle {index}");
+            }
+            if index == self.fail_at {
+                return Err(GenerateError::Unverified(index));
+            }
+            self.inner.make_puzzle(index, solver, should_stop)
+        }
+    }
+
+    /// Runs `maker` into a file; returns the result and how many files
+    /// the directory holds afterwards.
+    fn run_faulty(maker: &Faulty, cfg: &StreamConfig) -> (Result<StreamReport, Fatal>, usize) {
+        let dir = tempfile::tempdir().unwrap();
+        let sink = Sink::file(&dir.path().join("out")).unwrap();
+        let result = run(maker, sink, cfg, &AtomicBool::new(false), &NoProgress);
+        (result, std::fs::read_dir(dir.path()).unwrap().count())
+    }
+
+    /// A panicking worker ends the run at once naming the puzzle, with
+    /// more puzzles than the in-flight cap (8 x threads + 8 chunks); the
+    /// output is not kept.
+    #[test]
+    fn a_panicking_worker_ends_generation_naming_the_puzzle() {
+        for (threads, chunk, at) in [(1, 1, 0), (2, 1, 150), (3, 4, 299), (2, 64, 37)] {
+            let (result, files) = within(60, move || {
+                let maker = Faulty {
+                    inner: generator(3),
+                    panic_at: at,
+                    fail_at: u64::MAX,
+                };
+                let mut cfg = config(threads, chunk, OutputFormat::Line);
+                cfg.count = 300;
+                run_faulty(&maker, &cfg)
+            });
+            let err = result.unwrap_err();
+            assert!(
+                matches!(&err, Fatal::Panicked { site: PanicSite::Puzzle { index }, .. } if *index == at),
+                "{err:?}"
+            );
+            assert_eq!(
+                err.to_string(),
+                format!("worker panicked on puzzle {at}: test panic on puzzle {at}")
+            );
+            assert_eq!(files, 0, "output kept after a panic");
+        }
+    }
+
+    #[test]
+    fn a_failed_final_check_ends_generation() {
+        let (result, files) = within(60, || {
+            let maker = Faulty {
+                inner: generator(3),
+                panic_at: u64::MAX,
+                fail_at: 40,
+            };
+            let mut cfg = config(2, 1, OutputFormat::Csv);
+            cfg.count = 200;
+            run_faulty(&maker, &cfg)
+        });
+        let err = result.unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "internal error: generated puzzle 40 failed its final uniqueness check"
+        );
+        assert_eq!(files, 0);
+    }
+
+    #[test]
+    fn progress_counts_puzzles_against_the_count() {
+        struct Last(std::sync::Mutex<(Option<u64>, u64, u64, bool)>);
+        impl Progress for Last {
+            fn start(&self, total: Option<u64>) {
+                self.0.lock().unwrap().0 = total;
+            }
+            fn update(&self, records: u64, position: u64) {
+                let mut last = self.0.lock().unwrap();
+                assert!(records > last.1 && position > last.2);
+                (last.1, last.2) = (records, position);
+            }
+            fn finish(&self) {
+                self.0.lock().unwrap().3 = true;
+            }
+        }
+        let last = Last(Default::default());
+        let dir = tempfile::tempdir().unwrap();
+        let sink = Sink::file(&dir.path().join("out")).unwrap();
+        let mut cfg = config(2, 3, OutputFormat::Line);
+        cfg.start = 5;
+        run(&generator(4), sink, &cfg, &AtomicBool::new(false), &last).unwrap();
+        assert_eq!(*last.0.lock().unwrap(), (Some(30), 30, 30, true));
     }
 }

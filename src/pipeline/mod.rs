@@ -1,7 +1,8 @@
-//! The streaming pipeline: one reader thread cuts the inputs into numbered
-//! batches, a rayon pool of workers (each with its own scratch, reused for
-//! every puzzle) turns each batch into encoded output rows, and the writer
-//! (the calling thread) puts batches back in input order and writes them.
+//! The streaming pipeline: records read from the inputs are cut into
+//! numbered batches, a pool of workers (each with its own scratch, reused
+//! for every puzzle) turns each batch into encoded output rows with a
+//! command's [`Job`], and the writer (the calling thread) puts the batches
+//! back in input order and writes them.
 //!
 //! ```text
 //! reader ──work (bounded)──▶ workers ──done (bounded)──▶ writer ──▶ sink
@@ -9,30 +10,36 @@
 //!    └──────────────── free batches (recycled) ◀───────────┘
 //! ```
 //!
-//! Memory is bounded: at most `in_flight` batches exist at any time (the
-//! reader must take a free one before reading), so the writer's reorder
-//! buffer can never grow with the input, even when one batch is slow. Batch
-//! buffers are recycled, so a warm pipeline does not allocate per batch.
+//! The same bounded, ordered pipeline (the private `ordered` module) also
+//! runs `generate`, whose work is a range of puzzle indices instead of
+//! records. Memory is bounded: at most `in_flight` batches exist at any
+//! time, so the reorder buffer can never grow with the input, even when
+//! one batch is slow. A panic in a worker is caught per batch and ends the
+//! run with [`Fatal::Panicked`] naming the record; it never hangs the run.
+//! Progress goes to a caller's [`Progress`], so that the library draws
+//! nothing itself.
 
 mod input;
+pub(crate) mod ordered;
+mod progress;
+mod records;
 mod sink;
 
 pub use input::{open, open_as, Input, Source};
+pub use progress::{NoProgress, Progress};
 pub use sink::Sink;
 
-use std::collections::BTreeMap;
+pub(crate) use ordered::{Feed, Halt, Shape, Stop, Work};
+
 use std::fmt::Write as _;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{bounded, Receiver, Sender};
-
 use crate::grid::Grid;
 use crate::output::{Column, OutputFormat, Row, RowEncoder, Status};
 use crate::parse::{ParseError, Record};
-use crate::progress::{self, ProgressMode};
 use crate::totals::Totals;
 
 /// The per-record work of a command (solve, score, ...), run by the workers.
@@ -74,8 +81,6 @@ pub struct Config {
     pub kept_names: Vec<String>,
     /// Write the CSV header row.
     pub header: bool,
-    /// When to draw the progress bar.
-    pub progress: ProgressMode,
 }
 
 impl Config {
@@ -117,41 +122,73 @@ pub enum Fatal {
     /// Writing the output failed.
     #[error("writing output: {0}")]
     Write(#[source] io::Error),
+    /// The worker threads could not start.
+    #[error("starting worker threads: {0}")]
+    Threads(#[source] io::Error),
+    /// A worker (or the reader) panicked: a bug. The run stopped at once.
+    #[error("{site}: {message}")]
+    Panicked {
+        /// Where it panicked.
+        site: PanicSite,
+        /// The panic's message.
+        message: String,
+    },
+    /// A job's own fatal error (e.g. a generated puzzle that failed its
+    /// final check).
+    #[error(transparent)]
+    Job(Box<dyn std::error::Error + Send + Sync>),
 }
 
-/// A batch of records and, once processed, their encoded rows.
-struct Batch {
-    seq: u64,
-    source: usize,
-    first_index: u64,
-    records: Vec<Record>,
-    len: usize,
-    out: Vec<u8>,
-    totals: Totals,
-    /// Raw input bytes consumed when the batch was cut (for progress).
-    bytes_read: u64,
+/// Where a panic happened, for [`Fatal::Panicked`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PanicSite {
+    /// A worker, on record `index` of the run, at `source:line`.
+    Record {
+        /// The record's 1-based number in the run.
+        index: u64,
+        /// The input's name.
+        source: Arc<str>,
+        /// The record's line in its input.
+        line: u64,
+    },
+    /// A worker, on puzzle `index` of `generate`.
+    Puzzle {
+        /// The puzzle's index (as `generate --start` counts).
+        index: u64,
+    },
+    /// A worker, while making its scratch (before any record).
+    WorkerStart,
+    /// The reader, while reading `source` (when it had one).
+    Reader {
+        /// The input being read.
+        source: Option<Arc<str>>,
+    },
 }
 
-impl Batch {
-    fn new(capacity: usize) -> Batch {
-        Batch {
-            seq: 0,
-            source: 0,
-            first_index: 0,
-            records: Vec::with_capacity(capacity),
-            len: 0,
-            out: Vec::new(),
-            totals: Totals::default(),
-            bytes_read: 0,
+impl std::fmt::Display for PanicSite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PanicSite::Record {
+                index,
+                source,
+                line,
+            } => write!(f, "worker panicked on record {index} ({source}:{line})"),
+            PanicSite::Puzzle { index } => write!(f, "worker panicked on puzzle {index}"),
+            PanicSite::WorkerStart => f.write_str("worker panicked while starting"),
+            PanicSite::Reader { source: Some(name) } => {
+                write!(f, "reader panicked while reading {name}")
+            }
+            PanicSite::Reader { source: None } => f.write_str("reader panicked"),
         }
     }
 }
 
 /// Runs `job` over every record of `inputs`, writing rows to `sink` in
-/// input order. `quit` is polled once per batch (Ctrl-C); `bytes_read`
-/// is the counter the inputs were opened with. The sink is left open, so
-/// that a command may run several passes into it; [`finish`] it after the
-/// last one.
+/// input order. `quit` is polled between records and while waiting
+/// (Ctrl-C); `bytes_read` is the counter the inputs were opened with;
+/// `progress` hears of each batch written. The sink is left open, so that
+/// a command may run several passes into it; [`finish`] it after the last
+/// one. After an error, drop the sink (nothing is kept).
 pub fn run<J: Job>(
     job: &J,
     inputs: Vec<Input>,
@@ -159,65 +196,32 @@ pub fn run<J: Job>(
     config: &Config,
     quit: &AtomicBool,
     bytes_read: &Arc<AtomicU64>,
+    progress: &dyn Progress,
 ) -> Result<Report, Fatal> {
     let start = Instant::now();
     let threads = config.threads.max(1);
-    let in_flight = 4 * threads + 4;
     let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
-    let total_bytes = inputs.iter().map(|i| i.size).sum::<Option<u64>>();
-    let bar = progress::bar(config.progress, total_bytes);
-
-    let (work_tx, work_rx) = bounded::<Batch>(2 * threads);
-    let (done_tx, done_rx) = bounded::<Batch>(in_flight);
-    let (free_tx, free_rx) = bounded::<Batch>(in_flight);
-    let pool = build_pool(threads).map_err(|e| Fatal::Write(io::Error::other(e)))?;
-
-    let header = config.header && config.format == OutputFormat::Csv;
-    let result = std::thread::scope(|s| {
-        let reader = s.spawn(|| {
-            read_batches(
-                inputs,
-                work_tx,
-                free_rx,
-                config.batch_size,
-                in_flight,
-                quit,
-                bytes_read,
-            )
-        });
-        let names = &names;
-        s.spawn(move || {
-            pool.scope(|ps| {
-                for _ in 0..threads {
-                    let work_rx = work_rx.clone();
-                    let done_tx = done_tx.clone();
-                    ps.spawn(move |_| work(job, config, names, &work_rx, &done_tx));
-                }
-            });
-        });
-        let written = write_in_order(
-            sink,
-            header.then_some(config),
-            done_rx,
-            free_tx,
-            quit,
-            &bar,
-            start,
-        );
-        let read = reader
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (written, read)
-    });
-    bar.finish_and_clear();
-    let (written, read) = result;
-    let (totals, broken_pipe) = written?;
-    read?;
+    let feed = records::RecordFeed::new(inputs, config.batch_size, bytes_read.clone());
+    let work = records::RecordWork {
+        job,
+        config,
+        names: &names,
+    };
+    let header = if config.header && config.format == OutputFormat::Csv {
+        RowEncoder::header(config.format, &config.columns, &config.kept_names)
+    } else {
+        Vec::new()
+    };
+    let shape = Shape {
+        threads,
+        in_flight: 4 * threads + 4,
+    };
+    let ended = ordered::run(feed, &work, sink, &header, shape, quit, progress)?;
     Ok(Report {
-        totals,
+        totals: ended.totals,
         elapsed: start.elapsed(),
         interrupted: quit.load(Ordering::SeqCst),
-        broken_pipe,
+        broken_pipe: ended.broken_pipe,
     })
 }
 
@@ -237,72 +241,6 @@ pub fn finish(sink: Sink, report: &mut Report) -> Result<(), Fatal> {
         }
         Err(e) => Err(Fatal::Write(e)),
     }
-}
-
-/// The reader thread: fills free batches with records and sends them on.
-fn read_batches(
-    inputs: Vec<Input>,
-    work_tx: Sender<Batch>,
-    free_rx: Receiver<Batch>,
-    batch_size: usize,
-    in_flight: usize,
-    quit: &AtomicBool,
-    bytes_read: &AtomicU64,
-) -> Result<(), Fatal> {
-    let mut created = 0;
-    let mut seq = 0;
-    let mut index = 1;
-    for (source, mut input) in inputs.into_iter().enumerate() {
-        let mut at_end = false;
-        while !at_end {
-            if quit.load(Ordering::Relaxed) {
-                return Ok(());
-            }
-            let mut batch = if created < in_flight {
-                created += 1;
-                Batch::new(batch_size)
-            } else {
-                match free_rx.recv() {
-                    Ok(b) => b,
-                    Err(_) => return Ok(()), // the writer stopped
-                }
-            };
-            batch.len = 0;
-            while batch.len < batch_size {
-                if batch.len == batch.records.len() {
-                    batch.records.push(Record::default());
-                }
-                match input.records.read_record(&mut batch.records[batch.len]) {
-                    Ok(true) => batch.len += 1,
-                    Ok(false) => {
-                        at_end = true;
-                        break;
-                    }
-                    Err(e) => {
-                        return Err(Fatal::Read {
-                            name: input.name.clone(),
-                            source: e,
-                        })
-                    }
-                }
-            }
-            if batch.len == 0 {
-                // Nothing read: keep the batch for the next input.
-                created -= 1;
-                continue;
-            }
-            batch.seq = seq;
-            batch.source = source;
-            batch.first_index = index;
-            batch.bytes_read = bytes_read.load(Ordering::Relaxed);
-            seq += 1;
-            index += batch.len as u64;
-            if work_tx.send(batch).is_err() {
-                return Ok(());
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Where a record came from, for its row and its error message.
@@ -354,140 +292,5 @@ pub fn build_pool(threads: usize) -> Result<rayon::ThreadPool, rayon::ThreadPool
         .build()
 }
 
-/// A worker: processes batches until the work channel closes.
-fn work<J: Job>(
-    job: &J,
-    config: &Config,
-    names: &[Arc<str>],
-    work_rx: &Receiver<Batch>,
-    done_tx: &Sender<Batch>,
-) {
-    let mut scratch = job.scratch();
-    let mut encoder = RowEncoder::new(config.format, &config.columns, &config.kept_names);
-    let mut row = Row::default();
-    for mut batch in work_rx.iter() {
-        batch.out.clear();
-        batch.totals = Totals::default();
-        let name = &names[batch.source];
-        for i in 0..batch.len {
-            let record = &batch.records[i];
-            let at = Position {
-                source: name,
-                line: record.line,
-                index: batch.first_index + i as u64,
-            };
-            fill_row(
-                job,
-                &mut scratch,
-                record.puzzle.as_ref(),
-                record,
-                &at,
-                &mut row,
-            );
-            if job.writes(&row) {
-                // Encoding into a Vec only fails on a serializer bug.
-                let _ = encoder.encode(&row, record, &mut batch.out);
-                batch.totals.add_row(&row);
-            } else {
-                batch.totals.add_record(&row);
-            }
-        }
-        if done_tx.send(batch).is_err() {
-            return;
-        }
-    }
-}
-
-/// The writer: reorders finished batches by sequence number, writes them,
-/// and recycles them. Returns the totals and whether stdout was closed.
-fn write_in_order(
-    sink: &mut Sink,
-    header: Option<&Config>,
-    done_rx: Receiver<Batch>,
-    free_tx: Sender<Batch>,
-    quit: &AtomicBool,
-    bar: &indicatif::ProgressBar,
-    start: Instant,
-) -> Result<(Totals, bool), Fatal> {
-    let mut totals = Totals::default();
-    let mut pending: BTreeMap<u64, Batch> = BTreeMap::new();
-    let mut next = 0u64;
-    let write = |sink: &mut Sink, bytes: &[u8]| -> Result<bool, Fatal> {
-        match sink.write_all(bytes) {
-            Ok(()) => Ok(true),
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
-            Err(e) => Err(Fatal::Write(e)),
-        }
-    };
-    if let Some(config) = header {
-        if !write(
-            sink,
-            &RowEncoder::header(config.format, &config.columns, &config.kept_names),
-        )? {
-            return Ok((totals, true));
-        }
-    }
-    for batch in done_rx.iter() {
-        if quit.load(Ordering::Relaxed) {
-            return Ok((totals, false));
-        }
-        pending.insert(batch.seq, batch);
-        while let Some(batch) = pending.remove(&next) {
-            if !write(sink, &batch.out)? {
-                return Ok((totals, true));
-            }
-            totals += batch.totals;
-            next += 1;
-            bar.set_position(batch.bytes_read);
-            bar.set_message(progress::message(totals.records, start.elapsed()));
-            // The reader may have finished; a closed free list is fine.
-            let _ = free_tx.send(batch);
-        }
-    }
-    Ok((totals, false))
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::jobs::{EngineKind, SolveJob};
-    use crate::parse::parse_line;
-
-    #[test]
-    fn fill_row_names_source_and_line_of_invalid_records() {
-        let lines = [
-            &b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"[..],
-            b"not a puzzle",
-            b"33...............................................................................",
-        ];
-        let job = SolveJob {
-            count_limit: 2,
-            engine: EngineKind::Mrv,
-            rate: false,
-        };
-        let mut scratch = job.scratch();
-        let record = Record::default();
-        let mut row = Row::default();
-        let mut fill = |i: usize| {
-            let puzzle = parse_line(lines[i]);
-            let at = Position {
-                source: "mem",
-                line: i as u64 + 1,
-                index: i as u64 + 1,
-            };
-            fill_row(&job, &mut scratch, puzzle.as_ref(), &record, &at, &mut row);
-            (row.status, row.solution, row.error.clone())
-        };
-        let (status, solution, error) = fill(0);
-        assert_eq!((status, error.as_str()), (Status::Unique, ""));
-        assert!(solution.unwrap().solves(&parse_line(lines[0]).unwrap()));
-        let (status, solution, error) = fill(1);
-        assert_eq!(status, Status::Invalid);
-        assert_eq!(solution, None);
-        assert_eq!(error, "mem:2: bad character 'n' at column 1");
-        // The row is reused: nothing of the previous record is left.
-        let (status, _, error) = fill(2);
-        assert_eq!(status, Status::Invalid);
-        assert!(error.starts_with("mem:3: contradictory givens"), "{error}");
-    }
-}
+pub(crate) mod tests;

@@ -21,6 +21,6 @@ pub fn run(args: &CanonArgs) -> anyhow::Result<Exit> {
         Column::Canonical,
         &[&inputs.0],
     )?;
-    let report = pass(&CanonJob, inputs, &mut sink, &config)?;
+    let report = pass(&CanonJob, inputs, &mut sink, &config, &args.run)?;
     conclude("canon", report, sink, &args.run, &args.records)
 }

@@ -38,13 +38,13 @@ pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
         Column::Puzzle,
         &[&inputs.0],
     )?;
-    let counting = pass(&job, inputs, &mut sink, &config.without_header())?;
+    let counting = pass(&job, inputs, &mut sink, &config.without_header(), &args.run)?;
     if counting.interrupted || counting.broken_pipe {
         return conclude("dedupe", counting, sink, &args.run, &args.records);
     }
     job.pass = Pass::Emit;
     let inputs = io::open_inputs(&paths, spool.as_ref(), &args.records)?;
-    let mut report = pass(&job, inputs, &mut sink, &config)?;
+    let mut report = pass(&job, inputs, &mut sink, &config, &args.run)?;
     report.elapsed += counting.elapsed;
     let kept = report.totals.count(Status::Ok);
     let dropped = report.totals.count(Status::Duplicate);

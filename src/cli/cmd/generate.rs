@@ -9,6 +9,8 @@ use batchdoku::generate::{self, ClueTarget, Generator, Spec, StreamConfig, Strea
 
 use crate::cli::args::GenerateArgs;
 use crate::cli::exit::Exit;
+use crate::cli::progress::StderrProgress;
+use crate::cli::test_hook::PanicAt;
 use crate::cli::{interrupt, io};
 
 /// Below this many givens, `--clues` needs many attempts per puzzle.
@@ -37,10 +39,11 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
         chunk_size: args.run.batch_size as usize,
         format: args.run.format.into(),
         header: !args.run.no_header,
-        progress: args.run.progress_mode(),
     };
+    let progress = StderrProgress::new(args.run.progress_mode());
     let sink = io::open_output(args.run.output.as_deref())?;
-    let report = generate::run_stream(&generator, sink, &config, interrupt::flag())?;
+    let maker = PanicAt::new(&generator);
+    let report = generate::run_stream(&maker, sink, &config, interrupt::flag(), &progress)?;
     if !args.run.quiet && !report.broken_pipe {
         eprintln!("{}", summary(seed, &config, &report));
     }

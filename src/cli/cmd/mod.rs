@@ -23,6 +23,8 @@ use super::args::{Command, RecordArgs, RunArgs};
 use super::exit::Exit;
 use super::interrupt;
 use super::io::{self, Inputs};
+use super::progress::StderrProgress;
+use super::test_hook::PanicAt;
 
 /// Runs a parsed command.
 pub fn run(command: Command) -> anyhow::Result<Exit> {
@@ -85,7 +87,6 @@ fn settings(
         columns,
         kept_names,
         header: !run.no_header,
-        progress: run.progress_mode(),
     })
 }
 
@@ -95,14 +96,18 @@ fn pass<J: Job>(
     (inputs, counter): Inputs,
     sink: &mut Sink,
     config: &Config,
+    run: &RunArgs,
 ) -> anyhow::Result<Report> {
+    let progress = StderrProgress::new(run.progress_mode());
+    let job = PanicAt::new(job);
     Ok(pipeline::run(
-        job,
+        &job,
         inputs,
         sink,
         config,
         interrupt::flag(),
         &counter,
+        &progress,
     )?)
 }
 

@@ -31,10 +31,10 @@ pub fn run(args: &OverlapArgs) -> anyhow::Result<Exit> {
         split: Split::Train,
         classes: &classes,
     };
-    let mut report = pass(&job, train, &mut sink, &config)?;
+    let mut report = pass(&job, train, &mut sink, &config, &args.run)?;
     if !(report.interrupted || report.broken_pipe) {
         job.split = Split::Test;
-        let testing = pass(&job, test, &mut sink, &config.without_header())?;
+        let testing = pass(&job, test, &mut sink, &config.without_header(), &args.run)?;
         report.totals += testing.totals;
         report.elapsed += testing.elapsed;
         report.interrupted = testing.interrupted;

@@ -45,6 +45,6 @@ pub fn run(args: &ScoreArgs) -> anyhow::Result<Exit> {
         Column::Solution,
         &[&inputs.0],
     )?;
-    let report = pass(&job, inputs, &mut sink, &config)?;
+    let report = pass(&job, inputs, &mut sink, &config, &args.run)?;
     conclude("score", report, sink, &args.run, &args.records)
 }

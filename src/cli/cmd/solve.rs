@@ -39,6 +39,6 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
         Column::Solution,
         &[&inputs.0],
     )?;
-    let report = pass(&job, inputs, &mut sink, &config)?;
+    let report = pass(&job, inputs, &mut sink, &config, &args.run)?;
     conclude("solve", report, sink, &args.run, &args.records)
 }
