@@ -3,6 +3,7 @@
 mod util;
 
 mod bench;
+mod cli;
 mod corpus;
 mod formats;
 mod fuzz_equiv;

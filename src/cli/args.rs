@@ -16,7 +16,7 @@ use crate::cli::progress::ProgressMode;
 /// Bulk 9x9 Sudoku solver: streams puzzle files through all cores and
 /// writes one CSV row per puzzle, in input order.
 #[derive(Debug, Parser)]
-#[command(name = "batchdoku", version, about, long_about = None)]
+#[command(name = "batchdoku", version = VERSION, propagate_version = true, about, long_about = None)]
 #[command(
     after_help = "Exit codes: 0 = all records processed, none invalid; 1 = some records invalid; \
 2 = fatal error (usage, unreadable input, unwritable output); 130 = interrupted (SIGINT, \
@@ -27,6 +27,10 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// The version `--version` prints: the package version and, when built
+/// from a git checkout, the commit (set by `build.rs`).
+pub const VERSION: &str = env!("BATCHDOKU_VERSION");
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -50,6 +54,53 @@ pub enum Command {
     Bench(BenchArgs),
     /// Generate puzzles with exactly one solution, reproducibly from a seed.
     Generate(GenerateArgs),
+    /// Print a shell completion script to stdout (e.g. `batchdoku
+    /// completions bash > ~/.local/share/bash-completion/completions/batchdoku`).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) to stdout (e.g. `batchdoku man | man -l -`),
+    /// or a subcommand's page (`batchdoku man solve`).
+    Man(ManArgs),
+}
+
+/// `batchdoku man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The subcommand whose page to print (the page `batchdoku-COMMAND`
+    /// that the main page refers to); none: the main page.
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
+}
+
+/// `batchdoku completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: ShellArg,
+}
+
+/// `completions SHELL`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ShellArg {
+    /// GNU Bash.
+    Bash,
+    /// Z shell.
+    Zsh,
+    /// fish.
+    Fish,
+    /// PowerShell.
+    Powershell,
+}
+
+impl From<ShellArg> for clap_complete::Shell {
+    fn from(s: ShellArg) -> Self {
+        match s {
+            ShellArg::Bash => clap_complete::Shell::Bash,
+            ShellArg::Zsh => clap_complete::Shell::Zsh,
+            ShellArg::Fish => clap_complete::Shell::Fish,
+            ShellArg::Powershell => clap_complete::Shell::PowerShell,
+        }
+    }
 }
 
 const DEDUPE_ABOUT: &str = "\

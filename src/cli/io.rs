@@ -6,6 +6,7 @@
 //! registered with [`interrupt`](super::interrupt), so that a signal that
 //! ends the process removes them.
 
+use std::io::{Read as _, Write as _};
 use std::path::Path;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use anyhow::Context;
 use tempfile::NamedTempFile;
 
 use batchdoku::parse::ReadOptions;
-use batchdoku::pipeline::{self, Input, Sink};
+use batchdoku::pipeline::{self, Input, Report, Sink};
 use batchdoku::totals::Summary;
 
 use super::args::RecordArgs;
@@ -24,17 +25,34 @@ use super::interrupt;
 pub type Inputs = (Vec<Input>, Arc<AtomicU64>);
 
 /// Copies stdin to a temporary file when it is among `paths`, so that a
-/// command can read it twice (the file is removed when dropped).
+/// command can read it twice (the file is removed when dropped, or by the
+/// signal thread). Copying stops early when a signal raises the quit flag:
+/// the run then stops before its first batch.
 pub fn spool_stdin(paths: &[String]) -> anyhow::Result<Option<NamedTempFile>> {
     if !paths.iter().any(|p| p == "-") {
         return Ok(None);
     }
     let mut spool = NamedTempFile::new().context("creating a temporary file for stdin")?;
     interrupt::register(spool.path());
-    std::io::copy(&mut std::io::stdin().lock(), spool.as_file_mut())
-        .context("copying stdin to a temporary file")?;
+    let mut stdin = std::io::stdin().lock();
+    let mut buf = vec![0u8; SPOOL_CHUNK];
+    while !interrupt::raised() {
+        let n = match stdin.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(anyhow::Error::new(e).context("<stdin>")),
+        };
+        spool
+            .as_file_mut()
+            .write_all(&buf[..n])
+            .context("copying stdin to a temporary file")?;
+    }
     Ok(Some(spool))
 }
+
+/// Bytes copied per read while spooling stdin.
+const SPOOL_CHUNK: usize = 256 * 1024;
 
 /// Opens every input before any work starts; returns them with the shared
 /// byte counter. `-` is stdin, or its copy in `spool` when stdin was
@@ -79,18 +97,50 @@ pub fn open_output(output: Option<&Path>) -> anyhow::Result<Sink> {
 /// A temporary file beside `path`, registered for removal on a signal.
 fn open_file(path: &Path) -> anyhow::Result<Sink> {
     let sink = Sink::file(path).with_context(|| format!("{}: cannot write", path.display()))?;
-    if let Sink::File { tmp, .. } = &sink {
-        interrupt::register(tmp.get_ref().path());
+    if let Some(tmp) = temporary_path(&sink) {
+        interrupt::register(&tmp);
     }
     Ok(sink)
+}
+
+/// Ends a run's output: keeps it (flush, rename `-o`'s temporary file) when
+/// the run completed and no signal has arrived, else drops it, which
+/// removes the temporary file; a signal that arrived after the run ended
+/// marks the report interrupted.
+pub fn finish(sink: Sink, report: &mut Report) -> anyhow::Result<()> {
+    let tmp = temporary_path(&sink);
+    let kept = interrupt::commit(|| pipeline::finish(sink, report));
+    if let Some(tmp) = tmp {
+        interrupt::unregister(&tmp);
+    }
+    match kept {
+        Some(result) => Ok(result?),
+        None => {
+            report.interrupted = true;
+            Ok(())
+        }
+    }
+}
+
+/// The temporary file of an `-o` output.
+fn temporary_path(sink: &Sink) -> Option<std::path::PathBuf> {
+    match sink {
+        Sink::File { tmp, .. } => Some(tmp.get_ref().path().to_path_buf()),
+        _ => None,
+    }
 }
 
 /// Writes the end-of-run summary as pretty JSON to `path`, atomically.
 pub fn write_summary_json(path: &Path, summary: &Summary) -> anyhow::Result<()> {
     let mut sink = open_file(path)?;
+    let tmp = temporary_path(&sink);
     let mut text = serde_json::to_vec_pretty(summary)?;
     text.push(b'\n');
-    sink.write_all(&text)
-        .and_then(|()| sink.finish())
-        .with_context(|| format!("{}: cannot write", path.display()))
+    let written = sink
+        .write_all(&text)
+        .and_then(|()| interrupt::exclusive(|| sink.finish()));
+    if let Some(tmp) = tmp {
+        interrupt::unregister(&tmp);
+    }
+    written.with_context(|| format!("{}: cannot write", path.display()))
 }

@@ -14,16 +14,24 @@ use crate::parse::{ReadOptions, RecordReader};
 /// Buffer size for reading inputs.
 const READ_BUFFER: usize = 256 * 1024;
 
-/// Counts the raw (compressed) bytes read, for the progress bar.
+/// Counts the raw (compressed) bytes read, for the progress bar, and ends
+/// at the first end of input: after a read returns 0 it is never read
+/// again, so that one Ctrl-D ends terminal input (sniffing, detection and
+/// the reader each asked the terminal again, so it took three).
 #[derive(Debug)]
 struct CountingReader<R> {
     inner: R,
     count: Arc<AtomicU64>,
+    ended: bool,
 }
 
 impl<R: Read> Read for CountingReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.ended || buf.is_empty() {
+            return Ok(0);
+        }
         let n = self.inner.read(buf)?;
+        self.ended = n == 0;
         self.count.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
     }
@@ -113,6 +121,7 @@ fn wrap(
         CountingReader {
             inner: raw,
             count: counter,
+            ended: false,
         },
     );
     // The first fill of a pipe may be short, but a compressor writes its
@@ -140,6 +149,41 @@ fn wrap(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A source that, like a terminal, has more to give after returning 0.
+    struct Terminal(Vec<&'static [u8]>);
+
+    impl Read for Terminal {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let chunk = if self.0.is_empty() {
+                &b"late"[..]
+            } else {
+                self.0.remove(0)
+            };
+            buf[..chunk.len()].copy_from_slice(chunk);
+            Ok(chunk.len())
+        }
+    }
+
+    #[test]
+    fn the_first_end_of_input_is_final() {
+        for typed in [vec![&b""[..]], vec![&b"# a comment\n"[..], b""]] {
+            let input = wrap(
+                Box::new(Terminal(typed)),
+                Arc::from("tty"),
+                None,
+                &ReadOptions::default(),
+                Arc::default(),
+            )
+            .unwrap();
+            let mut records = input.records;
+            let mut record = crate::parse::Record::default();
+            assert!(
+                !records.read_record(&mut record).unwrap(),
+                "read past the end"
+            );
+        }
+    }
 
     #[test]
     fn sniffs_magic_bytes() {

@@ -1,14 +1,17 @@
 //! The commands, one module each, all run the same way: `run(args)` opens
 //! what the command reads and writes, runs it, prints its summary and
-//! returns how the run ended as an [`Exit`]. The record commands (all but
+//! returns how the run ended as an [`Exit`] (`completions` and `man` only
+//! print what clap generates). The record commands (all but
 //! `bench` and `generate`) share the steps below: the pipeline settings
 //! ([`settings`]), one pass of a job ([`pass`]), and the end of a run
 //! ([`conclude`]).
 
 mod bench;
 mod canon;
+mod completions;
 mod dedupe;
 mod generate;
+mod man;
 mod overlap;
 mod score;
 mod solve;
@@ -36,6 +39,21 @@ pub fn run(command: Command) -> anyhow::Result<Exit> {
         Command::Overlap(args) => overlap::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Generate(args) => generate::run(&args),
+        Command::Completions(args) => completions::run(&args),
+        Command::Man(args) => man::run(&args),
+    }
+}
+
+/// Writes generated text to stdout; a closed stdout (`| head`) is not an
+/// error.
+fn print_stdout(text: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(text).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(e).context("writing output"))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -120,7 +138,7 @@ fn conclude(
     run: &RunArgs,
     records: &RecordArgs,
 ) -> anyhow::Result<Exit> {
-    pipeline::finish(sink, &mut report)?;
+    io::finish(sink, &mut report)?;
     let mut summary = Summary::new(command, &report.totals, report.elapsed, run.thread_count());
     summary.interrupted = report.interrupted;
     if !run.quiet && !report.broken_pipe {
