@@ -7,7 +7,8 @@
 #  3. thread scaling on a >= 1M-puzzle input (puzzles2_17_clue replicated),
 #  4. peak memory (max RSS, /usr/bin/time -v) for 1M and 10M puzzles streamed from stdin.
 #
-# Output: a Markdown report on stdout and in bench/runs/<date>-<host>/report.md (with raw CSV beside it).
+# Output: a Markdown report on stdout and in target/bench-runs/<date>-<host>/report.md (with raw CSV beside it;
+# BENCH_RUN_DIR overrides the folder). Copy the figures you keep into BENCHMARKS.md.
 # Environment: SECONDS_PER_RUN (default 4), REPEATS (default 3: every rate in steps 1-3 is the best of that many
 # runs, the runs of one row interleaved), SKIP_MEMORY=1 to skip step 4, SKIP_PEERS=1 to skip step 5 (peer bench),
 # PERMUTE_SEED (default 1): step 5 runs once on the files as given and once on permuted copies from this seed.
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 DATA=${1:-${BATCHDOKU_DATA:-../shared/data}}
 PER_RUN=${SECONDS_PER_RUN:-4}
 REPEATS=${REPEATS:-3}
-RUN_DIR=bench/runs/$(date +%Y-%m-%d)-$(hostname)
+RUN_DIR=${BENCH_RUN_DIR:-target/bench-runs/$(date +%Y-%m-%d)-$(hostname)}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$RUN_DIR"

@@ -12,5 +12,6 @@ mod hostile;
 mod interrupt;
 mod panics;
 mod pipeline;
+mod schema;
 mod score;
 mod solve;

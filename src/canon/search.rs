@@ -217,7 +217,7 @@ impl Canonicalizer {
             }
         };
         let mut used_bands = 0u8;
-        if step % 3 == 0 {
+        if step.is_multiple_of(3) {
             for b in (0..step).step_by(3) {
                 used_bands |= 1 << (cand.rows[b] / 3);
             }

@@ -108,6 +108,10 @@ pub fn open_as(
     wrap(Box::new(file), Arc::from(name), size, options, counter)
 }
 
+/// The error for a zstd input in a build without the `zstd` feature.
+#[cfg(not(feature = "zstd"))]
+const NO_ZSTD: &str = "zstd-compressed input, but this build of batchdoku has no zstd support (the `zstd` feature is off)";
+
 /// Buffers, counts, decompresses and parses a raw byte source.
 fn wrap(
     raw: Box<dyn Read + Send>,
@@ -133,10 +137,13 @@ fn wrap(
             READ_BUFFER,
             flate2::bufread::MultiGzDecoder::new(buffered),
         )),
+        #[cfg(feature = "zstd")]
         Compression::Zstd => Box::new(BufReader::with_capacity(
             READ_BUFFER,
             zstd::stream::read::Decoder::with_buffer(buffered)?,
         )),
+        #[cfg(not(feature = "zstd"))]
+        Compression::Zstd => return Err(io::Error::new(io::ErrorKind::Unsupported, NO_ZSTD)),
     };
     let records = RecordReader::with_options(source, options)?;
     Ok(Input {
@@ -191,5 +198,15 @@ mod tests {
         assert_eq!(sniff(&[0x28, 0xb5, 0x2f, 0xfd]), Compression::Zstd);
         assert_eq!(sniff(b"..3.2.6"), Compression::None);
         assert_eq!(sniff(b""), Compression::None);
+    }
+
+    #[cfg(not(feature = "zstd"))]
+    #[test]
+    fn zstd_input_without_the_feature_is_a_clear_error() {
+        let raw = Box::new(std::io::Cursor::new(vec![0x28, 0xb5, 0x2f, 0xfd, 0, 0]));
+        let options = ReadOptions::default();
+        let err = wrap(raw, Arc::from("x.zst"), None, &options, Arc::default()).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::Unsupported);
+        assert!(err.to_string().contains("`zstd` feature"), "{err}");
     }
 }

@@ -242,8 +242,8 @@ const ALL_CELLS: [u64; 2] = [u64::MAX, (1 << (CELLS - 64)) - 1];
 
 /// The cells (bit `c % 64` of word `c / 64`) whose candidates or digit
 /// differ between `a` and `b`, without a branch per cell: 16 cells at a
-/// time with SSE2.
-#[cfg(target_arch = "x86_64")]
+/// time with SSE2 (the scalar version without the `simd` feature).
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 #[inline(always)]
 fn changed_cells(a: &Cells, b: &Cells) -> [u64; 2] {
     use std::arch::x86_64::{
@@ -279,7 +279,7 @@ fn changed_cells(a: &Cells, b: &Cells) -> [u64; 2] {
 
 /// [`changed_cells`] one cell at a time (other targets, and the reference
 /// in tests).
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[cfg_attr(all(feature = "simd", target_arch = "x86_64"), allow(dead_code))]
 #[inline(always)]
 fn changed_cells_scalar(a: &Cells, b: &Cells) -> [u64; 2] {
     let mut bits = [0u64; 2];
@@ -290,7 +290,7 @@ fn changed_cells_scalar(a: &Cells, b: &Cells) -> [u64; 2] {
     bits
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
 use changed_cells_scalar as changed_cells;
 
 /// Each cell's three units: row, column, box.

@@ -255,7 +255,7 @@ impl<'w> ScoreVisitor<'w> {
         let threshold = (self.best_score + 1) * SCALE;
         b.lagrange
             .bound(&b.root)
-            .map_or(true, |total| total < threshold)
+            .is_none_or(|total| total < threshold)
     }
 }
 

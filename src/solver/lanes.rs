@@ -108,7 +108,7 @@ impl Lanes {
 }
 
 /// The portable version of the lane operations.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[cfg_attr(all(feature = "simd", target_arch = "x86_64"), allow(dead_code))]
 mod portable {
     use super::Lanes;
 
@@ -195,8 +195,9 @@ mod portable {
     }
 }
 
-/// The SSE2 version of the lane operations (SSE2 is part of x86-64).
-#[cfg(target_arch = "x86_64")]
+/// The SSE2 version of the lane operations (SSE2 is part of x86-64; off
+/// without the `simd` feature).
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod sse2 {
     use super::Lanes;
     use std::arch::x86_64::{
@@ -400,10 +401,10 @@ mod sse2 {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 use sse2 as imp;
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
 use portable as imp;
 
 #[cfg(test)]
