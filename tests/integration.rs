@@ -4,6 +4,7 @@ mod util;
 
 mod bench;
 mod corpus;
+mod edges;
 mod formats;
 mod fuzz_equiv;
 mod generate;

@@ -286,6 +286,8 @@ fn forced_csv_without_header_reads_first_row_as_data() {
 #[test]
 fn csv_hostile_rows() {
     let huge = vec![b'5'; 1 << 20];
+    // RFC 4180: the quote opened on line 2 closes on line 4, so lines 2-4
+    // are one record (too long to keep); line 5 is the next.
     let input = cat(&[
         b"quizzes,solutions\n\"",
         &huge,
@@ -294,6 +296,10 @@ fn csv_hostile_rows() {
         b",",
         S1,
         b"\n\"\n",
+        P1,
+        b",",
+        S1,
+        b"\n\"",
     ]);
     let (_, _, recs) = read_all(&input, InputFormat::Auto);
     assert_eq!(recs.len(), 3);
@@ -305,15 +311,90 @@ fn csv_hostile_rows() {
             ..
         }))
     ));
-    // The unclosed quote did not swallow the next row.
-    assert_eq!((recs[1].line, recs[1].puzzle), (3, Ok(grid(P1))));
-    assert_eq!(kind(&recs[2]), ParseErrorKind::BadChar { byte: b'"' });
+    assert_eq!((recs[1].line, recs[1].puzzle), (5, Ok(grid(P1))));
+    // An unclosed quote runs to the end of the input: one record.
+    assert_eq!((recs[2].line, kind(&recs[2])), (6, ParseErrorKind::Empty));
+    // Many short lines inside one quoted field: one record, bounded.
+    let mut long = b"puzzle,note\n".to_vec();
+    long.extend_from_slice(P1);
+    long.extend_from_slice(b",\"");
+    for _ in 0..10_000 {
+        long.extend_from_slice(b"0123456789\r\n");
+    }
+    long.extend_from_slice(b"\"\n");
+    long.extend_from_slice(P2);
+    let mut reader = RecordReader::new(&long[..], InputFormat::Auto).unwrap();
+    let mut rec = Record::default();
+    assert!(reader.read_record(&mut rec).unwrap());
+    assert_eq!(rec.line, 2);
+    assert!(matches!(
+        rec.puzzle,
+        Err(ParseError {
+            kind: ParseErrorKind::LineTooLong { .. },
+            ..
+        })
+    ));
+    assert!(reader.csv.out_capacity() <= 2 * MAX_LINE_BYTES);
+    assert!(reader.read_record(&mut rec).unwrap());
+    assert_eq!((rec.line, rec.puzzle), (10_003, Ok(grid(P2))));
     // Header only, or nothing at all: no records.
     assert!(read_all(b"quizzes,solutions\n", InputFormat::Csv)
         .2
         .is_empty());
     let (_, has_expected, recs) = read_all(b"", InputFormat::Csv);
     assert!(!has_expected && recs.is_empty());
+}
+
+#[test]
+fn csv_quoted_fields_hold_line_breaks() {
+    let input = cat(&[
+        b"id,puzzle,note\r\n1,",
+        P1,
+        b",\"two\nlines\"\r\n\n# between\n2,\"",
+        P2,
+        b"\",\"a \"\"quoted\"\",\rthree\r\nlines\"\r3,",
+        P1,
+        b",",
+    ]);
+    let (format, _, recs) = read_all(&input, InputFormat::Auto);
+    assert_eq!(format, InputFormat::Csv);
+    let got: Vec<(u64, Result<Grid, ParseError>)> =
+        recs.iter().map(|r| (r.line, r.puzzle)).collect();
+    assert_eq!(
+        got,
+        [(2, Ok(grid(P1))), (6, Ok(grid(P2))), (9, Ok(grid(P1)))]
+    );
+    let options = ReadOptions {
+        keep_columns: true,
+        ..ReadOptions::default()
+    };
+    let mut reader = RecordReader::with_options(&input[..], &options).unwrap();
+    assert_eq!(reader.kept_names().unwrap(), ["id", "note"]);
+    let mut rec = Record::default();
+    assert!(reader.read_record(&mut rec).unwrap());
+    assert!(reader.read_record(&mut rec).unwrap());
+    // Line breaks inside a field come out as `\n`.
+    assert_eq!(rec.kept_field(1), b"a \"quoted\",\nthree\nlines");
+}
+
+#[test]
+fn a_csv_header_longer_than_the_line_cap_is_read_whole() {
+    let names: Vec<String> = (0..800).map(|i| format!("column_{i}")).collect();
+    let header = format!("puzzle,{}\n", names.join(","));
+    assert!(header.len() > 2 * MAX_LINE_BYTES);
+    let input = cat(&[header.as_bytes(), P1, &b",v".repeat(800), b"\n"]);
+    let options = ReadOptions {
+        keep_columns: true,
+        ..ReadOptions::default()
+    };
+    let mut reader = RecordReader::with_options(&input[..], &options).unwrap();
+    assert_eq!(reader.format(), InputFormat::Csv);
+    assert_eq!(reader.kept_names().unwrap(), names);
+    let mut rec = Record::default();
+    assert!(reader.read_record(&mut rec).unwrap());
+    assert_eq!(rec.puzzle, Ok(grid(P1)));
+    assert_eq!(rec.kept_ends.len(), 800);
+    assert_eq!(rec.kept_field(799), b"v");
 }
 
 // ---------------------------------------------------------------- block
@@ -338,7 +419,7 @@ fn block_grids_detected_and_read() {
     assert_eq!(recs.len(), 1);
     assert_eq!((recs[0].line, recs[0].puzzle), (1, Ok(noip1_grid())));
 
-    let input = cat(&[b"\xEF\xBB\xBF# two grids\r\n\r\n", NOIP1, NOIP2]);
+    let input = cat(&[b"\xEF\xBB\xBF# two grids\n\n", NOIP1, NOIP2]);
     let input: Vec<u8> = input
         .split(|&b| b == b'\n')
         .flat_map(|l| [l, b"\r\n"].concat())
@@ -471,24 +552,52 @@ fn empty_and_comment_only_inputs_have_no_records() {
 }
 
 #[test]
-fn detection_skips_long_preamble_without_losing_lines() {
+fn detection_skips_any_preamble_without_losing_lines() {
+    // 6000 comment lines (over 100 KiB), a 20 KiB whitespace line and a
+    // 20 KiB comment line, then a block grid: still found, lines true.
     let mut input = Vec::new();
     for i in 0..6000 {
         input.extend_from_slice(format!("# comment {i:05}\n").as_bytes());
     }
-    let lookahead_limit = input.len();
-    input.extend_from_slice(P1);
-    // Past the detection budget the file is read as line format.
-    assert!(lookahead_limit > DETECT_BUDGET);
-    let (format, _, recs) = read_all(&input, InputFormat::Auto);
-    assert_eq!(format, InputFormat::Line);
-    assert_eq!(recs.len(), 1);
-    assert_eq!((recs[0].line, recs[0].puzzle), (6001, Ok(grid(P1))));
-    // Within the budget a block file behind comments is still found.
-    let input = cat(&[&input[..200 * 16], NOIP1]);
+    input.extend_from_slice(&vec![b' '; 20_000]);
+    input.extend_from_slice(b"\r\n# ");
+    input.extend_from_slice(&vec![b'x'; 20_000]);
+    input.extend_from_slice(b"\r");
+    let preamble = input.clone();
+    input.extend_from_slice(NOIP1);
     let (format, _, recs) = read_all(&input, InputFormat::Auto);
     assert_eq!(format, InputFormat::Block);
     assert_eq!(recs.len(), 1);
+    assert_eq!((recs[0].line, recs[0].puzzle), (6003, Ok(noip1_grid())));
+    let input = cat(&[&preamble, P1]);
+    let (format, _, recs) = read_all(&input, InputFormat::Auto);
+    assert_eq!(format, InputFormat::Line);
+    assert_eq!((recs[0].line, recs[0].puzzle), (6003, Ok(grid(P1))));
+}
+
+#[test]
+fn a_bad_first_line_stays_a_record() {
+    for bad in [
+        &b"hello, world"[..],
+        b"7 0 0 9 0 0 0 0 1",
+        b"700900001",
+        b"1234",
+        b"2",
+        b"x,\"y\"",
+    ] {
+        let input = cat(&[b"# head\n\n", bad, b"\n", P1, b"\n", P2, b"\n"]);
+        let (format, _, recs) = read_all(&input, InputFormat::Auto);
+        assert_eq!(format, InputFormat::Line, "{bad:?}");
+        let lines: Vec<u64> = recs.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [3, 4, 5], "{bad:?}");
+        assert!(recs[0].puzzle.is_err() && recs[1].puzzle.is_ok(), "{bad:?}");
+    }
+    // A one-column CSV named by its header is CSV.
+    let input = cat(&[b"Puzzle\r\n", P1, b"\r\n", P2, b"\r\n"]);
+    let (format, _, recs) = read_all(&input, InputFormat::Auto);
+    assert_eq!(format, InputFormat::Csv);
+    assert_eq!(recs.len(), 2);
+    assert_eq!((recs[1].line, recs[1].puzzle), (3, Ok(grid(P2))));
 }
 
 #[test]
@@ -516,7 +625,7 @@ fn noise(len: usize, mut seed: u64) -> Vec<u8> {
 #[test]
 fn binary_input_gives_invalid_records_in_every_format() {
     let bin = noise(200_000, 0x9E37_79B9_7F4A_7C15);
-    let lines = bin.split(|&b| b == b'\n').count();
+    let lines = bin.split(|&b| b == b'\n' || b == b'\r').count();
     for format in InputFormat::ALL {
         let (_, _, recs) = read_all(&bin, format);
         assert!(!recs.is_empty(), "{format:?}");
@@ -581,12 +690,12 @@ fn line_piece() -> impl Strategy<Value = Vec<u8>> {
         3 => Just(P1.to_vec()),
         1 => Just(cat(&[P2, b", rated 3"])),
         1 => Just(b"end".to_vec()),
-        1 => Just(b" end \r".to_vec()),
+        1 => Just(b" end \t".to_vec()),
         1 => Just(b"# comment".to_vec()),
         1 => Just(b"".to_vec()),
-        1 => Just(b" \t\r".to_vec()),
+        1 => Just(b" \t\x0c".to_vec()),
         1 => (1usize..3 * MAX_LINE_BYTES).prop_map(|n| vec![b'9'; n]),
-        3 => prop::collection::vec(any::<u8>().prop_filter("no newline", |&b| b != b'\n'), 0..100),
+        3 => prop::collection::vec(any::<u8>().prop_filter("no line end", |&b| b != b'\n' && b != b'\r'), 0..100),
     ]
 }
 
@@ -598,7 +707,7 @@ proptest! {
         for format in InputFormat::ALL {
             let (resolved, has_expected, recs) = read_all(&input, format);
             prop_assert_ne!(resolved, InputFormat::Auto);
-            let lines = input.split(|&b| b == b'\n').count();
+            let lines = input.split(|&b| b == b'\n' || b == b'\r').count();
             // A Luogu input may add one shortfall record.
             prop_assert!(recs.len() <= lines + 1);
             for r in &recs {
@@ -700,7 +809,7 @@ fn fixtures_read_as_documented() {
     ))
     .unwrap();
     let content_lines = bytes
-        .split(|&b| b == b'\n')
+        .split(|&b| b == b'\n' || b == b'\r')
         .filter(|l| !l.trim_ascii().is_empty() && l.trim_ascii()[0] != b'#')
         .count();
     assert_eq!(bin.len(), content_lines);
@@ -733,4 +842,26 @@ fn fixtures_read_as_documented() {
         .map(|r| r.expected.unwrap().unwrap().solves(&r.puzzle.unwrap()))
         .collect();
     assert_eq!(solves, [true, true, false, true]);
+}
+
+#[test]
+fn csv_records_do_not_depend_on_read_sizes() {
+    let input = cat(&[
+        b" end\n",
+        &vec![b'1'; 4080],
+        b"quizzes,solutions\n\xef\xbb\xbf",
+    ]);
+    let (_, _, a) = read_all(&input, InputFormat::Csv);
+    let mut reader = RecordReader::new(
+        io::BufReader::with_capacity(1, &input[..]),
+        InputFormat::Csv,
+    )
+    .unwrap();
+    let mut rec = Record::default();
+    let mut b = Vec::new();
+    while reader.read_record(&mut rec).unwrap() {
+        b.push((rec.line, rec.puzzle));
+    }
+    let a: Vec<_> = a.iter().map(|r| (r.line, r.puzzle)).collect();
+    assert_eq!(a, b);
 }

@@ -1,0 +1,133 @@
+//! Input edges through the real binary (issue 19, "nothing vanishes"):
+//! one bad first line never decides a file's format, every line ending
+//! (`\n`, `\r\n`, a lone `\r`) ends a line, and CSV is RFC 4180 (a quoted
+//! field may hold line breaks), counted against the `csv` crate reading
+//! the same bytes independently.
+
+use crate::util::{col, run};
+
+const P1: &str =
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+const P2: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+/// `solve -q` on `input` (stdin) with `extra` flags: (exit code, header,
+/// rows).
+fn solve(input: &[u8], extra: &[&str]) -> (i32, Vec<String>, Vec<Vec<String>>) {
+    let mut args = vec!["solve", "-q"];
+    args.extend_from_slice(extra);
+    let r = run(&args, Some(input));
+    assert!(r.code == 0 || r.code == 1, "exit {}: {}", r.code, r.stderr);
+    let (h, rows) = r.csv();
+    (r.code, h, rows)
+}
+
+fn column(h: &[String], rows: &[Vec<String>], name: &str) -> Vec<String> {
+    let i = col(h, name);
+    rows.iter().map(|r| r[i].clone()).collect()
+}
+
+#[test]
+fn cr_only_and_mixed_line_endings_split_records() {
+    // Before: 10 puzzles with CR endings gave 1 row, exit 0.
+    let cr: String = (0..10).map(|_| format!("{P1}\r")).collect();
+    let (code, h, rows) = solve(cr.as_bytes(), &[]);
+    assert_eq!((code, rows.len()), (0, 10));
+    let lines: Vec<String> = (1..=10).map(|i| i.to_string()).collect();
+    assert_eq!(column(&h, &rows, "line"), lines);
+    let mixed = format!("{P1}\r{P2}\n{P1}\r\n\r\n# note\r{P2}\n\r{P1}");
+    let (code, h, rows) = solve(mixed.as_bytes(), &[]);
+    assert_eq!(code, 0);
+    assert_eq!(column(&h, &rows, "line"), ["1", "2", "3", "6", "8"]);
+    // The same in block layout, CR only.
+    let block = batchdoku::parse::parse_line(P1.as_bytes())
+        .unwrap()
+        .to_block_string()
+        .replace('\n', "\r");
+    let (code, h, rows) = solve(format!("{block}\r{block}").as_bytes(), &[]);
+    assert_eq!(code, 0);
+    assert_eq!(column(&h, &rows, "line"), ["1", "11"]);
+}
+
+#[test]
+fn the_line_cap_counts_content_and_whitespace_lines_are_blank() {
+    // A 4096-byte line (after a BOM, before a CRLF) is within the cap;
+    // a whitespace line of 10 KB is blank, not a record.
+    let padded = format!("{P1}{}", " ".repeat(4096 - 81));
+    let input = format!("\u{feff}{padded}\r\n{}\r\n{P2}\r\n", " \t".repeat(5000));
+    let (code, h, rows) = solve(input.as_bytes(), &[]);
+    assert_eq!(code, 0, "{rows:?}");
+    assert_eq!(column(&h, &rows, "line"), ["1", "3"]);
+    let over = format!("{padded} \n{P2}\n");
+    let (code, _, rows) = solve(over.as_bytes(), &[]);
+    assert_eq!((code, rows.len()), (1, 2));
+}
+
+#[test]
+fn one_bad_first_line_never_decides_the_format() {
+    // Before: a comma made the file CSV (the line vanished as a header),
+    // nine cells made it a block file, a number a Luogu file.
+    for bad in [
+        "oops, a comma",
+        "700900001",
+        "7 0 0 9 0 0 0 0 1",
+        "1234",
+        "2",
+    ] {
+        let input = format!("# preamble\n\n{bad}\n{P1}\n{P2}\n{P1}\n");
+        let (code, h, rows) = solve(input.as_bytes(), &[]);
+        assert_eq!(code, 1, "{bad}");
+        assert_eq!(column(&h, &rows, "line"), ["3", "4", "5", "6"], "{bad}");
+        let status = column(&h, &rows, "status");
+        assert_eq!(status[0], "invalid", "{bad}");
+        assert!(status[1..].iter().all(|s| s != "invalid"), "{bad}");
+    }
+    // Any amount of leading comment lines (here 200 KB) is skipped.
+    let mut input = "# a comment line of some length\n".repeat(6500);
+    let block = batchdoku::parse::parse_line(P1.as_bytes())
+        .unwrap()
+        .to_block_string();
+    input.push_str(&block);
+    let (_, h, rows) = solve(input.as_bytes(), &[]);
+    assert_eq!(column(&h, &rows, "line"), ["6501"]);
+    // A one-column CSV named by its header is CSV.
+    let (code, h, rows) = solve(format!("puzzle\n{P1}\n{P2}\n").as_bytes(), &[]);
+    assert_eq!(code, 0);
+    assert_eq!(column(&h, &rows, "line"), ["2", "3"]);
+}
+
+/// Data records of CSV `bytes`, counted by the `csv` crate (comments and
+/// empty lines skipped, as ours are; header excluded).
+fn oracle_records(bytes: &[u8]) -> usize {
+    csv::ReaderBuilder::new()
+        .flexible(true)
+        .comment(Some(b'#'))
+        .from_reader(bytes)
+        .byte_records()
+        .count()
+}
+
+#[test]
+fn csv_quoted_fields_hold_line_breaks() {
+    // Before: 3 records gave 5 rows, and a valid puzzle was invalid.
+    let input = format!(
+        "id,puzzle,note\r\n1,{P1},\"two\nlines\"\r\n2,\"{P2}\",\"a \"\"quoted\"\",\r\n\r\nthree, four\"\n3,{P1},\"x\"\n"
+    );
+    let (code, h, rows) = solve(input.as_bytes(), &["--keep-columns"]);
+    assert_eq!(code, 0);
+    assert_eq!(rows.len(), oracle_records(input.as_bytes()));
+    assert_eq!(rows.len(), 3);
+    assert_eq!(column(&h, &rows, "line"), ["2", "4", "7"]);
+    assert_eq!(column(&h, &rows, "note")[1], "a \"quoted\",\n\nthree, four");
+}
+
+#[test]
+fn a_long_csv_header_is_read_whole() {
+    // Before: --keep-columns silently dropped the columns past 4 KiB.
+    let names: Vec<String> = (0..700).map(|i| format!("column_{i:03}")).collect();
+    let input = format!("puzzle,{}\n{P1}{}\n", names.join(","), ",v".repeat(700));
+    let (code, h, rows) = solve(input.as_bytes(), &["--keep-columns"]);
+    assert_eq!(code, 0);
+    assert_eq!(&h[h.len() - 700..], &names[..]);
+    assert_eq!(rows[0].last().unwrap(), "v");
+}
