@@ -131,3 +131,71 @@ fn a_long_csv_header_is_read_whole() {
     assert_eq!(&h[h.len() - 700..], &names[..]);
     assert_eq!(rows[0].last().unwrap(), "v");
 }
+
+/// Runs `solve -q -` with `input` written to its stdin one byte per write
+/// (with a pause after each of the first 16, so reads return one byte).
+fn solve_trickled(input: &[u8]) -> (i32, Vec<Vec<String>>) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(crate::util::bin())
+        .args(["solve", "-q", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        for (i, b) in input.iter().enumerate() {
+            pipe.write_all(&[*b]).unwrap();
+            pipe.flush().unwrap();
+            if i < 16 {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let (_, rows) = crate::util::parse_csv(&out.stdout);
+    (out.status.code().unwrap_or(-1), rows)
+}
+
+#[test]
+fn compressed_input_however_written() {
+    let text = format!("{P1}\n{P2}\n{P1}\n");
+    let zst = zstd::encode_all(text.as_bytes(), 3).unwrap();
+    // What pzstd writes: a skippable frame (magic 0x184D2A50) first.
+    let skippable = [&[0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0][..], &[0, 0, 0, 0]].concat();
+    let framed = [&skippable[..], &zst, &skippable, &zst].concat();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("framed.zst");
+    std::fs::write(&path, &framed).unwrap();
+    let r = run(&["solve", "-q", path.to_str().unwrap()], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.csv().1.len(), 6);
+    // The real pzstd, when installed.
+    let plain = dir.path().join("p.txt");
+    std::fs::write(&plain, text.repeat(50)).unwrap();
+    if let Ok(st) = std::process::Command::new("pzstd")
+        .args(["-q", "-f", "-p", "2"])
+        .arg(&plain)
+        .status()
+    {
+        assert!(st.success());
+        let r = run(&["solve", "-q", &format!("{}.zst", plain.display())], None);
+        assert_eq!((r.code, r.csv().1.len()), (0, 150), "{}", r.stderr);
+    }
+    // Stdin delivering one byte per read: gzip, zstd and framed zstd.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, text.as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    for (name, bytes, rows) in [
+        ("gzip", gz, 3),
+        ("zstd", zst.clone(), 3),
+        ("pzstd", framed, 6),
+    ] {
+        let (code, got) = solve_trickled(&bytes);
+        assert_eq!((code, got.len()), (0, rows), "{name}");
+    }
+}

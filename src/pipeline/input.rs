@@ -62,11 +62,72 @@ enum Compression {
 fn sniff(head: &[u8]) -> Compression {
     if head.starts_with(&[0x1f, 0x8b]) {
         Compression::Gzip
-    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+    } else if head.starts_with(&ZSTD_MAGIC) {
         Compression::Zstd
     } else {
         Compression::None
     }
+}
+
+/// The magic number of a zstd frame (little-endian 0xFD2FB528).
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// True for the magic number of a zstd skippable frame (little-endian
+/// 0x184D2A50 to 0x184D2A5F), which `pzstd` writes before its frames.
+fn is_skippable(head: &[u8]) -> bool {
+    matches!(head, [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..])
+}
+
+/// Reads from `raw` into `head` until it holds `want` bytes or the input
+/// ends, however few bytes each read returns (a pipe may deliver one).
+fn fill_to<R: Read>(raw: &mut R, head: &mut Vec<u8>, want: usize) -> io::Result<()> {
+    let mut chunk = [0u8; 16];
+    while head.len() < want {
+        let n = match raw.read(&mut chunk[..want - head.len()]) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        head.extend_from_slice(&chunk[..n]);
+    }
+    Ok(())
+}
+
+/// Reads the first bytes of `raw` to detect its compression; returns it
+/// with the bytes read, to be replayed before the rest. zstd skippable
+/// frames ahead of the first data frame are read past (they hold no data,
+/// and are dropped) so that what follows decides: `pzstd` output, or any
+/// stream that starts with a skippable frame, is still zstd.
+fn detect_compression<R: Read>(raw: &mut R) -> io::Result<(Compression, Vec<u8>)> {
+    let mut head = Vec::with_capacity(8);
+    let mut skipped = false;
+    loop {
+        fill_to(raw, &mut head, 4)?;
+        if !is_skippable(&head) {
+            break;
+        }
+        fill_to(raw, &mut head, 8)?;
+        let Some(size) = head.get(4..8) else {
+            break; // cut short: left for the decoder to report
+        };
+        let size = u32::from_le_bytes(size.try_into().expect("4 bytes"));
+        let dropped = io::copy(&mut raw.take(u64::from(size)), &mut io::sink())?;
+        if dropped < u64::from(size) {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "zstd skippable frame cut short",
+            ));
+        }
+        head.clear();
+        skipped = true;
+    }
+    let compression = match sniff(&head) {
+        // Only skippable frames, then nothing: an empty zstd stream.
+        Compression::None if skipped && head.is_empty() => Compression::Zstd,
+        c => c,
+    };
+    Ok((compression, head))
 }
 
 /// Opens `path` (`-` for stdin) to read with `options`, counting raw
@@ -108,16 +169,12 @@ fn wrap(
     options: &ReadOptions,
     counter: Arc<AtomicU64>,
 ) -> io::Result<Input> {
-    let mut buffered = BufReader::with_capacity(
-        READ_BUFFER,
-        CountingReader {
-            inner: raw,
-            count: counter,
-        },
-    );
-    // The first fill of a pipe may be short, but a compressor writes its
-    // magic bytes in its first write, so the first fill holds them.
-    let compression = sniff(buffered.fill_buf()?);
+    let mut counting = CountingReader {
+        inner: raw,
+        count: counter,
+    };
+    let (compression, head) = detect_compression(&mut counting)?;
+    let buffered = BufReader::with_capacity(READ_BUFFER, io::Cursor::new(head).chain(counting));
     let source: Source = match compression {
         Compression::None => Box::new(buffered),
         Compression::Gzip => Box::new(BufReader::with_capacity(
@@ -140,6 +197,41 @@ fn wrap(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A reader that returns one byte per call, as a slow pipe may.
+    struct OneByte<'a>(&'a [u8]);
+
+    impl Read for OneByte<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let Some((&b, rest)) = self.0.split_first() else {
+                return Ok(0);
+            };
+            if buf.is_empty() {
+                return Ok(0);
+            }
+            buf[0] = b;
+            self.0 = rest;
+            Ok(1)
+        }
+    }
+
+    #[test]
+    fn detection_reads_past_skippable_frames_one_byte_at_a_time() {
+        let data = zstd::encode_all(&b"hello\n"[..], 3).unwrap();
+        let skippable = [&[0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0][..], b"abcd"].concat();
+        let mut input = [&skippable[..], &skippable, &data].concat();
+        input[8 + 4] = 0x5f; // the second with the last skippable magic
+        let (c, head) = detect_compression(&mut OneByte(&input)).unwrap();
+        assert_eq!((c, head.as_slice()), (Compression::Zstd, &ZSTD_MAGIC[..]));
+        let (c, head) = detect_compression(&mut OneByte(&[0x1f, 0x8b, 8])).unwrap();
+        assert_eq!((c, head.len()), (Compression::Gzip, 3));
+        let (c, _) = detect_compression(&mut OneByte(b"..3")).unwrap();
+        assert_eq!(c, Compression::None);
+        let (c, head) = detect_compression(&mut OneByte(&skippable)).unwrap();
+        assert_eq!((c, head.len()), (Compression::Zstd, 0));
+        let cut = &skippable[..10];
+        assert!(detect_compression(&mut OneByte(cut)).is_err());
+    }
 
     #[test]
     fn sniffs_magic_bytes() {
