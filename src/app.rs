@@ -8,8 +8,6 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 
-use tempfile::NamedTempFile;
-
 use batchdoku::jobs::{
     CanonJob, ClassMap, DedupeJob, Equivalence, OverlapJob, Pass, ScoreJob, SolveJob, Split,
 };
@@ -141,7 +139,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 fn dedupe(args: &DedupeArgs) -> anyhow::Result<ExitCode> {
     let mut sink = open_sink(&args.common)?;
     let paths = args.inputs.paths();
-    let spool = spool_stdin(&paths)?;
+    let reopenable = reopenable(&paths)?;
     let equivalence = if args.exact {
         Equivalence::Exact
     } else {
@@ -157,15 +155,20 @@ fn dedupe(args: &DedupeArgs) -> anyhow::Result<ExitCode> {
         pass: Pass::Count,
         classes: &classes,
     };
-    let inputs = open_inputs(&paths, spool.as_ref(), &args.common)?;
+    let inputs = open_inputs(&paths, Some(&reopenable), &args.common)?;
     let config = settings(&args.common, columns, Column::Puzzle, &[&inputs.0])?;
     let counting = pass(&job, inputs, &mut sink, &config.without_header())?;
     if counting.interrupted || counting.broken_pipe {
         return conclude("dedupe", counting, sink, &args.common);
     }
     job.pass = Pass::Emit;
-    let inputs = open_inputs(&paths, spool.as_ref(), &args.common)?;
+    let inputs = open_inputs(&paths, Some(&reopenable), &args.common)?;
     let mut report = pass(&job, inputs, &mut sink, &config)?;
+    for input in &reopenable {
+        input
+            .check_unchanged()
+            .with_context(|| input.name().to_owned())?;
+    }
     report.elapsed += counting.elapsed;
     let kept = report.totals.count(Status::Ok);
     let dropped = report.totals.count(Status::Duplicate);
@@ -217,24 +220,24 @@ fn overlap(args: &OverlapArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Copies stdin to a temporary file when it is among `paths`, so that a
-/// command can read it twice (the file is removed when dropped).
-fn spool_stdin(paths: &[String]) -> anyhow::Result<Option<NamedTempFile>> {
-    if !paths.iter().any(|p| p == "-") {
-        return Ok(None);
+/// Prepares `paths` to be read twice: stdin and every other input that is
+/// not a regular file are spooled to temporary files (removed on drop).
+fn reopenable(paths: &[String]) -> anyhow::Result<Vec<pipeline::Reopenable>> {
+    if paths.iter().filter(|p| *p == "-").count() > 1 {
+        anyhow::bail!("stdin ('-') given more than once");
     }
-    let mut spool = NamedTempFile::new().context("creating a temporary file for stdin")?;
-    std::io::copy(&mut std::io::stdin().lock(), spool.as_file_mut())
-        .context("copying stdin to a temporary file")?;
-    Ok(Some(spool))
+    paths
+        .iter()
+        .map(|p| pipeline::Reopenable::new(p).with_context(|| p.clone()))
+        .collect()
 }
 
 /// Opens every input before any work starts (a missing file is fatal
 /// before a row is written); returns them with the shared byte counter.
-/// `-` is stdin, or its copy in `spool` when stdin was spooled.
+/// With `reopenable` (as made from `paths`), each is opened from there.
 fn open_inputs(
     paths: &[String],
-    spool: Option<&NamedTempFile>,
+    reopenable: Option<&[pipeline::Reopenable]>,
     common: &CommonArgs,
 ) -> anyhow::Result<(Vec<Input>, Arc<AtomicU64>)> {
     let counter = Arc::new(AtomicU64::new(0));
@@ -246,16 +249,19 @@ fn open_inputs(
     if paths.iter().filter(|p| *p == "-").count() > 1 {
         anyhow::bail!("stdin ('-') given more than once");
     }
-    let inputs = paths
-        .iter()
-        .map(|p| match spool {
-            Some(spool) if p == "-" => {
-                pipeline::open_as(spool.path(), "<stdin>", &options, counter.clone())
-                    .context("<stdin> (spooled copy)")
-            }
-            _ => pipeline::open(p, &options, counter.clone()).with_context(|| p.clone()),
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let inputs = match reopenable {
+        Some(inputs) => inputs
+            .iter()
+            .map(|i| {
+                i.open(&options, counter.clone())
+                    .with_context(|| i.name().to_owned())
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?,
+        None => paths
+            .iter()
+            .map(|p| pipeline::open(p, &options, counter.clone()).with_context(|| p.clone()))
+            .collect::<anyhow::Result<Vec<_>>>()?,
+    };
     Ok((inputs, counter))
 }
 

@@ -199,3 +199,116 @@ fn compressed_input_however_written() {
         assert_eq!((code, got.len()), (0, rows), "{name}");
     }
 }
+
+/// Distinct puzzles (relabellings of `P1`), one per line.
+fn relabelled(count: usize) -> String {
+    let mut out = String::new();
+    let mut digits: Vec<u8> = (b'1'..=b'9').collect();
+    for i in 0..count {
+        // Walk through permutations by swaps (all distinct for our counts).
+        digits.swap(i % 9, (i / 9 + i) % 9);
+        digits.rotate_left(i % 5 + 1);
+        let line: String = P1
+            .bytes()
+            .map(|b| match b {
+                b'1'..=b'9' => digits[usize::from(b - b'1')] as char,
+                _ => '.',
+            })
+            .collect();
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Waits for `child` at most `secs` seconds (killing it after), so that a
+/// hang is a failure rather than a stuck test run.
+fn wait_within(mut child: std::process::Child, secs: u64) -> std::process::Output {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("no exit within {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn two_pass_commands_read_pipes_named_by_path() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("{P1}\n{P2}\n{P1}\n");
+    let file = dir.path().join("in.txt");
+    std::fs::write(&file, &text).unwrap();
+    let want = run(&["dedupe", "-q", file.to_str().unwrap()], None);
+    assert_eq!((want.code, want.csv().1.len()), (0, 2), "{}", want.stderr);
+    // `/dev/stdin` with stdin a pipe. Before: only the header, exit 0.
+    let got = run(&["dedupe", "-q", "/dev/stdin"], Some(text.as_bytes()));
+    assert_eq!(got.code, 0, "{}", got.stderr);
+    assert_eq!(got.csv().1, want.csv().1);
+    // A named FIFO. Before: a hang.
+    let fifo = dir.path().join("fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let child = Command::new(crate::util::bin())
+        .args(["dedupe", "-q"])
+        .arg(&fifo)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::fs::write(&fifo, &text).unwrap();
+    let out = wait_within(child, 30);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(crate::util::parse_csv(&out.stdout).1, want.csv().1);
+    // Process substitution, `<(cat f)`, through bash.
+    let script = format!(
+        "exec '{}' dedupe -q <(cat '{}')",
+        crate::util::bin().display(),
+        file.display()
+    );
+    if let Ok(out) = Command::new("bash").args(["-c", &script]).output() {
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(crate::util::parse_csv(&out.stdout).1, want.csv().1);
+    }
+}
+
+#[test]
+fn a_file_changed_during_a_two_pass_command_is_fatal() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::{Command, Stdio};
+    // The second pass writes far more than a pipe holds, so once its
+    // header is read and stdout left unread, the run cannot finish until
+    // the file has been changed: no timing involved.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("in.txt");
+    std::fs::write(&file, relabelled(4000)).unwrap();
+    let mut child = Command::new(crate::util::bin())
+        .args(["dedupe", "--exact", "-q"])
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut header = String::new();
+    stdout.read_line(&mut header).unwrap();
+    assert!(header.contains("puzzle"), "{header}");
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .unwrap();
+    writeln!(f, "{P2}").unwrap();
+    drop(f);
+    let mut rest = Vec::new();
+    stdout.read_to_end(&mut rest).unwrap();
+    let out = wait_within(child, 60);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("changed while being read"), "{stderr}");
+}

@@ -1,13 +1,24 @@
 //! Opening inputs: files or stdin, decompressed on the fly when gzip or
-//! zstd (by extension or magic bytes), counted for progress, and wrapped
-//! in a [`RecordReader`]. Every input is opened before any work starts, so
-//! a missing file is fatal before a single row is written.
+//! zstd (by magic bytes), counted for progress, and wrapped in a
+//! [`RecordReader`]. Every input is opened before any work starts, so a
+//! missing file is fatal before a single row is written.
+//!
+//! A command that reads its inputs twice (`dedupe`) opens them through
+//! [`Reopenable`]: anything that is not a regular file (stdin, a pipe
+//! named by path such as `/dev/stdin` or `<(cat f)`, a FIFO, a device) is
+//! spooled to a temporary file first, since it can be read only once; a
+//! regular file is read in place, and a change to it between the passes
+//! (its size or modification time) is an error, never silently mixed
+//! output.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::SystemTime;
+
+use tempfile::NamedTempFile;
 
 use crate::parse::{ReadOptions, RecordReader};
 
@@ -161,6 +172,119 @@ pub fn open_as(
     wrap(Box::new(file), Arc::from(name), size, options, counter)
 }
 
+/// An input to be read more than once (see the module docs): a regular
+/// file with the size and modification time it had when first seen, or a
+/// spooled copy of anything else.
+#[derive(Debug)]
+pub struct Reopenable {
+    /// The name used in rows and messages (`<stdin>` for `-`).
+    name: String,
+    kind: Reopen,
+}
+
+#[derive(Debug)]
+enum Reopen {
+    /// A regular file, read in place each time.
+    File {
+        path: PathBuf,
+        stamp: (u64, Option<SystemTime>),
+    },
+    /// A copy of a stream, removed when dropped.
+    Spooled(NamedTempFile),
+}
+
+/// The size and modification time of a file's metadata.
+fn stamp(meta: &std::fs::Metadata) -> (u64, Option<SystemTime>) {
+    (meta.len(), meta.modified().ok())
+}
+
+impl Reopenable {
+    /// Prepares `path` (`-` for stdin) to be opened several times: copies
+    /// it to a temporary file unless it is a regular file.
+    pub fn new(path: &str) -> io::Result<Reopenable> {
+        if path == "-" {
+            return spool(&mut io::stdin().lock(), "<stdin>");
+        }
+        let meta = std::fs::metadata(path)?;
+        if meta.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "is a directory",
+            ));
+        }
+        if !meta.is_file() {
+            return spool(&mut File::open(path)?, path);
+        }
+        Ok(Reopenable {
+            name: path.to_owned(),
+            kind: Reopen::File {
+                path: PathBuf::from(path),
+                stamp: stamp(&meta),
+            },
+        })
+    }
+
+    /// The name used in rows and messages.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Opens the input (again) to read with `options`. Fails when a
+    /// regular file has changed since [`Reopenable::new`].
+    pub fn open(&self, options: &ReadOptions, counter: Arc<AtomicU64>) -> io::Result<Input> {
+        match &self.kind {
+            Reopen::Spooled(tmp) => open_as(tmp.path(), &self.name, options, counter),
+            Reopen::File { path, stamp: was } => {
+                let file = File::open(path)?;
+                let meta = file.metadata()?;
+                if stamp(&meta) != *was {
+                    return Err(changed());
+                }
+                let size = Some(meta.len());
+                wrap(
+                    Box::new(file),
+                    Arc::from(self.name.as_str()),
+                    size,
+                    options,
+                    counter,
+                )
+            }
+        }
+    }
+
+    /// Fails when a regular file has changed since [`Reopenable::new`]
+    /// (call it after the last pass, to catch a change during it).
+    pub fn check_unchanged(&self) -> io::Result<()> {
+        match &self.kind {
+            Reopen::Spooled(_) => Ok(()),
+            Reopen::File { path, stamp: was } => {
+                if stamp(&std::fs::metadata(path)?) == *was {
+                    Ok(())
+                } else {
+                    Err(changed())
+                }
+            }
+        }
+    }
+}
+
+/// The error for an input that changed between two readings.
+fn changed() -> io::Error {
+    io::Error::other(
+        "changed while being read (its size or modification time differs between passes)",
+    )
+}
+
+/// Copies `src` to a temporary file.
+fn spool(src: &mut dyn Read, name: &str) -> io::Result<Reopenable> {
+    let mut tmp = NamedTempFile::new()?;
+    io::copy(src, tmp.as_file_mut())?;
+    Ok(Reopenable {
+        name: name.to_owned(),
+        kind: Reopen::Spooled(tmp),
+    })
+}
+
 /// Buffers, counts, decompresses and parses a raw byte source.
 fn wrap(
     raw: Box<dyn Read + Send>,
@@ -231,6 +355,32 @@ mod tests {
         assert_eq!((c, head.len()), (Compression::Zstd, 0));
         let cut = &skippable[..10];
         assert!(detect_compression(&mut OneByte(cut)).is_err());
+    }
+
+    #[test]
+    fn a_file_changed_between_passes_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.txt");
+        std::fs::write(&path, "1\n").unwrap();
+        let input = Reopenable::new(path.to_str().unwrap()).unwrap();
+        let opts = ReadOptions::default();
+        assert!(input.open(&opts, Arc::default()).is_ok());
+        assert!(input.check_unchanged().is_ok());
+        // Same size, another modification time.
+        let file = File::options().write(true).open(&path).unwrap();
+        let later = SystemTime::now() + std::time::Duration::from_secs(60);
+        file.set_modified(later).unwrap();
+        assert!(input.open(&opts, Arc::default()).is_err());
+        assert!(input.check_unchanged().is_err());
+        // A new reading sees the file as it is now.
+        let again = Reopenable::new(path.to_str().unwrap()).unwrap();
+        std::fs::write(&path, "12\n").unwrap();
+        let err = again.open(&opts, Arc::default()).unwrap_err();
+        assert!(
+            err.to_string().contains("changed while being read"),
+            "{err}"
+        );
+        assert!(Reopenable::new(dir.path().to_str().unwrap()).is_err());
     }
 
     #[test]

@@ -17,7 +17,7 @@
 mod input;
 mod sink;
 
-pub use input::{open, open_as, Input, Source};
+pub use input::{open, open_as, Input, Reopenable, Source};
 pub use sink::Sink;
 
 use std::collections::BTreeMap;
