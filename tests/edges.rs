@@ -312,3 +312,230 @@ fn a_file_changed_during_a_two_pass_command_is_fatal() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("changed while being read"), "{stderr}");
 }
+
+mod property {
+    //! Random byte streams of puzzle lines, comments, blank lines, `end`,
+    //! junk, quoted CSV pieces and every mix of line endings, through the
+    //! real binary in every output format at `-j 1` and `-j 2`: the rows
+    //! out must equal the records counted by the reference readers here,
+    //! written from the documented rules and sharing no code with ours.
+
+    use proptest::prelude::*;
+
+    use super::{P1, P2};
+    use crate::util::run;
+
+    /// The line endings mixed into every stream.
+    fn ending() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec!["\n", "\r", "\r\n"])
+    }
+
+    /// One line of a line-format stream (without its ending).
+    fn line_piece() -> impl Strategy<Value = String> {
+        let bad = format!("{}x{}", &P1[..40], &P1[41..]);
+        prop::sample::select(vec![
+            P1.to_string(),
+            P2.to_string(),
+            format!("{P1} rated 3, hard"),
+            format!("  {P2}\t# id 7"),
+            bad,
+            P1[..60].to_string(),
+            "# a comment".to_string(),
+            "  # indented, with a comma".to_string(),
+            String::new(),
+            " \t ".to_string(),
+            " ".repeat(5000),
+            "end".to_string(),
+            "hello, world".to_string(),
+            "1234".to_string(),
+            "x".repeat(5000),
+        ])
+    }
+
+    /// One record of a CSV stream with the header `puzzle,note`, or a
+    /// blank or comment line between records (without its ending).
+    fn csv_piece() -> impl Strategy<Value = String> {
+        let puzzle = prop::sample::select(vec![
+            P1.to_string(),
+            format!("\"{P2}\""),
+            format!(" {P1} "),
+            "bad".to_string(),
+            String::new(),
+        ]);
+        let note = prop::sample::select(vec![
+            "",
+            ",x",
+            ",\"two\nlines\"",
+            ",\"cr\rand\r\ncrlf\"",
+            ",\"a \"\"quote\"\", and a comma\"",
+            ",\"\n# not a comment\n\n\"",
+            ",a,b,c",
+        ]);
+        prop_oneof![
+            4 => (puzzle, note).prop_map(|(p, n)| format!("{p}{n}")),
+            1 => prop::sample::select(vec!["", "  ", "# comment, \"unclosed"])
+                .prop_map(str::to_string),
+        ]
+    }
+
+    /// Joins pieces with random endings (the last maybe without one),
+    /// after `lead`; `must` (when not empty) is put among them at a random
+    /// place.
+    fn stream(
+        pieces: impl Strategy<Value = String>,
+        lead: &'static str,
+        must: &'static str,
+    ) -> impl Strategy<Value = Vec<u8>> {
+        (
+            prop::collection::vec((pieces, ending()), 1..40),
+            any::<bool>(),
+            any::<prop::sample::Index>(),
+        )
+            .prop_map(move |(mut pieces, last_ended, at)| {
+                if !must.is_empty() {
+                    let at = at.index(pieces.len() + 1);
+                    pieces.insert(at, (must.to_string(), "\n"));
+                }
+                let mut out = lead.to_string();
+                let n = pieces.len();
+                for (i, (piece, end)) in pieces.into_iter().enumerate() {
+                    out.push_str(&piece);
+                    if i + 1 < n || last_ended {
+                        out.push_str(end);
+                    }
+                }
+                out.into_bytes()
+            })
+    }
+
+    /// The lines of `bytes`: split at `\r\n`, `\r` and `\n`.
+    fn lines(bytes: &[u8]) -> Vec<&[u8]> {
+        let mut out = Vec::new();
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let Some(i) = rest.iter().position(|&b| b == b'\n' || b == b'\r') else {
+                out.push(rest);
+                break;
+            };
+            out.push(&rest[..i]);
+            let skip = if rest[i..].starts_with(b"\r\n") { 2 } else { 1 };
+            rest = &rest[i + skip..];
+        }
+        out
+    }
+
+    fn is_blank(line: &[u8]) -> bool {
+        line.trim_ascii().is_empty()
+    }
+
+    fn is_comment(line: &[u8]) -> bool {
+        line.trim_ascii().starts_with(b"#")
+    }
+
+    /// Records of a line-format stream: lines other than blank, comment
+    /// and `end` lines.
+    fn line_records(bytes: &[u8]) -> usize {
+        lines(bytes)
+            .into_iter()
+            .filter(|l| !(is_blank(l) || is_comment(l) || l.trim_ascii() == b"end"))
+            .count()
+    }
+
+    /// Records of a CSV stream (header excluded): RFC 4180, a quote
+    /// opening a field quotes it until a lone quote; between records,
+    /// blank and comment lines are skipped.
+    fn csv_records(bytes: &[u8]) -> usize {
+        let mut records = 0usize;
+        let mut i = 0;
+        while i < bytes.len() {
+            // At a record's start: skip a blank or comment line whole.
+            let end = bytes[i..]
+                .iter()
+                .position(|&b| b == b'\n' || b == b'\r')
+                .map_or(bytes.len(), |n| i + n);
+            let line = &bytes[i..end];
+            if is_blank(line) || is_comment(line) {
+                i = end + 1;
+                if bytes[end..].starts_with(b"\r\n") {
+                    i += 1;
+                }
+                continue;
+            }
+            records += 1;
+            let mut at_field_start = true;
+            let mut quoted = false;
+            while i < bytes.len() {
+                let b = bytes[i];
+                i += 1;
+                if quoted {
+                    if b == b'"' {
+                        if bytes.get(i) == Some(&b'"') {
+                            i += 1;
+                        } else {
+                            quoted = false;
+                        }
+                    }
+                    continue;
+                }
+                match b {
+                    b'"' if at_field_start => quoted = true,
+                    b',' => {
+                        at_field_start = true;
+                        continue;
+                    }
+                    b'\n' => break,
+                    b'\r' => {
+                        if bytes.get(i) == Some(&b'\n') {
+                            i += 1;
+                        }
+                        break;
+                    }
+                    _ => {}
+                }
+                at_field_start = false;
+            }
+        }
+        records.saturating_sub(1)
+    }
+
+    /// Rows the binary writes for `input` in `format` at `threads`.
+    fn rows_out(input: &[u8], format: &str, threads: &str) -> usize {
+        let r = run(
+            &["solve", "-q", "--format", format, "-j", threads, "-"],
+            Some(input),
+        );
+        assert!(r.code == 0 || r.code == 1, "exit {}: {}", r.code, r.stderr);
+        match format {
+            "csv" => r.csv().1.len(),
+            _ => r.stdout.split(|&b| b == b'\n').count() - 1,
+        }
+    }
+
+    fn check(input: &[u8], want: usize) -> Result<(), TestCaseError> {
+        for format in ["csv", "jsonl", "line"] {
+            for threads in ["1", "2"] {
+                let got = rows_out(input, format, threads);
+                prop_assert_eq!(got, want, "{} -j {}", format, threads);
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// Line streams, with at least one puzzle line somewhere so that
+        /// detection has something to weigh.
+        #[test]
+        fn line_streams_lose_no_record(input in stream(line_piece(), "", P2)) {
+            let want = line_records(&input);
+            check(&input, want)?;
+        }
+
+        #[test]
+        fn csv_streams_lose_no_record(input in stream(csv_piece(), "puzzle,note\r\n", "")) {
+            let want = csv_records(&input);
+            check(&input, want)?;
+        }
+    }
+}
