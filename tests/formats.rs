@@ -113,7 +113,7 @@ fn hostile_files_never_crash_nor_drop_records() {
         // Every line with content (not blank, not a `#` comment) is one record.
         let bytes = std::fs::read(fixture(&format!("formats/{name}"))).unwrap();
         let records = bytes
-            .split(|&b| b == b'\n')
+            .split(|&b| b == b'\n' || b == b'\r')
             .filter(|l| !l.trim_ascii().is_empty() && l.trim_ascii()[0] != b'#')
             .count();
         let (code, h, rows) = solve_fixture(name, &[]);

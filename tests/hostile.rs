@@ -67,24 +67,49 @@ fn solve(path: &Path, extra: &[&str]) -> Solved {
     }
 }
 
+/// The physical lines of `bytes`, split at every line ending: `\n`,
+/// `\r\n` and a lone `\r` (a final line without one counts too).
+pub fn split_lines(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => {
+                lines.push(&bytes[start..i]);
+                start = i + 1;
+            }
+            b'\r' => {
+                lines.push(&bytes[start..i]);
+                if bytes.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if start < bytes.len() {
+        lines.push(&bytes[start..]);
+    }
+    lines
+}
+
 /// Records of a line-format input, counted from its bytes by the
-/// documented rule: every physical line is a record except blank lines,
-/// lines whose first non-blank byte is `#`, and `end` lines; a line over
-/// the cap is a record unless it starts with `#`. Returns the 1-based line
-/// numbers of the records.
+/// documented rule: every physical line is a record except blank lines
+/// (whitespace only, at any length), lines whose first non-blank byte is
+/// `#`, and `end` lines; a line over the cap is a record unless it is
+/// blank or starts with `#`. Returns the 1-based line numbers of the
+/// records.
 fn line_records(bytes: &[u8]) -> Vec<u64> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
-    if lines.last() == Some(&&b""[..]) {
-        lines.pop();
-    }
     let mut records = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
+    for (i, line) in split_lines(bytes).iter().enumerate() {
         let t = line.trim_ascii();
         let comment = t.first() == Some(&b'#');
         let skipped = if line.len() > CAP {
-            comment
+            comment || t.is_empty()
         } else {
             t.is_empty() || comment || t == b"end"
         };
@@ -149,7 +174,7 @@ fn binary_junk_with_puzzles_inside_loses_nothing() {
             // A puzzle on a line of its own: it must come out solved.
             bytes.extend_from_slice(P1);
             bytes.push(b'\n');
-            planted.push(bytes.iter().filter(|&&b| b == b'\n').count() as u64);
+            planted.push(split_lines(&bytes).len() as u64);
         }
     }
     let path = write(dir.path(), "junk.bin", &bytes);

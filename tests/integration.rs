@@ -5,6 +5,7 @@ mod util;
 mod bench;
 mod cli;
 mod corpus;
+mod edges;
 mod formats;
 mod fuzz_equiv;
 mod generate;

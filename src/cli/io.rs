@@ -6,7 +6,7 @@
 //! registered with [`interrupt`](super::interrupt), so that a signal that
 //! ends the process removes them.
 
-use std::io::{Read as _, Write as _};
+use std::io::{Read, Write as _};
 use std::path::Path;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
@@ -15,7 +15,7 @@ use anyhow::Context;
 use tempfile::NamedTempFile;
 
 use batchdoku::parse::ReadOptions;
-use batchdoku::pipeline::{self, Input, Report, Sink};
+use batchdoku::pipeline::{self, Input, Reopenable, Report, Sink};
 use batchdoku::totals::Summary;
 
 use super::args::RecordArgs;
@@ -24,42 +24,53 @@ use super::interrupt;
 /// A run's opened inputs and the byte counter they share (for progress).
 pub type Inputs = (Vec<Input>, Arc<AtomicU64>);
 
-/// Copies stdin to a temporary file when it is among `paths`, so that a
-/// command can read it twice (the file is removed when dropped, or by the
-/// signal thread). Copying stops early when a signal raises the quit flag:
-/// the run then stops before its first batch.
-pub fn spool_stdin(paths: &[String]) -> anyhow::Result<Option<NamedTempFile>> {
-    if !paths.iter().any(|p| p == "-") {
-        return Ok(None);
-    }
-    let mut spool = NamedTempFile::new().context("creating a temporary file for stdin")?;
+/// Prepares `paths` to be read twice: regular files are reopened (and
+/// checked for changes); stdin and anything else that is not a regular file
+/// (a pipe or FIFO given by path) are spooled to temporary files, removed
+/// when dropped or by the signal thread.
+pub fn reopenable(paths: &[String]) -> anyhow::Result<Vec<Reopenable>> {
+    check_stdin_once(paths)?;
+    paths
+        .iter()
+        .map(|p| Reopenable::new(p, spool).with_context(|| p.clone()))
+        .collect()
+}
+
+/// Copies `src` to a registered temporary file. Copying stops early when a
+/// signal raises the quit flag: the run then stops before its first batch.
+fn spool(src: &mut dyn Read) -> std::io::Result<NamedTempFile> {
+    let mut spool = NamedTempFile::new()?;
     interrupt::register(spool.path());
-    let mut stdin = std::io::stdin().lock();
     let mut buf = vec![0u8; SPOOL_CHUNK];
     while !interrupt::raised() {
-        let n = match stdin.read(&mut buf) {
+        let n = match src.read(&mut buf) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(anyhow::Error::new(e).context("<stdin>")),
+            Err(e) => return Err(e),
         };
-        spool
-            .as_file_mut()
-            .write_all(&buf[..n])
-            .context("copying stdin to a temporary file")?;
+        spool.as_file_mut().write_all(&buf[..n])?;
     }
-    Ok(Some(spool))
+    Ok(spool)
+}
+
+/// Fails when stdin (`-`) is among `paths` more than once.
+fn check_stdin_once(paths: &[String]) -> anyhow::Result<()> {
+    if paths.iter().filter(|p| *p == "-").count() > 1 {
+        anyhow::bail!("stdin ('-') given more than once");
+    }
+    Ok(())
 }
 
 /// Bytes copied per read while spooling stdin.
 const SPOOL_CHUNK: usize = 256 * 1024;
 
 /// Opens every input before any work starts; returns them with the shared
-/// byte counter. `-` is stdin, or its copy in `spool` when stdin was
-/// spooled.
+/// byte counter. With `reopenable` (as made from `paths` by
+/// [`reopenable`]), each is opened from there.
 pub fn open_inputs(
     paths: &[String],
-    spool: Option<&NamedTempFile>,
+    reopenable: Option<&[Reopenable]>,
     records: &RecordArgs,
 ) -> anyhow::Result<Inputs> {
     let counter = Arc::new(AtomicU64::new(0));
@@ -68,19 +79,20 @@ pub fn open_inputs(
         column: records.column.clone(),
         keep_columns: records.keep_columns,
     };
-    if paths.iter().filter(|p| *p == "-").count() > 1 {
-        anyhow::bail!("stdin ('-') given more than once");
-    }
-    let inputs = paths
-        .iter()
-        .map(|p| match spool {
-            Some(spool) if p == "-" => {
-                pipeline::open_as(spool.path(), "<stdin>", &options, counter.clone())
-                    .context("<stdin> (spooled copy)")
-            }
-            _ => pipeline::open(p, &options, counter.clone()).with_context(|| p.clone()),
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    check_stdin_once(paths)?;
+    let inputs = match reopenable {
+        Some(inputs) => inputs
+            .iter()
+            .map(|i| {
+                i.open(&options, counter.clone())
+                    .with_context(|| i.name().to_owned())
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?,
+        None => paths
+            .iter()
+            .map(|p| pipeline::open(p, &options, counter.clone()).with_context(|| p.clone()))
+            .collect::<anyhow::Result<Vec<_>>>()?,
+    };
     Ok((inputs, counter))
 }
 

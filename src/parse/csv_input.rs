@@ -1,15 +1,23 @@
 //! The CSV layout (Kaggle style): a header row naming a puzzle column and
 //! optionally a solution column, then one puzzle per row.
 //!
-//! Rows are split here, on capped physical lines, rather than by the `csv`
-//! crate: with the crate, a record's `position().line()` is where the
-//! previous record ended (so a blank or comment line before a record
-//! shifts its reported line), and one unclosed quote makes a single record
-//! swallow the rest of the file, which breaks the bounded-memory rule for
-//! hostile input. Puzzle corpora never need multi-line fields, so a row is
-//! one line; commas inside double quotes do not split fields, and a field's
-//! surrounding quotes and whitespace are dropped.
+//! Records are CSV as RFC 4180 defines it, tokenized by `csv-core`: a
+//! quoted field may hold commas, doubled quotes and line breaks, so one
+//! record may span several physical lines; it is numbered by the line
+//! where it starts. The reader feeds `csv-core` one physical line at a
+//! time (from the shared capped line reader), so every line ending (`\n`,
+//! `\r\n`, a lone `\r`) counts, blank and `#` comment lines are skipped
+//! between records, and the line numbers are ours, not `csv-core`'s.
+//! Memory stays bounded: a data record keeps at most
+//! [`MAX_LINE_BYTES`] of field bytes (a longer one, e.g. an unclosed quote
+//! that runs to the end of the input, is one `LineTooLong` record, its
+//! rest still tokenized but dropped); only the header is kept whole.
+//! After `csv-core` has unquoted a field, surrounding whitespace and one
+//! pair of stray quotes are still dropped from puzzle fields, as before.
 
+use csv_core::ReadFieldResult;
+
+use super::lines::MAX_LINE_BYTES;
 use super::{parse_line, ParseError, ParseErrorKind};
 use crate::grid::Grid;
 
@@ -37,34 +45,180 @@ pub(crate) fn is_puzzle_header(name: &[u8]) -> bool {
     is_one_of(name, &PUZZLE_NAMES)
 }
 
-/// Splits one CSV line into fields, storing each field's byte range
-/// (surrounding whitespace and quotes removed) in `fields`, which is
-/// cleared first and reused across lines.
-pub(crate) fn split_fields(line: &[u8], fields: &mut Vec<(u32, u32)>) {
-    fields.clear();
-    let mut start = 0usize;
-    let mut in_quotes = false;
-    for (i, &b) in line.iter().enumerate() {
-        match b {
-            b'"' => in_quotes = !in_quotes,
-            b',' if !in_quotes => {
-                fields.push(field_range(line, start, i));
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    fields.push(field_range(line, start, line.len()));
+/// One CSV record being tokenized by `csv-core`, fed a physical line at
+/// a time; its buffers are reused from record to record.
+#[derive(Debug)]
+pub(crate) struct CsvRecord {
+    core: csv_core::Reader,
+    /// The fields' bytes, unquoted and unescaped by `csv-core`.
+    out: Vec<u8>,
+    /// Field `i` is `out[fields[i].0..fields[i].1]`.
+    fields: Vec<(u32, u32)>,
+    /// 1-based column (within its physical line) where field `i`'s
+    /// content starts (past an opening quote).
+    cols: Vec<u32>,
+    /// Bytes of the current physical line fed so far.
+    col: u32,
+    /// Where the field being read started in `out`, and its column.
+    field_start: usize,
+    field_col: u32,
+    /// The next byte fed is a field's first.
+    at_field_start: bool,
+    /// Field bytes kept at most (more marks the record too long).
+    limit: usize,
+    /// The record had more bytes, fields or line than kept.
+    too_long: bool,
+    /// 1-based line where the record starts.
+    line: u64,
+    scratch: [u8; 1024],
 }
 
-/// The range of `line[start..end]` once whitespace and quotes are removed.
-fn field_range(line: &[u8], start: usize, end: usize) -> (u32, u32) {
-    let raw = &line[start..end];
-    let inner = unquote(raw);
-    // `inner` is a subslice of `raw`: recover its offset.
-    let offset = inner.as_ptr() as usize - raw.as_ptr() as usize;
-    let s = start + offset;
-    (s as u32, (s + inner.len()) as u32)
+impl Default for CsvRecord {
+    fn default() -> CsvRecord {
+        CsvRecord {
+            core: csv_core::Reader::new(),
+            out: Vec::new(),
+            fields: Vec::new(),
+            cols: Vec::new(),
+            col: 0,
+            field_start: 0,
+            field_col: 1,
+            at_field_start: true,
+            limit: MAX_LINE_BYTES,
+            too_long: false,
+            line: 0,
+            scratch: [0; 1024],
+        }
+    }
+}
+
+impl CsvRecord {
+    /// Starts a new record at `line`, keeping at most `limit` field bytes.
+    pub(crate) fn begin(&mut self, line: u64, limit: usize) {
+        self.core.reset();
+        // After a reset `csv-core` drops a BOM starting its next input,
+        // but only when that input holds all three bytes: our line reader
+        // drops the input's BOM, so mark the tokenizer as started (an
+        // empty line is skipped) to keep records free of read sizes.
+        let _ = self.core.read_field(b"\n", &mut self.scratch);
+        self.out.clear();
+        self.fields.clear();
+        self.cols.clear();
+        self.col = 0;
+        self.field_start = 0;
+        self.field_col = 1;
+        self.at_field_start = true;
+        self.limit = limit;
+        self.too_long = false;
+        self.line = line;
+    }
+
+    /// Sets the 1-based line where the record starts.
+    pub(crate) fn set_line(&mut self, line: u64) {
+        self.line = line;
+    }
+
+    /// The record goes on to a new physical line (columns restart).
+    pub(crate) fn new_line(&mut self) {
+        self.col = 0;
+    }
+
+    /// Marks the record too long (a physical line of it was).
+    pub(crate) fn set_too_long(&mut self) {
+        self.too_long = true;
+    }
+
+    /// Feeds bytes of the record (content, or a line ending). Returns
+    /// true when the record is complete (all of `input` is then consumed:
+    /// a record ends only at a line ending, which the caller feeds last).
+    pub(crate) fn feed(&mut self, input: &[u8]) -> bool {
+        !input.is_empty() && self.tokenize(input)
+    }
+
+    /// Ends the record at the end of the input.
+    pub(crate) fn finish(&mut self) {
+        self.tokenize(&[]);
+    }
+
+    /// [`CsvRecord::feed`], where an empty `input` is the end of input.
+    fn tokenize(&mut self, mut input: &[u8]) -> bool {
+        let eof = input.is_empty();
+        loop {
+            if self.at_field_start && !input.is_empty() {
+                self.at_field_start = false;
+                self.field_col = self.col + 1 + u32::from(input[0] == b'"');
+            }
+            let (result, nin, nout) = self.core.read_field(input, &mut self.scratch);
+            if self.out.len() + nout <= self.limit {
+                self.out.extend_from_slice(&self.scratch[..nout]);
+            } else {
+                self.too_long = true;
+            }
+            input = &input[nin..];
+            self.col = self.col.saturating_add(nin as u32);
+            match result {
+                ReadFieldResult::InputEmpty => return false,
+                ReadFieldResult::OutputFull => {}
+                ReadFieldResult::Field { record_end } => {
+                    if self.fields.len() <= self.limit {
+                        self.fields
+                            .push((self.field_start as u32, self.out.len() as u32));
+                        self.cols.push(self.field_col);
+                    } else {
+                        self.too_long = true;
+                    }
+                    self.field_start = self.out.len();
+                    self.at_field_start = true;
+                    // An empty last field gets no byte to place it by.
+                    self.field_col = self.col + 1;
+                    if record_end {
+                        return true;
+                    }
+                }
+                ReadFieldResult::End => return true,
+            }
+            if input.is_empty() && !eof {
+                return false;
+            }
+        }
+    }
+
+    /// 1-based line where the record starts.
+    pub(crate) fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// True when the record had more than it could keep.
+    pub(crate) fn too_long(&self) -> bool {
+        self.too_long
+    }
+
+    /// Capacity of the field buffer (tests check memory stays bounded).
+    #[cfg(test)]
+    pub(crate) fn out_capacity(&self) -> usize {
+        self.out.capacity()
+    }
+
+    /// Number of fields.
+    pub(crate) fn len(&self) -> usize {
+        self.fields.len()
+    }
+
+    /// Field `i`, as `csv-core` unquoted it (`None` past the last).
+    pub(crate) fn raw(&self, i: usize) -> Option<&[u8]> {
+        let &(s, e) = self.fields.get(i)?;
+        Some(&self.out[s as usize..e as usize])
+    }
+
+    /// Field `i` with surrounding whitespace and stray quotes dropped,
+    /// and the 1-based column where that starts.
+    pub(crate) fn field(&self, i: usize) -> Option<(&[u8], u32)> {
+        let raw = self.raw(i)?;
+        let inner = unquote(raw);
+        // `inner` is a subslice of `raw`: recover its offset.
+        let offset = inner.as_ptr() as usize - raw.as_ptr() as usize;
+        Some((inner, self.cols[i] + offset as u32))
+    }
 }
 
 /// Which fields of a row hold the puzzle and the expected solution.
@@ -77,25 +231,25 @@ pub(crate) struct CsvLayout {
 }
 
 impl CsvLayout {
-    /// The layout named by a header row (`fields` as split from `line`):
-    /// the puzzle column is `column` when given (an error when the header
-    /// has no such name), else the first with a known puzzle name, else
-    /// the first.
+    /// The layout named by a header record: the puzzle column is `column`
+    /// when given (an error when the header has no such name), else the
+    /// first with a known puzzle name, else the first.
     pub(crate) fn from_header(
-        line: &[u8],
-        fields: &[(u32, u32)],
+        header: &CsvRecord,
         column: Option<&str>,
     ) -> Result<CsvLayout, String> {
-        let name = |&(s, e): &(u32, u32)| &line[s as usize..e as usize];
+        let names: Vec<&[u8]> = (0..header.len())
+            .filter_map(|i| header.field(i).map(|(name, _)| name))
+            .collect();
         let puzzle_pos = match column {
             Some(wanted) => Some(
-                fields
+                names
                     .iter()
-                    .position(|f| name(f).eq_ignore_ascii_case(wanted.as_bytes()))
+                    .position(|n| n.eq_ignore_ascii_case(wanted.as_bytes()))
                     .ok_or_else(|| {
-                        let names: Vec<String> = fields
+                        let names: Vec<String> = names
                             .iter()
-                            .map(|f| String::from_utf8_lossy(name(f)).into_owned())
+                            .map(|n| String::from_utf8_lossy(n).into_owned())
                             .collect();
                         format!(
                             "no column '{wanted}' in the CSV header (columns: {})",
@@ -103,13 +257,13 @@ impl CsvLayout {
                         )
                     })?,
             ),
-            None => fields.iter().position(|f| is_puzzle_header(name(f))),
+            None => names.iter().position(|n| is_puzzle_header(n)),
         };
-        let mut expected = fields
+        let mut expected = names
             .iter()
-            .position(|f| is_one_of(name(f), &SOLUTION_NAMES))
+            .position(|n| is_one_of(n, &SOLUTION_NAMES))
             .filter(|&i| Some(i) != puzzle_pos);
-        if expected.is_none() && fields.len() == 2 && puzzle_pos == Some(0) && column.is_none() {
+        if expected.is_none() && names.len() == 2 && puzzle_pos == Some(0) && column.is_none() {
             expected = Some(1);
         }
         Ok(CsvLayout {
@@ -118,14 +272,14 @@ impl CsvLayout {
         })
     }
 
-    /// The layout of a headerless file whose first row is `line`, if that
-    /// row's first field is a grid: puzzle first, and an expected solution
-    /// second when the second field is a complete grid.
-    pub(crate) fn headerless(line: &[u8], fields: &[(u32, u32)]) -> Option<CsvLayout> {
-        let field = |i: usize| fields.get(i).map(|&(s, e)| &line[s as usize..e as usize]);
-        parse_line(field(0)?).ok()?;
-        let expected = field(1)
-            .and_then(|f| parse_line(f).ok())
+    /// The layout of a headerless file whose first record is `first`, if
+    /// that record's first field is a grid: puzzle first, and an expected
+    /// solution second when the second field is a complete grid.
+    pub(crate) fn headerless(first: &CsvRecord) -> Option<CsvLayout> {
+        parse_line(first.field(0)?.0).ok()?;
+        let expected = first
+            .field(1)
+            .and_then(|(f, _)| parse_line(f).ok())
             .filter(Grid::is_complete)
             .map(|_| 1);
         Some(CsvLayout {
@@ -135,70 +289,113 @@ impl CsvLayout {
     }
 }
 
-/// Parses field `index` of a row as a puzzle; columns in errors are
-/// counted from the start of the line.
-pub(crate) fn parse_puzzle_field(
-    line: &[u8],
-    fields: &[(u32, u32)],
-    index: usize,
-) -> Result<Grid, ParseError> {
-    let Some(&(s, e)) = fields.get(index) else {
+/// Parses field `index` of a record as a puzzle; columns in errors are
+/// counted from the start of the field's line.
+pub(crate) fn parse_puzzle_field(rec: &CsvRecord, index: usize) -> Result<Grid, ParseError> {
+    let Some((field, col)) = rec.field(index) else {
         return Err(ParseError::new(
             ParseErrorKind::MissingColumn,
             index as u32 + 1,
         ));
     };
-    parse_line(&line[s as usize..e as usize]).map_err(|mut err| {
-        err.col = if err.col > 0 { err.col + s } else { s + 1 };
+    parse_line(field).map_err(|mut err| {
+        err.col = if err.col > 0 { err.col + col - 1 } else { col };
         err
     })
 }
 
-/// Parses field `index` of a row as an expected solution: a puzzle field
-/// that must also be complete.
-pub(crate) fn parse_solution_field(
-    line: &[u8],
-    fields: &[(u32, u32)],
-    index: usize,
-) -> Result<Grid, ParseError> {
-    let grid = parse_puzzle_field(line, fields, index)?;
+/// Parses field `index` of a record as an expected solution: a puzzle
+/// field that must also be complete.
+pub(crate) fn parse_solution_field(rec: &CsvRecord, index: usize) -> Result<Grid, ParseError> {
+    let grid = parse_puzzle_field(rec, index)?;
     if grid.is_complete() {
         Ok(grid)
     } else {
         let blanks = (crate::grid::CELLS - grid.given_count()) as u32;
-        let col = fields.get(index).map_or(0, |&(s, _)| s + 1);
+        let col = rec.field(index).map_or(0, |(_, col)| col);
         Err(ParseError::new(ParseErrorKind::Incomplete { blanks }, col))
     }
+}
+
+/// The fields of one line, tokenized as a whole CSV record (an unclosed
+/// quote runs to the end of the line), each as [`CsvRecord::field`]
+/// gives it. For format detection, which looks at a few lines.
+pub(crate) fn line_fields(line: &[u8]) -> Vec<Vec<u8>> {
+    let mut rec = CsvRecord::default();
+    rec.begin(1, usize::MAX);
+    if !rec.feed(line) {
+        rec.finish();
+    }
+    (0..rec.len())
+        .filter_map(|i| rec.field(i).map(|(f, _)| f.to_vec()))
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn split(line: &[u8]) -> Vec<&[u8]> {
-        let mut f = Vec::new();
-        split_fields(line, &mut f);
-        f.iter()
-            .map(|&(s, e)| &line[s as usize..e as usize])
+    /// Tokenizes `input` (lines separated by `\n`) as one record.
+    fn record(input: &[u8]) -> CsvRecord {
+        let mut rec = CsvRecord::default();
+        rec.begin(1, MAX_LINE_BYTES);
+        let mut lines = input.split(|&b| b == b'\n').peekable();
+        while let Some(line) = lines.next() {
+            let ended = if lines.peek().is_some() {
+                rec.feed(line) || rec.feed(b"\n")
+            } else {
+                rec.feed(line) || {
+                    rec.finish();
+                    true
+                }
+            };
+            if ended {
+                assert!(lines.peek().is_none(), "record ended early");
+                break;
+            }
+            rec.new_line();
+        }
+        rec
+    }
+
+    fn fields(input: &[u8]) -> Vec<Vec<u8>> {
+        let rec = record(input);
+        (0..rec.len())
+            .map(|i| rec.field(i).unwrap().0.to_vec())
             .collect()
     }
 
     #[test]
-    fn splits_fields_with_quotes_and_spaces() {
-        assert_eq!(split(b"a,b"), vec![&b"a"[..], b"b"]);
-        assert_eq!(split(b" a , \"b,c\" ,"), vec![&b"a"[..], b"b,c", b""]);
-        assert_eq!(split(b""), vec![&b""[..]]);
-        assert_eq!(split(b"\"unclosed,x"), vec![&b"\"unclosed,x"[..]]);
-        assert_eq!(split(b"\""), vec![&b"\""[..]]);
+    fn tokenizes_as_rfc_4180() {
+        let v = |parts: &[&[u8]]| parts.iter().map(|p| p.to_vec()).collect::<Vec<_>>();
+        assert_eq!(fields(b"a,b"), v(&[b"a", b"b"]));
+        assert_eq!(fields(b"a, b ,"), v(&[b"a", b"b", b""]));
+        assert_eq!(
+            fields(b"\"b,c\",\"say \"\"hi\"\"\""),
+            v(&[b"b,c", b"say \"hi\""])
+        );
+        assert_eq!(fields(b"\"two\nlines\",x"), v(&[b"two\nlines", b"x"]));
+        assert_eq!(fields(b""), Vec::<Vec<u8>>::new());
+        assert_eq!(fields(b"\"unclosed,x"), v(&[b"unclosed,x"]));
+    }
+
+    #[test]
+    fn too_long_records_keep_bounded_memory() {
+        let mut rec = CsvRecord::default();
+        rec.begin(1, 8);
+        assert!(!rec.feed(b"\"0123456789"));
+        assert!(!rec.feed(b"\n"));
+        assert!(rec.feed(b"\",x\n"));
+        assert!(rec.too_long());
+        assert!(rec.out.len() <= 8);
+    }
+
+    fn layout(line: &[u8]) -> CsvLayout {
+        CsvLayout::from_header(&record(line), None).unwrap()
     }
 
     #[test]
     fn header_layouts() {
-        let layout = |line: &[u8]| {
-            let mut f = Vec::new();
-            split_fields(line, &mut f);
-            CsvLayout::from_header(line, &f, None).unwrap()
-        };
         let both = |puzzle, expected| CsvLayout { puzzle, expected };
         assert_eq!(layout(b"quizzes,solutions"), both(0, Some(1)));
         assert_eq!(layout(b"id,Puzzle,Solution,clues"), both(1, Some(2)));
@@ -207,15 +404,12 @@ mod tests {
         assert_eq!(layout(b"puzzle,sol,x"), both(0, None));
         assert_eq!(layout(b"grid,rating"), both(0, None));
         assert_eq!(layout(b"rating,quiz"), both(1, None));
+        assert_eq!(layout(b"puzzle"), both(0, None));
     }
 
     #[test]
     fn a_named_column_wins_or_is_an_error() {
-        let named = |line: &[u8], col| {
-            let mut f = Vec::new();
-            split_fields(line, &mut f);
-            CsvLayout::from_header(line, &f, Some(col))
-        };
+        let named = |line: &[u8], col| CsvLayout::from_header(&record(line), Some(col));
         let both = |puzzle, expected| CsvLayout { puzzle, expected };
         assert_eq!(named(b"id,Grid,answer", "grid"), Ok(both(1, Some(2))));
         assert_eq!(
@@ -232,19 +426,18 @@ mod tests {
 
     #[test]
     fn field_errors_name_the_line_column() {
-        let line = b"abc, ..x";
-        let mut f = Vec::new();
-        split_fields(line, &mut f);
-        let e = parse_puzzle_field(line, &f, 1).unwrap_err();
+        let rec = record(b"abc, ..x");
+        let e = parse_puzzle_field(&rec, 1).unwrap_err();
         assert_eq!(e.kind, ParseErrorKind::BadChar { byte: b'x' });
         assert_eq!(e.col, 8);
-        let e = parse_puzzle_field(line, &f, 2).unwrap_err();
+        let e = parse_puzzle_field(&rec, 2).unwrap_err();
         assert_eq!(e.kind, ParseErrorKind::MissingColumn);
         assert_eq!(e.to_string(), "missing CSV column 3");
-        let line = b"x,";
-        split_fields(line, &mut f);
-        let e = parse_puzzle_field(line, &f, 1).unwrap_err();
+        let e = parse_puzzle_field(&record(b"x,"), 1).unwrap_err();
         assert_eq!((e.kind, e.col), (ParseErrorKind::Empty, 3));
+        // Past an opening quote.
+        let e = parse_puzzle_field(&record(b"x,\"..x\""), 1).unwrap_err();
+        assert_eq!((e.kind, e.col), (ParseErrorKind::BadChar { byte: b'x' }, 6));
     }
 
     #[test]
@@ -253,12 +446,10 @@ mod tests {
             b"534678912672195348198342567859761423426853791713924856961537284287419635345286179";
         let mut line = b"p,".to_vec();
         line.extend_from_slice(solved);
-        let mut f = Vec::new();
-        split_fields(&line, &mut f);
-        assert!(parse_solution_field(&line, &f, 1).is_ok());
+        assert!(parse_solution_field(&record(&line), 1).is_ok());
         line[5] = b'.';
         line[9] = b'0';
-        let e = parse_solution_field(&line, &f, 1).unwrap_err();
+        let e = parse_solution_field(&record(&line), 1).unwrap_err();
         assert_eq!(e.kind, ParseErrorKind::Incomplete { blanks: 2 });
         assert_eq!(e.to_string(), "solution has 2 blank cells");
     }

@@ -1,13 +1,27 @@
 //! Input formats and their detection. [`InputFormat`] names the layouts
 //! the readers understand; [`detect`] picks one from the first meaningful
-//! line of the input, so a user never has to say what a file is.
+//! lines of the input (up to [`SAMPLE_LINES`] of them), so a user never
+//! has to say what a file is.
+//!
+//! No single line decides, so a malformed first record stays a record:
+//! a line file whose first line is junk with a comma, nine cells or a bare
+//! number is still a line file, because its other lines are puzzle lines.
+//! Only a CSV header is recognised from one line, and only by its names.
 
 use std::fmt;
 use std::str::FromStr;
 
 use super::block::{classify_row, RowClass};
-use super::cell_value;
+use super::csv_input::{is_puzzle_header, line_fields};
+use super::{cell_value, parse_line};
 use crate::grid::CELLS;
+
+/// Meaningful (not blank, not comment) lines that detection weighs.
+pub(crate) const SAMPLE_LINES: usize = 16;
+
+/// Lines of any kind looked at after the first meaningful one (bounds
+/// the lookahead when meaningful lines are sparse).
+pub(crate) const SAMPLE_MAX_LINES: usize = 64;
 
 /// Which input format to read. `Auto` detects from the first lines.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -99,28 +113,66 @@ fn is_text(line: &[u8]) -> bool {
     line.iter().all(|&b| b == b'\t' || (b >= 0x20 && b != 0x7F))
 }
 
-/// The format of an input whose first meaningful (non-blank, non-comment)
-/// line is `line` (BOM and line end already removed; may be only the start
-/// of an overlong line). Never returns `Auto`.
-pub(crate) fn detect(line: &[u8]) -> InputFormat {
-    let t = line.trim_ascii();
-    if parse_count(t).is_some() {
+/// True for a block-grid row or box separator line.
+fn is_block_row(line: &[u8]) -> bool {
+    matches!(classify_row(line), RowClass::Row(_) | RowClass::Separator)
+}
+
+/// The format of an input whose meaningful (non-blank, non-comment)
+/// lines begin with `sample` (BOM and line ends removed; the last may be
+/// only the start of an overlong line). Never returns `Auto`.
+///
+/// - CSV when the first line is a header naming a puzzle column (a
+///   one-column header too), or is a row whose first field is a quoted
+///   grid, or heads rows that hold a grid in a later field but do not
+///   start with one;
+/// - Luogu when the first line is a count and the lines after it are
+///   block rows rather than puzzle lines (or there are none);
+/// - block when block rows outnumber lines that start with a grid;
+/// - else line format (POJ files are read as line files: `end` is
+///   skipped there).
+pub(crate) fn detect(sample: &[&[u8]]) -> InputFormat {
+    let Some((first, rest)) = sample.split_first() else {
+        return InputFormat::Line;
+    };
+    let first = first.trim_ascii();
+    let grids = |lines: &[&[u8]]| {
+        lines
+            .iter()
+            .filter(|l| starts_with_grid(l.trim_ascii()))
+            .count()
+    };
+    let rows = |lines: &[&[u8]]| lines.iter().filter(|l| is_block_row(l)).count();
+    // Binary junk with a comma is not a header: it is read as lines so
+    // that every line of it becomes an (invalid) record.
+    if is_text(first) && !starts_with_grid(first) {
+        let fields = line_fields(first);
+        if fields.iter().any(|f| is_puzzle_header(f)) {
+            return InputFormat::Csv;
+        }
+        if fields.first().is_some_and(|f| parse_line(f).is_ok()) {
+            return InputFormat::Csv;
+        }
+        if fields.len() >= 2 {
+            let inner = rest
+                .iter()
+                .filter(|l| {
+                    !starts_with_grid(l.trim_ascii())
+                        && line_fields(l).iter().skip(1).any(|f| parse_line(f).is_ok())
+                })
+                .count();
+            if inner > grids(rest) {
+                return InputFormat::Csv;
+            }
+        }
+    }
+    if parse_count(first).is_some() && (rest.is_empty() || rows(rest) > grids(rest)) {
         return InputFormat::Luogu;
     }
-    if starts_with_grid(t) {
-        // POJ files are read as line files: `end` is skipped there.
-        return InputFormat::Line;
-    }
-    if t.contains(&b',') && is_text(t) {
-        // A header row, or a headerless row whose first field is not a
-        // bare grid (e.g. a quoted one): the CSV reader sorts these out.
-        // Binary junk with a comma is not a header: it is read as lines so
-        // that every line of it becomes an (invalid) record.
-        return InputFormat::Csv;
-    }
-    match classify_row(t) {
-        RowClass::Row(_) | RowClass::Separator => InputFormat::Block,
-        _ => InputFormat::Line,
+    if rows(sample) > grids(sample) {
+        InputFormat::Block
+    } else {
+        InputFormat::Line
     }
 }
 
@@ -150,37 +202,62 @@ mod tests {
         assert_eq!(parse_count(b"-2"), None);
     }
 
+    const LINE: &[u8] =
+        b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+
+    fn one(line: &[u8]) -> InputFormat {
+        detect(&[line])
+    }
+
     #[test]
-    fn detects_each_format_from_its_first_line() {
-        let line =
-            b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
-        assert_eq!(detect(line), InputFormat::Line);
-        let mut with_rating = line.to_vec();
-        with_rating.extend_from_slice(b" 3.4 hard,ish");
-        assert_eq!(detect(&with_rating), InputFormat::Line);
-        let mut kaggle_headerless = line.to_vec();
-        kaggle_headerless.extend_from_slice(b",123");
-        assert_eq!(detect(&kaggle_headerless), InputFormat::Line);
-        assert_eq!(detect(b"quizzes,solutions"), InputFormat::Csv);
-        assert_eq!(detect(b"\"Puzzle\" , Solution"), InputFormat::Csv);
+    fn detects_each_format_from_its_first_lines() {
+        assert_eq!(one(LINE), InputFormat::Line);
+        let with_rating = [LINE, b" 3.4 hard,ish"].concat();
+        assert_eq!(one(&with_rating), InputFormat::Line);
+        let kaggle_headerless = [LINE, b",123"].concat();
+        assert_eq!(one(&kaggle_headerless), InputFormat::Line);
+        assert_eq!(one(b"quizzes,solutions"), InputFormat::Csv);
+        assert_eq!(one(b"\"Puzzle\" , Solution"), InputFormat::Csv);
         assert_eq!(
-            detect(b"id,puzzle,solution,clues,difficulty"),
+            one(b"id,puzzle,solution,clues,difficulty"),
             InputFormat::Csv
         );
-        let mut quoted = b"\"".to_vec();
-        quoted.extend_from_slice(line);
-        quoted.extend_from_slice(b"\",x");
-        assert_eq!(detect(&quoted), InputFormat::Csv);
-        assert_eq!(detect(b"2"), InputFormat::Luogu);
-        assert_eq!(detect(b"7 0 0 9 0 0 0 0 1"), InputFormat::Block);
-        assert_eq!(detect(b"700900001"), InputFormat::Block);
-        assert_eq!(detect(b"7.. |9.. |..1"), InputFormat::Block);
-        assert_eq!(detect(b"------+-------+------"), InputFormat::Block);
-        assert_eq!(detect(b"-----------"), InputFormat::Block);
-        assert_eq!(detect(b"hello world"), InputFormat::Line);
-        assert_eq!(detect(b"\x00\xff\xfe"), InputFormat::Line);
-        assert_eq!(detect(b"\x8e\x01,\x02"), InputFormat::Line);
-        assert_eq!(detect("题目,答案".as_bytes()), InputFormat::Csv);
-        assert_eq!(detect(b"1234"), InputFormat::Luogu);
+        assert_eq!(one(b"puzzle"), InputFormat::Csv);
+        assert_eq!(one(b"Quizzes"), InputFormat::Csv);
+        let quoted = [&b"\""[..], LINE, b"\",x"].concat();
+        assert_eq!(one(&quoted), InputFormat::Csv);
+        assert_eq!(one(b"2"), InputFormat::Luogu);
+        assert_eq!(one(b"7 0 0 9 0 0 0 0 1"), InputFormat::Block);
+        assert_eq!(one(b"700900001"), InputFormat::Block);
+        assert_eq!(one(b"7.. |9.. |..1"), InputFormat::Block);
+        assert_eq!(one(b"------+-------+------"), InputFormat::Block);
+        assert_eq!(one(b"-----------"), InputFormat::Block);
+        assert_eq!(one(b"hello world"), InputFormat::Line);
+        assert_eq!(one(b"\x00\xff\xfe"), InputFormat::Line);
+        assert_eq!(one(b"\x8e\x01,\x02"), InputFormat::Line);
+        assert_eq!(detect(&[]), InputFormat::Line);
+        let id_grid = [&b"7,"[..], LINE].concat();
+        assert_eq!(detect(&[b"id,board", &id_grid]), InputFormat::Csv);
+    }
+
+    #[test]
+    fn one_bad_first_line_never_decides() {
+        for bad in [
+            &b"hello,world"[..],
+            b"x,y,z",
+            "题目,答案".as_bytes(),
+            b"700900001",
+            b"7 0 0 9 0 0 0 0 1",
+            b"1234",
+            b"2",
+            b"------+-------+------",
+        ] {
+            assert_eq!(detect(&[bad, LINE, LINE]), InputFormat::Line, "{bad:?}");
+        }
+        let row = &b"7 0 0 9 0 0 0 0 1"[..];
+        assert_eq!(detect(&[b"junk, here", row, row, row]), InputFormat::Block);
+        assert_eq!(detect(&[b"2", row, row]), InputFormat::Luogu);
+        assert_eq!(detect(&[b"2", b"---+---+---", row]), InputFormat::Luogu);
+        assert_eq!(detect(&[b"x", row, row]), InputFormat::Block);
     }
 }

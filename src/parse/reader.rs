@@ -8,17 +8,13 @@ use std::fmt;
 use std::io::{self, BufRead, Read};
 
 use super::block::{classify_row, read_grid, RowClass};
-use super::csv_input::{parse_puzzle_field, parse_solution_field, split_fields, CsvLayout};
-use super::detect::{detect, parse_count, InputFormat};
+use super::csv_input::{parse_puzzle_field, parse_solution_field, CsvLayout, CsvRecord};
+use super::detect::{detect, parse_count, InputFormat, SAMPLE_LINES, SAMPLE_MAX_LINES};
 use super::lines::{
-    is_blank, is_comment, read_line_prefix, strip_eol, Lines, Source, BOM, MAX_LINE_BYTES,
+    is_blank, is_comment, read_line, skip_line, LineEnd, Lines, Source, BOM, MAX_LINE_BYTES,
 };
 use super::{is_separator, parse_line, ParseError, ParseErrorKind};
 use crate::grid::{Grid, CELLS};
-
-/// Detection gives up looking for a meaningful line after this many bytes
-/// of blank and comment lines (and then reads the input as line format).
-const DETECT_BUDGET: usize = 64 * 1024;
 
 /// One input record, reused across reads (buffers kept).
 #[derive(Debug)]
@@ -127,8 +123,12 @@ pub struct RecordReader<R: BufRead> {
     format: InputFormat,
     mode: Mode,
     lines: Lines<R>,
-    /// CSV field ranges of the current line, reused.
-    fields: Vec<(u32, u32)>,
+    /// CSV: the record being read, reused.
+    csv: Box<CsvRecord>,
+    /// CSV: the first record is already in `csv` (a headerless file).
+    csv_pending: bool,
+    /// CSV: the longest physical line of the record in `csv`.
+    csv_longest: usize,
     /// CSV: names of the kept columns, when keeping them.
     kept_names: Option<Vec<String>>,
 }
@@ -143,27 +143,132 @@ impl<R: BufRead> fmt::Debug for RecordReader<R> {
     }
 }
 
-/// Reads lines into `look` until the first meaningful one (not blank, not
-/// a comment), and returns the format it indicates. Everything read stays
-/// in `look`, raw, to be replayed; an overlong line is read only up to the
-/// cap, its rest left in `rdr`.
-fn detect_from_lookahead<R: BufRead>(rdr: &mut R, look: &mut Vec<u8>) -> io::Result<InputFormat> {
-    while look.len() <= DETECT_BUDGET {
+/// Reads the lines format detection weighs into `look`, to be replayed:
+/// leading blank and comment lines, however many and however long, are
+/// read and dropped (their count is returned with the format, so line
+/// numbers stay true); then up to [`SAMPLE_LINES`] meaningful lines
+/// (within [`SAMPLE_MAX_LINES`] lines) are kept, each with its line ending
+/// as read (`\n`, or `\r` whose `\n`, if any, is skipped on replay as on
+/// first reading). An overlong meaningful line ends the lookahead: only
+/// its first [`MAX_LINE_BYTES`] are kept, the rest is left in `rdr`.
+/// Memory: at most [`SAMPLE_MAX_LINES`] capped lines.
+fn detect_from_lookahead<R: BufRead>(
+    rdr: &mut R,
+    look: &mut Vec<u8>,
+) -> io::Result<(InputFormat, u64)> {
+    let mut after_cr = false;
+    let mut skipped = 0u64;
+    let mut sample: Vec<(usize, usize)> = Vec::new();
+    let mut seen = 0;
+    while sample.len() < SAMPLE_LINES && seen < SAMPLE_MAX_LINES {
+        if std::mem::take(&mut after_cr) {
+            // Settle a `\r\n` here, so that the replay (which sees the
+            // `\r`) finds its `\n` too, rather than the next line's.
+            if next_byte(rdr)? == Some(b'\n') {
+                rdr.consume(1);
+                if !sample.is_empty() {
+                    look.push(b'\n');
+                }
+            }
+        }
         let start = look.len();
-        let n = read_line_prefix(rdr, look, MAX_LINE_BYTES)?;
-        if n == 0 {
+        let first_line = skipped == 0 && sample.is_empty();
+        let keep = MAX_LINE_BYTES + if first_line { BOM.len() } else { 0 };
+        let Some(mut end) = read_line(rdr, look, keep, &mut after_cr)? else {
+            break;
+        };
+        let bom = if first_line && look[start..].starts_with(BOM) {
+            BOM.len()
+        } else {
+            0
+        };
+        let text = start + bom;
+        let mut meaningful_cut = false;
+        if end == LineEnd::Cut {
+            let prefix = &look[text..];
+            if is_comment(prefix) {
+                end = skip_line(rdr, &mut after_cr, &mut |_| {})?;
+            } else if is_blank(prefix) {
+                // Whitespace: blank unless something else follows it.
+                match skip_whitespace(rdr, &mut after_cr)? {
+                    Some(e) => end = e,
+                    None => meaningful_cut = true,
+                }
+            } else {
+                meaningful_cut = true;
+            }
+        }
+        let line = &look[text..];
+        let meaningful = meaningful_cut || !(is_blank(line) || is_comment(line));
+        if !meaningful && sample.is_empty() {
+            skipped += 1;
+            look.truncate(start);
+            continue;
+        }
+        if sample.is_empty() {
+            seen = 0;
+        }
+        seen += 1;
+        if meaningful {
+            sample.push((text, look.len()));
+        }
+        if meaningful_cut {
             break;
         }
-        let mut line = strip_eol(&look[start..]);
-        if start == 0 {
-            line = line.strip_prefix(BOM).unwrap_or(line);
-        }
-        let overlong = n > MAX_LINE_BYTES && look.last() != Some(&b'\n');
-        if overlong || !(is_blank(line) || is_comment(line)) {
-            return Ok(detect(line));
+        match end {
+            LineEnd::Newline | LineEnd::Cut => look.push(b'\n'),
+            LineEnd::Return => look.push(b'\r'),
+            LineEnd::Eof => {}
         }
     }
-    Ok(InputFormat::Line)
+    let lines: Vec<&[u8]> = sample.iter().map(|&(s, e)| &look[s..e]).collect();
+    Ok((detect(&lines), skipped))
+}
+
+/// The next byte of `rdr`, not consumed (`None` at the end of input).
+fn next_byte<R: BufRead>(rdr: &mut R) -> io::Result<Option<u8>> {
+    loop {
+        match rdr.fill_buf() {
+            Ok(avail) => return Ok(avail.first().copied()),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Consumes whitespace up to the end of the line; returns how the line
+/// ended, or `None` when a non-whitespace byte comes first (left unread).
+fn skip_whitespace<R: BufRead>(rdr: &mut R, after_cr: &mut bool) -> io::Result<Option<LineEnd>> {
+    loop {
+        let avail = match rdr.fill_buf() {
+            Ok([]) => return Ok(Some(LineEnd::Eof)),
+            Ok(avail) => avail,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let n = avail
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r' || !b.is_ascii_whitespace());
+        match n.map(|i| (i, avail[i])) {
+            Some((i, b'\n')) => {
+                rdr.consume(i + 1);
+                return Ok(Some(LineEnd::Newline));
+            }
+            Some((i, b'\r')) => {
+                rdr.consume(i + 1);
+                *after_cr = true;
+                return Ok(Some(LineEnd::Return));
+            }
+            Some((i, _)) => {
+                rdr.consume(i);
+                return Ok(None);
+            }
+            None => {
+                let n = avail.len();
+                rdr.consume(n);
+            }
+        }
+    }
 }
 
 impl<R: BufRead> RecordReader<R> {
@@ -187,10 +292,10 @@ impl<R: BufRead> RecordReader<R> {
     pub fn with_options(mut rdr: R, options: &ReadOptions) -> io::Result<Self> {
         let mut look = Vec::new();
         let csv_wanted = options.column.is_some() || options.keep_columns;
-        let format = match options.format {
-            InputFormat::Auto if options.column.is_some() => InputFormat::Csv,
+        let (format, skipped) = match options.format {
+            InputFormat::Auto if options.column.is_some() => (InputFormat::Csv, 0),
             InputFormat::Auto => detect_from_lookahead(&mut rdr, &mut look)?,
-            f => f,
+            f => (f, 0),
         };
         if csv_wanted && format != InputFormat::Csv {
             return Err(bad_options(format!(
@@ -225,8 +330,10 @@ impl<R: BufRead> RecordReader<R> {
                 format
             },
             mode,
-            lines: Lines::new(src),
-            fields: Vec::new(),
+            lines: Lines::after(src, skipped),
+            csv: Box::default(),
+            csv_pending: false,
+            csv_longest: 0,
             kept_names: None,
         };
         if format == InputFormat::Csv {
@@ -428,44 +535,46 @@ impl<R: BufRead> RecordReader<R> {
         }
     }
 
-    /// Reads the CSV header row (skipping blank and comment lines) and sets
-    /// the layout. A first row whose first field is a grid is data, not a
-    /// header: it is kept for the first record (unless a `column` was
-    /// named, which means there is a header).
+    /// Reads the CSV header record (skipping blank and comment lines; read
+    /// whole, however long) and sets the layout. A first record whose
+    /// first field is a grid is data, not a header: it is kept for the
+    /// first read (unless a `column` was named, which means there is a
+    /// header).
     fn read_csv_header(&mut self, options: &ReadOptions) -> io::Result<()> {
-        while self.lines.next_line()? {
-            let line = self.lines.line();
-            if !self.lines.overlong() && (is_blank(line) || is_comment(line)) {
-                continue;
-            }
-            split_fields(line, &mut self.fields);
+        self.lines.set_cap(usize::MAX);
+        let found = self.read_csv_row(usize::MAX)?;
+        self.lines.set_cap(MAX_LINE_BYTES);
+        if found {
             let headerless = match options.column {
-                None => CsvLayout::headerless(line, &self.fields),
+                None => CsvLayout::headerless(&self.csv),
                 Some(_) => None,
             };
             let layout = match headerless {
                 Some(layout) => layout,
-                None => CsvLayout::from_header(line, &self.fields, options.column.as_deref())
+                None => CsvLayout::from_header(&self.csv, options.column.as_deref())
                     .map_err(bad_options)?,
             };
             if options.keep_columns {
-                let names = (0..self.fields.len())
+                let names = (0..self.csv.len())
                     .filter(|&i| i != layout.puzzle)
                     .map(|i| match headerless {
                         Some(_) => format!("field_{}", i + 1),
                         None => {
-                            let (s, e) = self.fields[i];
-                            String::from_utf8_lossy(&line[s as usize..e as usize]).into_owned()
+                            let name = self.csv.field(i).map_or(&[][..], |f| f.0);
+                            String::from_utf8_lossy(name).into_owned()
                         }
                     })
                     .collect();
                 self.kept_names = Some(names);
             }
             if headerless.is_some() {
-                self.lines.push_back();
+                // Read without the cap: held to it now, as any record.
+                if self.csv_longest > MAX_LINE_BYTES || self.csv.len() > MAX_LINE_BYTES {
+                    self.csv.set_too_long();
+                }
+                self.csv_pending = true;
             }
             self.mode = Mode::Csv { layout };
-            break;
         }
         if options.keep_columns && self.kept_names.is_none() {
             self.kept_names = Some(Vec::new()); // an empty file
@@ -473,52 +582,94 @@ impl<R: BufRead> RecordReader<R> {
         Ok(())
     }
 
-    fn read_csv_record(&mut self, layout: CsvLayout, rec: &mut Record) -> io::Result<bool> {
+    /// Reads the next CSV record into `self.csv` (at most `limit` field
+    /// bytes kept): skips blank and comment lines, then feeds physical
+    /// lines to the tokenizer until the record ends (a quoted field may
+    /// hold line breaks). False at the end of input.
+    fn read_csv_row(&mut self, limit: usize) -> io::Result<bool> {
+        let csv = &mut *self.csv;
+        let mut started = false;
+        self.csv_longest = 0;
         loop {
-            if !self.lines.next_line()? {
-                return Ok(false);
+            // An overlong line reaches the tokenizer through the spill,
+            // whole; a comment line's is dropped (known by its start).
+            let mut fed = false;
+            let mut skip = false;
+            let more = self.lines.next_line_spilling(&mut |chunk| {
+                if skip {
+                    return;
+                }
+                if !started && !fed {
+                    if is_comment(chunk) {
+                        skip = true;
+                        return;
+                    }
+                    csv.begin(0, limit);
+                }
+                fed = true;
+                csv.feed(chunk);
+            })?;
+            if !more {
+                if started {
+                    csv.finish();
+                }
+                return Ok(started);
             }
             let line = self.lines.line();
-            if self.lines.overlong() {
-                let limit = MAX_LINE_BYTES as u32;
-                let err = ParseError::new(ParseErrorKind::LineTooLong { limit }, 0);
-                rec.set(self.lines.line_no(), Err(err));
-                rec.expected = layout.expected.map(|_| Err(err));
+            let overlong = self.lines.overlong();
+            if !started {
+                if !overlong && (is_blank(line) || is_comment(line)) || skip {
+                    continue;
+                }
+                started = true;
+                if !fed {
+                    csv.begin(0, limit);
+                }
+                csv.set_line(self.lines.line_no());
+            } else {
+                csv.new_line();
+            }
+            self.csv_longest = self.csv_longest.max(line.len());
+            if overlong {
+                csv.set_too_long();
+            }
+            if !fed && csv.feed(line) {
                 return Ok(true);
             }
-            if is_blank(line) || is_comment(line) {
-                continue;
+            if !self.lines.ended() {
+                csv.finish();
+                return Ok(true);
             }
-            split_fields(line, &mut self.fields);
-            let puzzle = parse_puzzle_field(line, &self.fields, layout.puzzle);
-            let expected = layout
-                .expected
-                .map(|i| parse_solution_field(line, &self.fields, i));
-            rec.set(self.lines.line_no(), puzzle);
-            rec.expected = expected;
-            if let Some(names) = &self.kept_names {
-                let kept = (0..self.fields.len()).filter(|&i| i != layout.puzzle);
-                for i in kept.take(names.len()) {
-                    let (s, e) = self.fields[i];
-                    unescape_into(&line[s as usize..e as usize], &mut rec.kept);
-                    rec.kept_ends.push(rec.kept.len() as u32);
-                }
+            if csv.feed(b"\n") {
+                return Ok(true);
             }
-            return Ok(true);
         }
     }
-}
 
-/// Appends a field with its doubled quotes (`""`) undone.
-fn unescape_into(field: &[u8], out: &mut Vec<u8>) {
-    let mut prev_quote = false;
-    for &b in field {
-        if b == b'"' && prev_quote {
-            prev_quote = false;
-            continue;
+    fn read_csv_record(&mut self, layout: CsvLayout, rec: &mut Record) -> io::Result<bool> {
+        if !std::mem::take(&mut self.csv_pending) && !self.read_csv_row(MAX_LINE_BYTES)? {
+            return Ok(false);
         }
-        prev_quote = b == b'"';
-        out.push(b);
+        let csv = &*self.csv;
+        if csv.too_long() {
+            let limit = MAX_LINE_BYTES as u32;
+            let err = ParseError::new(ParseErrorKind::LineTooLong { limit }, 0);
+            rec.set(csv.line(), Err(err));
+            rec.expected = layout.expected.map(|_| Err(err));
+            return Ok(true);
+        }
+        rec.set(csv.line(), parse_puzzle_field(csv, layout.puzzle));
+        rec.expected = layout.expected.map(|i| parse_solution_field(csv, i));
+        if let Some(names) = &self.kept_names {
+            let kept = (0..csv.len()).filter(|&i| i != layout.puzzle);
+            for i in kept.take(names.len()) {
+                if let Some((field, _)) = csv.field(i) {
+                    rec.kept.extend_from_slice(field);
+                }
+                rec.kept_ends.push(rec.kept.len() as u32);
+            }
+        }
+        Ok(true)
     }
 }
 

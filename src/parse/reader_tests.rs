@@ -197,125 +197,6 @@ fn poj_end_stops_the_input() {
 
 // ---------------------------------------------------------------- csv
 
-#[test]
-fn kaggle_csv_with_solutions() {
-    let mut wrong = S1.to_vec();
-    wrong.swap(0, 1);
-    let input = cat(&[
-        b"\xEF\xBB\xBFquizzes,solutions\r\n",
-        P1,
-        b",",
-        S1,
-        b"\r\n\r\n# note\r\n",
-        P1,
-        b",",
-        &wrong,
-        b"\r\n",
-        P1,
-        b",",
-        &S1[..80],
-        b".\r\n",
-        P1,
-        b"\r\n,",
-        S1,
-    ]);
-    let (format, has_expected, recs) = read_all(&input, InputFormat::Auto);
-    assert_eq!(format, InputFormat::Csv);
-    assert!(has_expected);
-    assert_eq!(recs.len(), 5);
-    let lines: Vec<u64> = recs.iter().map(|r| r.line).collect();
-    assert_eq!(lines, [2, 5, 6, 7, 8]);
-    assert_eq!(recs[0].puzzle, Ok(grid(P1)));
-    assert_eq!(recs[0].expected, Some(Ok(grid(S1))));
-    // A wrong but complete solution parses: checking it is not our job.
-    assert_eq!(recs[1].expected, Some(Ok(grid(&wrong))));
-    let e = recs[2].expected.unwrap().unwrap_err();
-    assert_eq!(e.kind, ParseErrorKind::Incomplete { blanks: 1 });
-    assert_eq!(e.col, 83);
-    let e = recs[3].expected.unwrap().unwrap_err();
-    assert_eq!((e.kind, e.col), (ParseErrorKind::MissingColumn, 2));
-    assert_eq!(recs[3].puzzle, Ok(grid(P1)));
-    assert_eq!(kind(&recs[4]), ParseErrorKind::Empty);
-    assert_eq!(recs[4].expected, Some(Ok(grid(S1))));
-}
-
-#[test]
-fn csv_column_choice_and_quotes() {
-    let input = cat(&[
-        b"id,\"Puzzle\",Solution,clues\n1,\"",
-        P1,
-        b"\",",
-        S1,
-        b",24\n2\n3,x\n",
-    ]);
-    let (_, has_expected, recs) = read_all(&input, InputFormat::Auto);
-    assert!(has_expected);
-    assert_eq!(recs.len(), 3);
-    assert_eq!(recs[0].puzzle, Ok(grid(P1)));
-    assert_eq!(recs[0].expected, Some(Ok(grid(S1))));
-    let e = recs[1].puzzle.unwrap_err();
-    assert_eq!((e.kind, e.col), (ParseErrorKind::MissingColumn, 2));
-    assert_eq!(e.to_string(), "missing CSV column 2");
-    let e = recs[2].puzzle.unwrap_err();
-    assert_eq!((e.kind, e.col), (ParseErrorKind::BadChar { byte: b'x' }, 3));
-
-    // Only a puzzle column: no expected values.
-    let input = cat(&[b"puzzle,rating,source\n", P1, b",1.5,x\n"]);
-    let (_, has_expected, recs) = read_all(&input, InputFormat::Csv);
-    assert!(!has_expected);
-    assert_eq!(recs[0].puzzle, Ok(grid(P1)));
-    assert_eq!(recs[0].expected, None);
-}
-
-#[test]
-fn forced_csv_without_header_reads_first_row_as_data() {
-    let input = cat(&[P1, b",", S1, b"\n", P2, b",", S1, b"\n"]);
-    let (format, has_expected, recs) = read_all(&input, InputFormat::Csv);
-    assert_eq!(format, InputFormat::Csv);
-    assert!(has_expected);
-    assert_eq!(recs.len(), 2);
-    assert_eq!(recs[0].line, 1);
-    assert_eq!(recs[0].expected, Some(Ok(grid(S1))));
-    assert_eq!(recs[1].puzzle, Ok(grid(P2)));
-    // Auto sees a line file and keeps the solution as trailing text.
-    let (format, _, recs) = read_all(&input, InputFormat::Auto);
-    assert_eq!(format, InputFormat::Line);
-    assert_eq!(recs[0].trailing, S1);
-}
-
-#[test]
-fn csv_hostile_rows() {
-    let huge = vec![b'5'; 1 << 20];
-    let input = cat(&[
-        b"quizzes,solutions\n\"",
-        &huge,
-        b"\n",
-        P1,
-        b",",
-        S1,
-        b"\n\"\n",
-    ]);
-    let (_, _, recs) = read_all(&input, InputFormat::Auto);
-    assert_eq!(recs.len(), 3);
-    assert!(matches!(kind(&recs[0]), ParseErrorKind::LineTooLong { .. }));
-    assert!(matches!(
-        recs[0].expected,
-        Some(Err(ParseError {
-            kind: ParseErrorKind::LineTooLong { .. },
-            ..
-        }))
-    ));
-    // The unclosed quote did not swallow the next row.
-    assert_eq!((recs[1].line, recs[1].puzzle), (3, Ok(grid(P1))));
-    assert_eq!(kind(&recs[2]), ParseErrorKind::BadChar { byte: b'"' });
-    // Header only, or nothing at all: no records.
-    assert!(read_all(b"quizzes,solutions\n", InputFormat::Csv)
-        .2
-        .is_empty());
-    let (_, has_expected, recs) = read_all(b"", InputFormat::Csv);
-    assert!(!has_expected && recs.is_empty());
-}
-
 // ---------------------------------------------------------------- block
 
 const NOIP1: &[u8] = b"7 0 0 9 0 0 0 0 1\n1 0 0 0 0 5 9 0 0\n0 0 0 2 0 0 0 8 0\n\
@@ -338,7 +219,7 @@ fn block_grids_detected_and_read() {
     assert_eq!(recs.len(), 1);
     assert_eq!((recs[0].line, recs[0].puzzle), (1, Ok(noip1_grid())));
 
-    let input = cat(&[b"\xEF\xBB\xBF# two grids\r\n\r\n", NOIP1, NOIP2]);
+    let input = cat(&[b"\xEF\xBB\xBF# two grids\n\n", NOIP1, NOIP2]);
     let input: Vec<u8> = input
         .split(|&b| b == b'\n')
         .flat_map(|l| [l, b"\r\n"].concat())
@@ -471,24 +352,52 @@ fn empty_and_comment_only_inputs_have_no_records() {
 }
 
 #[test]
-fn detection_skips_long_preamble_without_losing_lines() {
+fn detection_skips_any_preamble_without_losing_lines() {
+    // 6000 comment lines (over 100 KiB), a 20 KiB whitespace line and a
+    // 20 KiB comment line, then a block grid: still found, lines true.
     let mut input = Vec::new();
     for i in 0..6000 {
         input.extend_from_slice(format!("# comment {i:05}\n").as_bytes());
     }
-    let lookahead_limit = input.len();
-    input.extend_from_slice(P1);
-    // Past the detection budget the file is read as line format.
-    assert!(lookahead_limit > DETECT_BUDGET);
-    let (format, _, recs) = read_all(&input, InputFormat::Auto);
-    assert_eq!(format, InputFormat::Line);
-    assert_eq!(recs.len(), 1);
-    assert_eq!((recs[0].line, recs[0].puzzle), (6001, Ok(grid(P1))));
-    // Within the budget a block file behind comments is still found.
-    let input = cat(&[&input[..200 * 16], NOIP1]);
+    input.extend_from_slice(&vec![b' '; 20_000]);
+    input.extend_from_slice(b"\r\n# ");
+    input.extend_from_slice(&vec![b'x'; 20_000]);
+    input.extend_from_slice(b"\r");
+    let preamble = input.clone();
+    input.extend_from_slice(NOIP1);
     let (format, _, recs) = read_all(&input, InputFormat::Auto);
     assert_eq!(format, InputFormat::Block);
     assert_eq!(recs.len(), 1);
+    assert_eq!((recs[0].line, recs[0].puzzle), (6003, Ok(noip1_grid())));
+    let input = cat(&[&preamble, P1]);
+    let (format, _, recs) = read_all(&input, InputFormat::Auto);
+    assert_eq!(format, InputFormat::Line);
+    assert_eq!((recs[0].line, recs[0].puzzle), (6003, Ok(grid(P1))));
+}
+
+#[test]
+fn a_bad_first_line_stays_a_record() {
+    for bad in [
+        &b"hello, world"[..],
+        b"7 0 0 9 0 0 0 0 1",
+        b"700900001",
+        b"1234",
+        b"2",
+        b"x,\"y\"",
+    ] {
+        let input = cat(&[b"# head\n\n", bad, b"\n", P1, b"\n", P2, b"\n"]);
+        let (format, _, recs) = read_all(&input, InputFormat::Auto);
+        assert_eq!(format, InputFormat::Line, "{bad:?}");
+        let lines: Vec<u64> = recs.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [3, 4, 5], "{bad:?}");
+        assert!(recs[0].puzzle.is_err() && recs[1].puzzle.is_ok(), "{bad:?}");
+    }
+    // A one-column CSV named by its header is CSV.
+    let input = cat(&[b"Puzzle\r\n", P1, b"\r\n", P2, b"\r\n"]);
+    let (format, _, recs) = read_all(&input, InputFormat::Auto);
+    assert_eq!(format, InputFormat::Csv);
+    assert_eq!(recs.len(), 2);
+    assert_eq!((recs[1].line, recs[1].puzzle), (3, Ok(grid(P2))));
 }
 
 #[test]
@@ -516,7 +425,7 @@ fn noise(len: usize, mut seed: u64) -> Vec<u8> {
 #[test]
 fn binary_input_gives_invalid_records_in_every_format() {
     let bin = noise(200_000, 0x9E37_79B9_7F4A_7C15);
-    let lines = bin.split(|&b| b == b'\n').count();
+    let lines = bin.split(|&b| b == b'\n' || b == b'\r').count();
     for format in InputFormat::ALL {
         let (_, _, recs) = read_all(&bin, format);
         assert!(!recs.is_empty(), "{format:?}");
@@ -581,12 +490,12 @@ fn line_piece() -> impl Strategy<Value = Vec<u8>> {
         3 => Just(P1.to_vec()),
         1 => Just(cat(&[P2, b", rated 3"])),
         1 => Just(b"end".to_vec()),
-        1 => Just(b" end \r".to_vec()),
+        1 => Just(b" end \t".to_vec()),
         1 => Just(b"# comment".to_vec()),
         1 => Just(b"".to_vec()),
-        1 => Just(b" \t\r".to_vec()),
+        1 => Just(b" \t\x0c".to_vec()),
         1 => (1usize..3 * MAX_LINE_BYTES).prop_map(|n| vec![b'9'; n]),
-        3 => prop::collection::vec(any::<u8>().prop_filter("no newline", |&b| b != b'\n'), 0..100),
+        3 => prop::collection::vec(any::<u8>().prop_filter("no line end", |&b| b != b'\n' && b != b'\r'), 0..100),
     ]
 }
 
@@ -598,7 +507,7 @@ proptest! {
         for format in InputFormat::ALL {
             let (resolved, has_expected, recs) = read_all(&input, format);
             prop_assert_ne!(resolved, InputFormat::Auto);
-            let lines = input.split(|&b| b == b'\n').count();
+            let lines = input.split(|&b| b == b'\n' || b == b'\r').count();
             // A Luogu input may add one shortfall record.
             prop_assert!(recs.len() <= lines + 1);
             for r in &recs {
@@ -700,7 +609,7 @@ fn fixtures_read_as_documented() {
     ))
     .unwrap();
     let content_lines = bytes
-        .split(|&b| b == b'\n')
+        .split(|&b| b == b'\n' || b == b'\r')
         .filter(|l| !l.trim_ascii().is_empty() && l.trim_ascii()[0] != b'#')
         .count();
     assert_eq!(bin.len(), content_lines);
@@ -734,3 +643,6 @@ fn fixtures_read_as_documented() {
         .collect();
     assert_eq!(solves, [true, true, false, true]);
 }
+
+#[path = "reader_csv_tests.rs"]
+mod csv_records;

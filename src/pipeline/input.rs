@@ -1,13 +1,24 @@
 //! Opening inputs: files or stdin, decompressed on the fly when gzip or
-//! zstd (by extension or magic bytes), counted for progress, and wrapped
-//! in a [`RecordReader`]. Every input is opened before any work starts, so
-//! a missing file is fatal before a single row is written.
+//! zstd (by magic bytes), counted for progress, and wrapped in a
+//! [`RecordReader`]. Every input is opened before any work starts, so a
+//! missing file is fatal before a single row is written.
+//!
+//! A command that reads its inputs twice (`dedupe`) opens them through
+//! [`Reopenable`]: anything that is not a regular file (stdin, a pipe
+//! named by path such as `/dev/stdin` or `<(cat f)`, a FIFO, a device) is
+//! spooled to a temporary file first, since it can be read only once; a
+//! regular file is read in place, and a change to it between the passes
+//! (its size or modification time) is an error, never silently mixed
+//! output.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::SystemTime;
+
+use tempfile::NamedTempFile;
 
 use crate::parse::{ReadOptions, RecordReader};
 
@@ -70,11 +81,72 @@ enum Compression {
 fn sniff(head: &[u8]) -> Compression {
     if head.starts_with(&[0x1f, 0x8b]) {
         Compression::Gzip
-    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+    } else if head.starts_with(&ZSTD_MAGIC) {
         Compression::Zstd
     } else {
         Compression::None
     }
+}
+
+/// The magic number of a zstd frame (little-endian 0xFD2FB528).
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// True for the magic number of a zstd skippable frame (little-endian
+/// 0x184D2A50 to 0x184D2A5F), which `pzstd` writes before its frames.
+fn is_skippable(head: &[u8]) -> bool {
+    matches!(head, [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..])
+}
+
+/// Reads from `raw` into `head` until it holds `want` bytes or the input
+/// ends, however few bytes each read returns (a pipe may deliver one).
+fn fill_to<R: Read>(raw: &mut R, head: &mut Vec<u8>, want: usize) -> io::Result<()> {
+    let mut chunk = [0u8; 16];
+    while head.len() < want {
+        let n = match raw.read(&mut chunk[..want - head.len()]) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        head.extend_from_slice(&chunk[..n]);
+    }
+    Ok(())
+}
+
+/// Reads the first bytes of `raw` to detect its compression; returns it
+/// with the bytes read, to be replayed before the rest. zstd skippable
+/// frames ahead of the first data frame are read past (they hold no data,
+/// and are dropped) so that what follows decides: `pzstd` output, or any
+/// stream that starts with a skippable frame, is still zstd.
+fn detect_compression<R: Read>(raw: &mut R) -> io::Result<(Compression, Vec<u8>)> {
+    let mut head = Vec::with_capacity(8);
+    let mut skipped = false;
+    loop {
+        fill_to(raw, &mut head, 4)?;
+        if !is_skippable(&head) {
+            break;
+        }
+        fill_to(raw, &mut head, 8)?;
+        let Some(size) = head.get(4..8) else {
+            break; // cut short: left for the decoder to report
+        };
+        let size = u32::from_le_bytes(size.try_into().expect("4 bytes"));
+        let dropped = io::copy(&mut raw.take(u64::from(size)), &mut io::sink())?;
+        if dropped < u64::from(size) {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "zstd skippable frame cut short",
+            ));
+        }
+        head.clear();
+        skipped = true;
+    }
+    let compression = match sniff(&head) {
+        // Only skippable frames, then nothing: an empty zstd stream.
+        Compression::None if skipped && head.is_empty() => Compression::Zstd,
+        c => c,
+    };
+    Ok((compression, head))
 }
 
 /// Opens `path` (`-` for stdin) to read with `options`, counting raw
@@ -112,6 +184,121 @@ pub fn open_as(
 #[cfg(not(feature = "zstd"))]
 const NO_ZSTD: &str = "zstd-compressed input, but this build of batchdoku has no zstd support (the `zstd` feature is off)";
 
+/// An input to be read more than once (see the module docs): a regular
+/// file with the size and modification time it had when first seen, or a
+/// spooled copy of anything else.
+#[derive(Debug)]
+pub struct Reopenable {
+    /// The name used in rows and messages (`<stdin>` for `-`).
+    name: String,
+    kind: Reopen,
+}
+
+#[derive(Debug)]
+enum Reopen {
+    /// A regular file, read in place each time.
+    File {
+        path: PathBuf,
+        stamp: (u64, Option<SystemTime>),
+    },
+    /// A copy of a stream, removed when dropped.
+    Spooled(NamedTempFile),
+}
+
+/// The size and modification time of a file's metadata.
+fn stamp(meta: &std::fs::Metadata) -> (u64, Option<SystemTime>) {
+    (meta.len(), meta.modified().ok())
+}
+
+impl Reopenable {
+    /// Prepares `path` (`-` for stdin) to be opened several times. A
+    /// regular file is read in place each time; anything else (stdin, a
+    /// pipe or FIFO given by path) is handed to `spool`, which copies it to
+    /// a temporary file (the caller decides where, and how a copy is
+    /// interrupted).
+    pub fn new(
+        path: &str,
+        spool: impl FnOnce(&mut dyn Read) -> io::Result<NamedTempFile>,
+    ) -> io::Result<Reopenable> {
+        let spooled = |tmp| Reopen::Spooled(tmp);
+        if path == "-" {
+            return Ok(Reopenable {
+                name: "<stdin>".to_owned(),
+                kind: spooled(spool(&mut io::stdin().lock())?),
+            });
+        }
+        let meta = std::fs::metadata(path)?;
+        if meta.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "is a directory",
+            ));
+        }
+        let kind = if meta.is_file() {
+            Reopen::File {
+                path: PathBuf::from(path),
+                stamp: stamp(&meta),
+            }
+        } else {
+            spooled(spool(&mut File::open(path)?)?)
+        };
+        Ok(Reopenable {
+            name: path.to_owned(),
+            kind,
+        })
+    }
+
+    /// The name used in rows and messages.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Opens the input (again) to read with `options`. Fails when a
+    /// regular file has changed since [`Reopenable::new`].
+    pub fn open(&self, options: &ReadOptions, counter: Arc<AtomicU64>) -> io::Result<Input> {
+        match &self.kind {
+            Reopen::Spooled(tmp) => open_as(tmp.path(), &self.name, options, counter),
+            Reopen::File { path, stamp: was } => {
+                let file = File::open(path)?;
+                let meta = file.metadata()?;
+                if stamp(&meta) != *was {
+                    return Err(changed());
+                }
+                let size = Some(meta.len());
+                wrap(
+                    Box::new(file),
+                    Arc::from(self.name.as_str()),
+                    size,
+                    options,
+                    counter,
+                )
+            }
+        }
+    }
+
+    /// Fails when a regular file has changed since [`Reopenable::new`]
+    /// (call it after the last pass, to catch a change during it).
+    pub fn check_unchanged(&self) -> io::Result<()> {
+        match &self.kind {
+            Reopen::Spooled(_) => Ok(()),
+            Reopen::File { path, stamp: was } => {
+                if stamp(&std::fs::metadata(path)?) == *was {
+                    Ok(())
+                } else {
+                    Err(changed())
+                }
+            }
+        }
+    }
+}
+
+/// The error for an input that changed between two readings.
+fn changed() -> io::Error {
+    io::Error::other(
+        "changed while being read (its size or modification time differs between passes)",
+    )
+}
+
 /// Buffers, counts, decompresses and parses a raw byte source.
 fn wrap(
     raw: Box<dyn Read + Send>,
@@ -120,17 +307,13 @@ fn wrap(
     options: &ReadOptions,
     counter: Arc<AtomicU64>,
 ) -> io::Result<Input> {
-    let mut buffered = BufReader::with_capacity(
-        READ_BUFFER,
-        CountingReader {
-            inner: raw,
-            count: counter,
-            ended: false,
-        },
-    );
-    // The first fill of a pipe may be short, but a compressor writes its
-    // magic bytes in its first write, so the first fill holds them.
-    let compression = sniff(buffered.fill_buf()?);
+    let mut counting = CountingReader {
+        inner: raw,
+        count: counter,
+        ended: false,
+    };
+    let (compression, head) = detect_compression(&mut counting)?;
+    let buffered = BufReader::with_capacity(READ_BUFFER, io::Cursor::new(head).chain(counting));
     let source: Source = match compression {
         Compression::None => Box::new(buffered),
         Compression::Gzip => Box::new(BufReader::with_capacity(
@@ -172,6 +355,23 @@ mod tests {
         }
     }
 
+    /// A reader that returns one byte per call, as a slow pipe may.
+    struct OneByte<'a>(&'a [u8]);
+
+    impl Read for OneByte<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let Some((&b, rest)) = self.0.split_first() else {
+                return Ok(0);
+            };
+            if buf.is_empty() {
+                return Ok(0);
+            }
+            buf[0] = b;
+            self.0 = rest;
+            Ok(1)
+        }
+    }
+
     #[test]
     fn the_first_end_of_input_is_final() {
         for typed in [vec![&b""[..]], vec![&b"# a comment\n"[..], b""]] {
@@ -190,6 +390,57 @@ mod tests {
                 "read past the end"
             );
         }
+    }
+
+    #[test]
+    fn detection_reads_past_skippable_frames_one_byte_at_a_time() {
+        let data = zstd::encode_all(&b"hello\n"[..], 3).unwrap();
+        let skippable = [&[0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0][..], b"abcd"].concat();
+        let mut input = [&skippable[..], &skippable, &data].concat();
+        input[8 + 4] = 0x5f; // the second with the last skippable magic
+        let (c, head) = detect_compression(&mut OneByte(&input)).unwrap();
+        assert_eq!((c, head.as_slice()), (Compression::Zstd, &ZSTD_MAGIC[..]));
+        let (c, head) = detect_compression(&mut OneByte(&[0x1f, 0x8b, 8])).unwrap();
+        assert_eq!((c, head.len()), (Compression::Gzip, 3));
+        let (c, _) = detect_compression(&mut OneByte(b"..3")).unwrap();
+        assert_eq!(c, Compression::None);
+        let (c, head) = detect_compression(&mut OneByte(&skippable)).unwrap();
+        assert_eq!((c, head.len()), (Compression::Zstd, 0));
+        let cut = &skippable[..10];
+        assert!(detect_compression(&mut OneByte(cut)).is_err());
+    }
+
+    /// Spools a stream the plain way.
+    fn copy(src: &mut dyn Read) -> io::Result<NamedTempFile> {
+        let mut tmp = NamedTempFile::new()?;
+        io::copy(src, tmp.as_file_mut())?;
+        Ok(tmp)
+    }
+
+    #[test]
+    fn a_file_changed_between_passes_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.txt");
+        std::fs::write(&path, "1\n").unwrap();
+        let input = Reopenable::new(path.to_str().unwrap(), copy).unwrap();
+        let opts = ReadOptions::default();
+        assert!(input.open(&opts, Arc::default()).is_ok());
+        assert!(input.check_unchanged().is_ok());
+        // Same size, another modification time.
+        let file = File::options().write(true).open(&path).unwrap();
+        let later = SystemTime::now() + std::time::Duration::from_secs(60);
+        file.set_modified(later).unwrap();
+        assert!(input.open(&opts, Arc::default()).is_err());
+        assert!(input.check_unchanged().is_err());
+        // A new reading sees the file as it is now.
+        let again = Reopenable::new(path.to_str().unwrap(), copy).unwrap();
+        std::fs::write(&path, "12\n").unwrap();
+        let err = again.open(&opts, Arc::default()).unwrap_err();
+        assert!(
+            err.to_string().contains("changed while being read"),
+            "{err}"
+        );
+        assert!(Reopenable::new(dir.path().to_str().unwrap(), copy).is_err());
     }
 
     #[test]

@@ -25,7 +25,7 @@ mod progress;
 mod records;
 mod sink;
 
-pub use input::{open, open_as, Input, Source};
+pub use input::{open, open_as, Input, Reopenable, Source};
 pub use progress::{NoProgress, Progress};
 pub use sink::Sink;
 

@@ -29,11 +29,18 @@ type Owned = (
     Vec<u8>,
 );
 
-/// Physical lines of `bytes`: newlines, plus one for a final line without
-/// a newline.
+/// Physical lines of `bytes`: line endings (`\n`, `\r\n` or a lone
+/// `\r`), plus one for a final line without one.
 pub fn physical_lines(bytes: &[u8]) -> u64 {
-    let newlines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
-    newlines + u64::from(bytes.last().is_some_and(|&b| b != b'\n'))
+    let mut lines = 0;
+    let mut prev = 0u8;
+    for &b in bytes {
+        if b == b'\r' || (b == b'\n' && prev != b'\r') {
+            lines += 1;
+        }
+        prev = b;
+    }
+    lines + u64::from(bytes.last().is_some_and(|&b| b != b'\n' && b != b'\r'))
 }
 
 /// The format a parse input selects with its first byte.

@@ -1,6 +1,8 @@
 //! `batchdoku dedupe`: a counting pass, then a pass that writes each
-//! class's first record. Standard input is spooled to a temporary file so
-//! that it can be read twice.
+//! class's first record. Inputs that cannot be reopened (stdin, pipes) are
+//! spooled to temporary files so that they can be read twice.
+
+use anyhow::Context;
 
 use batchdoku::jobs::{ClassMap, DedupeJob, Equivalence, Pass};
 use batchdoku::output::{Column, Status, DEDUPE_COLUMNS};
@@ -14,7 +16,7 @@ use crate::cli::io;
 pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
     let mut sink = io::open_output(args.run.output.as_deref())?;
     let paths = args.inputs.paths();
-    let spool = io::spool_stdin(&paths)?;
+    let reopenable = io::reopenable(&paths)?;
     let equivalence = if args.exact {
         Equivalence::Exact
     } else {
@@ -30,7 +32,7 @@ pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
         pass: Pass::Count,
         classes: &classes,
     };
-    let inputs = io::open_inputs(&paths, spool.as_ref(), &args.records)?;
+    let inputs = io::open_inputs(&paths, Some(&reopenable), &args.records)?;
     let config = settings(
         &args.run,
         &args.records,
@@ -43,8 +45,13 @@ pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
         return conclude("dedupe", counting, sink, &args.run, &args.records);
     }
     job.pass = Pass::Emit;
-    let inputs = io::open_inputs(&paths, spool.as_ref(), &args.records)?;
+    let inputs = io::open_inputs(&paths, Some(&reopenable), &args.records)?;
     let mut report = pass(&job, inputs, &mut sink, &config, &args.run)?;
+    for input in &reopenable {
+        input
+            .check_unchanged()
+            .with_context(|| input.name().to_owned())?;
+    }
     report.elapsed += counting.elapsed;
     let kept = report.totals.count(Status::Ok);
     let dropped = report.totals.count(Status::Duplicate);
