@@ -1,7 +1,7 @@
 //! Deterministic puzzle generation: random complete grids, puzzles dug
 //! from them, and the `batchdoku generate` stream.
 //!
-//! Everything here is driven by [`Rng`](crate::rng::Rng), the crate's
+//! Everything here is driven by [`Rng`], the crate's
 //! seeded xoshiro256** generator, so the same seed always gives the same
 //! grids on every platform and thread count: item `i` of a batch is
 //! generated from its own stream [`Rng::for_item`]`(seed, i)`, never from

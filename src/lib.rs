@@ -22,7 +22,7 @@
 //! - [`output`]: the row schema and its CSV, JSONL and line encoders.
 //! - [`totals`]: run totals per status and the end-of-run summary.
 //! - [`progress`]: the progress bar.
-//! - [`bench`]: the `bench` command's measurements.
+//! - [`bench`](mod@bench): the `bench` command's measurements.
 //!
 //! ## Example
 //! ```

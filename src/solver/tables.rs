@@ -376,6 +376,9 @@ mod tests {
                 for c2 in 0..9 {
                     let mate = (r2, c2) != (r, c) && (r2 == r || c2 == c || c2 / 3 == c / 3);
                     assert_eq!(has(peers, r2, c2), mate, "cell {p} vs ({r2},{c2})");
+                    // Symmetric: a peer has this cell among its own peers.
+                    let back = BAND_PEERS[9 * r2 + c2] & 1 << p != 0;
+                    assert_eq!(back, mate, "cell ({r2},{c2}) vs {p}");
                 }
             }
         }
