@@ -11,5 +11,6 @@ mod hostile;
 mod interrupt;
 mod panics;
 mod pipeline;
+mod reported;
 mod score;
 mod solve;

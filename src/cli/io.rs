@@ -1,8 +1,9 @@
 //! Opening what a run reads and writes: every input before any work starts
 //! (a missing file is fatal before a row is written), stdin spooled to a
 //! temporary file for commands that read their input twice, the output
-//! (stdout, or a temporary file beside `-o PATH`, renamed when the run
-//! completes) and the `--summary-json` file. Temporary files are
+//! (stdout for none or `-o -`, or a temporary file beside `-o PATH`,
+//! renamed when the run completes) and the `--summary-json` file, opened
+//! as early and renamed only when both are written. Temporary files are
 //! registered with [`interrupt`](super::interrupt), so that a signal that
 //! ends the process removes them.
 
@@ -14,7 +15,7 @@ use anyhow::Context;
 use tempfile::NamedTempFile;
 
 use batchdoku::parse::ReadOptions;
-use batchdoku::pipeline::{self, Input, Sink};
+use batchdoku::pipeline::{self, Flushed, Input, Sink};
 use batchdoku::totals::Summary;
 
 use super::args::RecordArgs;
@@ -50,8 +51,8 @@ pub fn open_inputs(
         column: records.column.clone(),
         keep_columns: records.keep_columns,
     };
-    if paths.iter().filter(|p| *p == "-").count() > 1 {
-        anyhow::bail!("stdin ('-') given more than once");
+    if paths.iter().filter(|p| is_stdin(p)).count() > 1 {
+        anyhow::bail!("stdin ('-', /dev/stdin) given more than once");
     }
     let inputs = paths
         .iter()
@@ -66,14 +67,58 @@ pub fn open_inputs(
     Ok((inputs, counter))
 }
 
-/// The output: stdout for `None`, else a temporary file beside the path,
-/// created before any input is read so that an unwritable destination
-/// fails at once.
+/// Whether the input `path` is standard input: `-`, a name for it
+/// (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`), or any path to the same
+/// pipe, terminal or socket as file descriptor 0 (same device and inode).
+/// A regular file redirected to stdin is not counted when named by its own
+/// path: opening it again reads it from the start.
+pub fn is_stdin(path: &str) -> bool {
+    const NAMES: [&str; 3] = ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
+    if path == "-" || NAMES.contains(&path) {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let Ok(fd0) = std::io::stdin().as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        let (Ok(stdin), Ok(meta)) = (std::fs::File::from(fd0).metadata(), std::fs::metadata(path))
+        else {
+            return false;
+        };
+        !meta.is_file() && meta.dev() == stdin.dev() && meta.ino() == stdin.ino()
+    }
+    #[cfg(not(unix))]
+    false
+}
+
+/// The output: stdout for `None` or `-`, else a temporary file beside the
+/// path, created before any input is read so that an unwritable
+/// destination fails at once.
 pub fn open_output(output: Option<&Path>) -> anyhow::Result<Sink> {
     match output {
         None => Ok(Sink::stdout()),
+        Some(path) if path == Path::new("-") => Ok(Sink::stdout()),
         Some(path) => open_file(path),
     }
+}
+
+/// The `--summary-json` file, opened (as a temporary file beside it)
+/// before any input is read, so that a typo in its directory fails at
+/// once. `output` is `-o`'s path: the two must differ.
+pub fn open_summary(path: Option<&Path>, output: Option<&Path>) -> anyhow::Result<Option<Sink>> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    if output.is_some_and(|o| o == path) {
+        anyhow::bail!(
+            "--summary-json and -o name the same file ({})",
+            path.display()
+        );
+    }
+    open_file(path).map(Some)
 }
 
 /// A temporary file beside `path`, registered for removal on a signal.
@@ -85,12 +130,17 @@ fn open_file(path: &Path) -> anyhow::Result<Sink> {
     Ok(sink)
 }
 
-/// Writes the end-of-run summary as pretty JSON to `path`, atomically.
-pub fn write_summary_json(path: &Path, summary: &Summary) -> anyhow::Result<()> {
-    let mut sink = open_file(path)?;
+/// Writes the end-of-run summary as pretty JSON into `sink` (from
+/// [`open_summary`]) and flushes it; the caller renames it with
+/// [`Flushed::persist`].
+pub fn write_summary_json(
+    mut sink: Sink,
+    path: &Path,
+    summary: &Summary,
+) -> anyhow::Result<Flushed> {
     let mut text = serde_json::to_vec_pretty(summary)?;
     text.push(b'\n');
     sink.write_all(&text)
-        .and_then(|()| sink.finish())
+        .and_then(|()| sink.flush_all())
         .with_context(|| format!("{}: cannot write", path.display()))
 }

@@ -2,8 +2,8 @@
 //! what the command reads and writes, runs it, prints its summary and
 //! returns how the run ended as an [`Exit`]. The record commands (all but
 //! `bench` and `generate`) share the steps below: the pipeline settings
-//! ([`settings`]), one pass of a job ([`pass`]), and the end of a run
-//! ([`conclude`]).
+//! ([`settings`]), the files they write ([`open_outputs`]), one pass of a
+//! job ([`pass`]), and the end of a run ([`conclude`]).
 
 mod bench;
 mod canon;
@@ -12,6 +12,8 @@ mod generate;
 mod overlap;
 mod score;
 mod solve;
+
+use std::io::Write as _;
 
 use anyhow::Context;
 
@@ -90,6 +92,32 @@ fn settings(
     })
 }
 
+/// What a record command writes: its rows (stdout or `-o`) and, with
+/// `--summary-json`, the summary.
+struct Outputs {
+    /// The rows.
+    rows: Sink,
+    /// The `--summary-json` file (a temporary file until the end).
+    summary: Option<Sink>,
+}
+
+/// Opens a record command's outputs before any input is read, so that an
+/// unwritable `-o` or `--summary-json` fails before any work.
+fn open_outputs(run: &RunArgs, records: &RecordArgs) -> anyhow::Result<Outputs> {
+    let output = run.output.as_deref();
+    Ok(Outputs {
+        rows: io::open_output(output)?,
+        summary: io::open_summary(records.summary_json.as_deref(), output)?,
+    })
+}
+
+/// Writes one line to stderr. A failure (a full disk, a closed pipe) is
+/// ignored: the line is a report, and the exit code still tells how the
+/// run ended.
+pub(crate) fn say(line: std::fmt::Arguments<'_>) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
 /// Runs one pass of a job through the pipeline into `sink`.
 fn pass<J: Job>(
     job: &J,
@@ -112,22 +140,37 @@ fn pass<J: Job>(
 }
 
 /// Ends a record command's run: keeps the output when the run completed,
-/// prints the summary, and chooses the exit code.
+/// prints the summary, and chooses the exit code. Both files are written
+/// before either is renamed: when the summary cannot be written, nothing
+/// is kept under `-o`. `note` (the command's own counts) is printed after
+/// the summary only when the run finished: after Ctrl-C or a closed stdout
+/// its counts would claim work that was not done.
 fn conclude(
     command: &'static str,
     mut report: Report,
-    sink: Sink,
+    outputs: Outputs,
     run: &RunArgs,
     records: &RecordArgs,
+    note: Option<String>,
 ) -> anyhow::Result<Exit> {
-    pipeline::finish(sink, &mut report)?;
+    let rows = pipeline::flush(outputs.rows, &mut report)?;
     let mut summary = Summary::new(command, &report.totals, report.elapsed, run.thread_count());
     summary.interrupted = report.interrupted;
-    if !run.quiet && !report.broken_pipe {
-        eprintln!("{summary}");
+    let summary_file = match (records.summary_json.as_deref(), outputs.summary) {
+        (Some(path), Some(sink)) => Some(io::write_summary_json(sink, path, &summary)?),
+        _ => None,
+    };
+    if let Some(rows) = rows {
+        rows.persist().map_err(pipeline::Fatal::Write)?;
     }
-    if let Some(path) = &records.summary_json {
-        io::write_summary_json(path, &summary)?;
+    if let Some(file) = summary_file {
+        file.persist().context("--summary-json: cannot rename")?;
+    }
+    if !run.quiet && !report.broken_pipe {
+        say(format_args!("{summary}"));
+        if let Some(note) = note.filter(|_| !report.interrupted) {
+            say(format_args!("{note}"));
+        }
     }
     Ok(if report.interrupted {
         interrupt::exit()
