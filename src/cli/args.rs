@@ -149,7 +149,8 @@ impl InputArgs {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Write output to this file (atomically: a temporary file beside it is
-    /// renamed when the run completes). Default: stdout.
+    /// renamed when the run completes; a dangling link creates its
+    /// target). Default, or '-': stdout.
     #[arg(short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
 
