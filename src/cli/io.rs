@@ -69,9 +69,10 @@ pub fn open_inputs(
 
 /// Whether the input `path` is standard input: `-`, a name for it
 /// (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`), or any path to the same
-/// pipe, terminal or socket as file descriptor 0 (same device and inode).
-/// A regular file redirected to stdin is not counted when named by its own
-/// path: opening it again reads it from the start.
+/// pipe or socket as file descriptor 0 (same device and inode, as
+/// `/dev/fd/0` resolves). A regular file or a device redirected to stdin
+/// is not counted when named by its own path: opening it again reads it
+/// afresh (`/dev/null` twice is two empty inputs).
 pub fn is_stdin(path: &str) -> bool {
     const NAMES: [&str; 3] = ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
     if path == "-" || NAMES.contains(&path) {
@@ -80,7 +81,7 @@ pub fn is_stdin(path: &str) -> bool {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
-        use std::os::unix::fs::MetadataExt;
+        use std::os::unix::fs::{FileTypeExt, MetadataExt};
         let Ok(fd0) = std::io::stdin().as_fd().try_clone_to_owned() else {
             return false;
         };
@@ -88,7 +89,10 @@ pub fn is_stdin(path: &str) -> bool {
         else {
             return false;
         };
-        !meta.is_file() && meta.dev() == stdin.dev() && meta.ino() == stdin.ino()
+        let kind = meta.file_type();
+        (kind.is_fifo() || kind.is_socket())
+            && meta.dev() == stdin.dev()
+            && meta.ino() == stdin.ino()
     }
     #[cfg(not(unix))]
     false

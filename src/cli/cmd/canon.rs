@@ -4,7 +4,7 @@
 use batchdoku::jobs::CanonJob;
 use batchdoku::output::{Column, CANON_COLUMNS};
 
-use super::{conclude, open_outputs, pass, settings};
+use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::CanonArgs;
 use crate::cli::exit::Exit;
 use crate::cli::io;
@@ -22,5 +22,12 @@ pub fn run(args: &CanonArgs) -> anyhow::Result<Exit> {
         &[&inputs.0],
     )?;
     let report = pass(&CanonJob, inputs, &mut outputs.rows, &config, &args.run)?;
-    conclude("canon", report, outputs, &args.run, &args.records, None)
+    conclude(
+        "canon",
+        report,
+        outputs,
+        &args.run,
+        &args.records,
+        Ending::default(),
+    )
 }

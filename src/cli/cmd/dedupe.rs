@@ -5,7 +5,7 @@
 use batchdoku::jobs::{ClassMap, DedupeJob, Equivalence, Pass};
 use batchdoku::output::{Column, Status, DEDUPE_COLUMNS};
 
-use super::{conclude, open_outputs, pass, settings};
+use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::DedupeArgs;
 use crate::cli::exit::Exit;
 use crate::cli::io;
@@ -46,7 +46,14 @@ pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
         &args.run,
     )?;
     if counting.interrupted || counting.broken_pipe {
-        return conclude("dedupe", counting, outputs, &args.run, &args.records, None);
+        return conclude(
+            "dedupe",
+            counting,
+            outputs,
+            &args.run,
+            &args.records,
+            Ending::default(),
+        );
     }
     job.pass = Pass::Emit;
     let inputs = io::open_inputs(&paths, spool.as_ref(), &args.records)?;
@@ -61,6 +68,9 @@ pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
         outputs,
         &args.run,
         &args.records,
-        Some(note),
+        Ending {
+            note: Some(note),
+            failed: false,
+        },
     )
 }

@@ -139,19 +139,30 @@ fn pass<J: Job>(
     )?)
 }
 
+/// What a command adds to the end of its run beyond the common summary.
+#[derive(Debug, Default)]
+struct Ending {
+    /// A line of the command's own counts, printed after the summary.
+    note: Option<String>,
+    /// Whether the command found what it reports as a failure (exit 1
+    /// when the run finished), besides invalid records: `overlap`'s leaks.
+    failed: bool,
+}
+
 /// Ends a record command's run: keeps the output when the run completed,
 /// prints the summary, and chooses the exit code. Both files are written
 /// before either is renamed: when the summary cannot be written, nothing
-/// is kept under `-o`. `note` (the command's own counts) is printed after
-/// the summary only when the run finished: after Ctrl-C or a closed stdout
-/// its counts would claim work that was not done.
+/// is kept under `-o`. The command's note is printed only when the run
+/// finished: after Ctrl-C or a closed stdout its counts would claim work
+/// that was not done. A closed stdout (`| head`) ends the run with 0, as
+/// promised: it did not finish, so it found nothing to fail on.
 fn conclude(
     command: &'static str,
     mut report: Report,
     outputs: Outputs,
     run: &RunArgs,
     records: &RecordArgs,
-    note: Option<String>,
+    ending: Ending,
 ) -> anyhow::Result<Exit> {
     let rows = pipeline::flush(outputs.rows, &mut report)?;
     let mut summary = Summary::new(command, &report.totals, report.elapsed, run.thread_count());
@@ -168,13 +179,15 @@ fn conclude(
     }
     if !run.quiet && !report.broken_pipe {
         say(format_args!("{summary}"));
-        if let Some(note) = note.filter(|_| !report.interrupted) {
+        if let Some(note) = ending.note.filter(|_| !report.interrupted) {
             say(format_args!("{note}"));
         }
     }
     Ok(if report.interrupted {
         interrupt::exit()
+    } else if report.broken_pipe {
+        Exit::Ok
     } else {
-        Exit::Ok.or_invalid(report.totals.count(Status::Invalid) > 0)
+        Exit::Ok.or_invalid(ending.failed || report.totals.count(Status::Invalid) > 0)
     })
 }

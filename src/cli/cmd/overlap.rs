@@ -7,7 +7,7 @@
 use batchdoku::jobs::{ClassMap, OverlapJob, Split};
 use batchdoku::output::{Column, Status, OVERLAP_COLUMNS};
 
-use super::{conclude, open_outputs, pass, settings};
+use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::OverlapArgs;
 use crate::cli::exit::Exit;
 use crate::cli::io;
@@ -61,15 +61,17 @@ pub fn run(args: &OverlapArgs) -> anyhow::Result<Exit> {
         plural(test_records),
         plural(leaks),
     );
-    let exit = conclude(
+    conclude(
         "overlap",
         report,
         outputs,
         &args.run,
         &args.records,
-        Some(note),
-    )?;
-    Ok(exit.or_invalid(leaks > 0))
+        Ending {
+            note: Some(note),
+            failed: leaks > 0,
+        },
+    )
 }
 
 /// `s` unless `n` is 1.

@@ -7,7 +7,7 @@ use batchdoku::jobs::ScoreJob;
 use batchdoku::output::{Column, SCORE_COLUMNS};
 use batchdoku::score::{ScoreOptions, Weights};
 
-use super::{conclude, open_outputs, pass, settings};
+use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::{ScoreArgs, SolverArg};
 use crate::cli::exit::Exit;
 use crate::cli::io;
@@ -46,5 +46,12 @@ pub fn run(args: &ScoreArgs) -> anyhow::Result<Exit> {
         &[&inputs.0],
     )?;
     let report = pass(&job, inputs, &mut outputs.rows, &config, &args.run)?;
-    conclude("score", report, outputs, &args.run, &args.records, None)
+    conclude(
+        "score",
+        report,
+        outputs,
+        &args.run,
+        &args.records,
+        Ending::default(),
+    )
 }

@@ -4,7 +4,7 @@
 use batchdoku::jobs::SolveJob;
 use batchdoku::output::{Column, SOLVE_COLUMNS};
 
-use super::{conclude, open_outputs, pass, settings};
+use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::{SolveArgs, SolverArg};
 use crate::cli::exit::Exit;
 use crate::cli::io;
@@ -40,5 +40,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
         &[&inputs.0],
     )?;
     let report = pass(&job, inputs, &mut outputs.rows, &config, &args.run)?;
-    conclude("solve", report, outputs, &args.run, &args.records, None)
+    conclude(
+        "solve",
+        report,
+        outputs,
+        &args.run,
+        &args.records,
+        Ending::default(),
+    )
 }
