@@ -11,7 +11,14 @@ use clap::Parser;
 use cli::exit::Exit;
 
 fn main() -> ExitCode {
-    let args = cli::args::Cli::parse();
+    // clap's own `exit` panics when stderr cannot be written (`2>/dev/full`).
+    let args = match cli::args::Cli::try_parse() {
+        Ok(args) => args,
+        Err(err) => {
+            let _ = err.print();
+            return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
+        }
+    };
     if let Err(err) = cli::test_hook::init() {
         cli::print_error(&anyhow::anyhow!(err));
         return Exit::Fatal.into();

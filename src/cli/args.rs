@@ -49,6 +49,7 @@ pub enum Command {
     Dedupe(DedupeArgs),
     /// Report every TEST puzzle equivalent to some TRAIN puzzle (exit code
     /// 1 when there is any, 0 when the splits are disjoint).
+    #[command(long_about = OVERLAP_ABOUT)]
     Overlap(OverlapArgs),
     /// Measure solver throughput in memory (no I/O timed), per thread count.
     Bench(BenchArgs),
@@ -115,6 +116,15 @@ temporary file. Memory: one 33-byte entry per distinct puzzle in a hash table ke
 half and seven eighths full, so 38 to 75 bytes per distinct puzzle: under 750 MB for ten \
 million distinct puzzles, whatever the number of copies.";
 
+/// `batchdoku overlap --help`.
+const OVERLAP_ABOUT: &str = "\
+Report every TEST puzzle equivalent to some TRAIN puzzle (exit code 1 when there is any, or \
+any invalid record; 0 when the splits are disjoint): one row per leaking TEST record, with \
+`train_line`, the first equivalent TRAIN line. Invalid records of either split get their row \
+too, in place. Every row names its split in the column `split` (`train` or `test`), and \
+`index` counts records within its split (1 is the split's first record), as `line` counts \
+that split's lines. The summary counts the records of each split and the leaks.";
+
 /// `batchdoku bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -138,8 +148,8 @@ pub struct BenchArgs {
     pub solver: SolverArg,
 
     /// Solve each set repeatedly for at least this many seconds per thread
-    /// count.
-    #[arg(long, default_value_t = 2.0, value_name = "SECONDS")]
+    /// count (0 to 86400).
+    #[arg(long, default_value_t = 2.0, value_name = "SECONDS", value_parser = parse_min_time)]
     pub min_time: f64,
 
     /// Solve a random equivalent of each puzzle instead (digits relabelled,
@@ -190,7 +200,8 @@ impl InputArgs {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Write output to this file (atomically: a temporary file beside it is
-    /// renamed when the run completes). Default: stdout.
+    /// renamed when the run completes; a dangling link creates its
+    /// target). Default, or '-': stdout.
     #[arg(short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
 
@@ -559,5 +570,18 @@ impl From<SymmetryArg> for batchdoku::generate::Symmetry {
             SymmetryArg::Mirror => Symmetry::Mirror,
             SymmetryArg::Diagonal => Symmetry::Diagonal,
         }
+    }
+}
+
+/// `bench --min-time`: seconds from 0 to one day (a larger value, or one
+/// not finite, is a usage error rather than a panic making the duration).
+fn parse_min_time(text: &str) -> Result<f64, String> {
+    /// One day.
+    const MAX_SECONDS: f64 = 86_400.0;
+    let seconds: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    if (0.0..=MAX_SECONDS).contains(&seconds) {
+        Ok(seconds)
+    } else {
+        Err(format!("must be from 0 to {MAX_SECONDS} seconds"))
     }
 }

@@ -1,8 +1,9 @@
 //! Opening what a run reads and writes: every input before any work starts
 //! (a missing file is fatal before a row is written), stdin spooled to a
 //! temporary file for commands that read their input twice, the output
-//! (stdout, or a temporary file beside `-o PATH`, renamed when the run
-//! completes) and the `--summary-json` file. Temporary files are
+//! (stdout for none or `-o -`, or a temporary file beside `-o PATH`,
+//! renamed when the run completes) and the `--summary-json` file, opened
+//! as early and renamed only when both are written. Temporary files are
 //! registered with [`interrupt`](super::interrupt), so that a signal that
 //! ends the process removes them.
 
@@ -15,7 +16,7 @@ use anyhow::Context;
 use tempfile::NamedTempFile;
 
 use batchdoku::parse::ReadOptions;
-use batchdoku::pipeline::{self, Input, Reopenable, Report, Sink};
+use batchdoku::pipeline::{self, Flushed, Input, Reopenable, Report, Sink};
 use batchdoku::totals::Summary;
 
 use super::args::RecordArgs;
@@ -54,10 +55,11 @@ fn spool(src: &mut dyn Read) -> std::io::Result<NamedTempFile> {
     Ok(spool)
 }
 
-/// Fails when stdin (`-`) is among `paths` more than once.
+/// Fails when stdin (by any of its names, see [`is_stdin`]) is among
+/// `paths` more than once.
 fn check_stdin_once(paths: &[String]) -> anyhow::Result<()> {
-    if paths.iter().filter(|p| *p == "-").count() > 1 {
-        anyhow::bail!("stdin ('-') given more than once");
+    if paths.iter().filter(|p| is_stdin(p)).count() > 1 {
+        anyhow::bail!("stdin ('-', /dev/stdin) given more than once");
     }
     Ok(())
 }
@@ -96,14 +98,62 @@ pub fn open_inputs(
     Ok((inputs, counter))
 }
 
-/// The output: stdout for `None`, else a temporary file beside the path,
-/// created before any input is read so that an unwritable destination
-/// fails at once.
+/// Whether the input `path` is standard input: `-`, a name for it
+/// (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`), or any path to the same
+/// pipe or socket as file descriptor 0 (same device and inode, as
+/// `/dev/fd/0` resolves). A regular file or a device redirected to stdin
+/// is not counted when named by its own path: opening it again reads it
+/// afresh (`/dev/null` twice is two empty inputs).
+pub fn is_stdin(path: &str) -> bool {
+    const NAMES: [&str; 3] = ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
+    if path == "-" || NAMES.contains(&path) {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::{FileTypeExt, MetadataExt};
+        let Ok(fd0) = std::io::stdin().as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        let (Ok(stdin), Ok(meta)) = (std::fs::File::from(fd0).metadata(), std::fs::metadata(path))
+        else {
+            return false;
+        };
+        let kind = meta.file_type();
+        (kind.is_fifo() || kind.is_socket())
+            && meta.dev() == stdin.dev()
+            && meta.ino() == stdin.ino()
+    }
+    #[cfg(not(unix))]
+    false
+}
+
+/// The output: stdout for `None` or `-`, else a temporary file beside the
+/// path, created before any input is read so that an unwritable
+/// destination fails at once.
 pub fn open_output(output: Option<&Path>) -> anyhow::Result<Sink> {
     match output {
         None => Ok(Sink::stdout()),
+        Some(path) if path == Path::new("-") => Ok(Sink::stdout()),
         Some(path) => open_file(path),
     }
+}
+
+/// The `--summary-json` file, opened (as a temporary file beside it)
+/// before any input is read, so that a typo in its directory fails at
+/// once. `output` is `-o`'s path: the two must differ.
+pub fn open_summary(path: Option<&Path>, output: Option<&Path>) -> anyhow::Result<Option<Sink>> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    if output.is_some_and(|o| o == path) {
+        anyhow::bail!(
+            "--summary-json and -o name the same file ({})",
+            path.display()
+        );
+    }
+    open_file(path).map(Some)
 }
 
 /// A temporary file beside `path`, registered for removal on a signal.
@@ -115,25 +165,6 @@ fn open_file(path: &Path) -> anyhow::Result<Sink> {
     Ok(sink)
 }
 
-/// Ends a run's output: keeps it (flush, rename `-o`'s temporary file) when
-/// the run completed and no signal has arrived, else drops it, which
-/// removes the temporary file; a signal that arrived after the run ended
-/// marks the report interrupted.
-pub fn finish(sink: Sink, report: &mut Report) -> anyhow::Result<()> {
-    let tmp = temporary_path(&sink);
-    let kept = interrupt::commit(|| pipeline::finish(sink, report));
-    if let Some(tmp) = tmp {
-        interrupt::unregister(&tmp);
-    }
-    match kept {
-        Some(result) => Ok(result?),
-        None => {
-            report.interrupted = true;
-            Ok(())
-        }
-    }
-}
-
 /// The temporary file of an `-o` output.
 fn temporary_path(sink: &Sink) -> Option<std::path::PathBuf> {
     match sink {
@@ -142,17 +173,62 @@ fn temporary_path(sink: &Sink) -> Option<std::path::PathBuf> {
     }
 }
 
-/// Writes the end-of-run summary as pretty JSON to `path`, atomically.
-pub fn write_summary_json(path: &Path, summary: &Summary) -> anyhow::Result<()> {
-    let mut sink = open_file(path)?;
-    let tmp = temporary_path(&sink);
+/// Keeps what a run wrote: renames the flushed `-o` output and
+/// `--summary-json` file into place. Both are renamed under one
+/// [`interrupt::commit`], so a signal never removes a kept file nor
+/// leaves one renamed without the other; when a signal came first, nothing
+/// is kept and the report is marked interrupted. The summary of an
+/// interrupted run (whose rows are not kept) is still kept: it says so.
+pub fn keep(
+    rows: Option<Flushed>,
+    summary: Option<Flushed>,
+    report: &mut Report,
+) -> anyhow::Result<()> {
+    let temporary: Vec<_> = [&rows, &summary]
+        .into_iter()
+        .flatten()
+        .filter_map(|f| match f {
+            Flushed::File { tmp, .. } => Some(tmp.path().to_path_buf()),
+            Flushed::Written => None,
+        })
+        .collect();
+    let persist = || -> anyhow::Result<()> {
+        if let Some(rows) = rows {
+            rows.persist().map_err(pipeline::Fatal::Write)?;
+        }
+        if let Some(file) = summary {
+            file.persist().context("--summary-json: cannot rename")?;
+        }
+        Ok(())
+    };
+    let kept = if report.interrupted {
+        Some(interrupt::exclusive(persist))
+    } else {
+        interrupt::commit(persist)
+    };
+    for tmp in &temporary {
+        interrupt::unregister(tmp);
+    }
+    match kept {
+        Some(result) => result,
+        None => {
+            report.interrupted = true;
+            Ok(())
+        }
+    }
+}
+
+/// Writes the end-of-run summary as pretty JSON into `sink` (from
+/// [`open_summary`]) and flushes it; the caller renames it with
+/// [`Flushed::persist`].
+pub fn write_summary_json(
+    mut sink: Sink,
+    path: &Path,
+    summary: &Summary,
+) -> anyhow::Result<Flushed> {
     let mut text = serde_json::to_vec_pretty(summary)?;
     text.push(b'\n');
-    let written = sink
-        .write_all(&text)
-        .and_then(|()| interrupt::exclusive(|| sink.finish()));
-    if let Some(tmp) = tmp {
-        interrupt::unregister(&tmp);
-    }
-    written.with_context(|| format!("{}: cannot write", path.display()))
+    sink.write_all(&text)
+        .and_then(|()| sink.flush_all())
+        .with_context(|| format!("{}: cannot write", path.display()))
 }

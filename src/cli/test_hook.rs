@@ -67,6 +67,10 @@ impl<J: Job> Job for PanicAt<'_, J> {
         self.inner.process(scratch, puzzle, record, row);
     }
 
+    fn label(&self, row: &mut Row) {
+        self.inner.label(row);
+    }
+
     fn writes(&self, row: &Row) -> bool {
         self.inner.writes(row)
     }

@@ -12,14 +12,9 @@ use crate::output::{Row, Status};
 use crate::parse::Record;
 use crate::pipeline::Job;
 
-/// Which input an [`OverlapJob`] reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Split {
-    /// The training input: remember each class's first line.
-    Train,
-    /// The test input: report records whose class is remembered.
-    Test,
-}
+/// Which input an [`OverlapJob`] reads (`Train`: remember each class's
+/// first line; `Test`: report records whose class is remembered).
+pub use crate::output::Split;
 
 /// One pass of `overlap` over a shared class map.
 #[derive(Debug)]
@@ -35,6 +30,10 @@ impl Job for OverlapJob<'_> {
 
     fn scratch(&self) -> Canonicalizer {
         Canonicalizer::new()
+    }
+
+    fn label(&self, row: &mut Row) {
+        row.split = Some(self.split);
     }
 
     fn process(&self, canon: &mut Canonicalizer, puzzle: &Grid, record: &Record, row: &mut Row) {

@@ -8,7 +8,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::schema::{column_names, Column, Row};
+use super::schema::{column_names, Column, Row, Split};
 use crate::parse::Record;
 
 /// How rows are written.
@@ -51,6 +51,7 @@ impl Serialize for JsonRow<'_> {
         for (&col, key) in self.columns.iter().zip(self.names) {
             match col {
                 Column::Index => map.serialize_entry(key, &row.index)?,
+                Column::Split => map.serialize_entry(key, &row.split.map(Split::as_str))?,
                 Column::Line => map.serialize_entry(key, &row.line)?,
                 Column::Puzzle => match &row.puzzle {
                     Some(g) => map.serialize_entry(key, ascii(&g.to_line()))?,
@@ -284,6 +285,7 @@ impl RowEncoder {
         for &col in &self.columns {
             match col {
                 Column::Index => csv.num(out, row.index as i64),
+                Column::Split => csv.plain(out, row.split.map_or("", Split::as_str).as_bytes()),
                 Column::Line => csv.num(out, row.line as i64),
                 Column::Puzzle => match &row.puzzle {
                     Some(g) => csv.plain(out, &g.to_line()),

@@ -64,11 +64,34 @@ impl Status {
     }
 }
 
+/// Which input of `overlap` a row comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// The training input: its classes are remembered.
+    Train,
+    /// The test input: its records are checked against the training
+    /// classes.
+    Test,
+}
+
+impl Split {
+    /// The lowercase name written in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Split::Train => "train",
+            Split::Test => "test",
+        }
+    }
+}
+
 /// One output column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Column {
-    /// 1-based record number in input order.
+    /// 1-based record number in input order (for `overlap`: within the
+    /// row's split).
     Index,
+    /// The input a row of `overlap` comes from: `train` or `test`.
+    Split,
     /// Source line where the record starts.
     Line,
     /// The puzzle, 81 characters with `.` blanks (empty when malformed).
@@ -114,6 +137,7 @@ impl Column {
     pub fn name(self) -> &'static str {
         match self {
             Column::Index => "index",
+            Column::Split => "split",
             Column::Line => "line",
             Column::Puzzle => "puzzle",
             Column::Status => "status",
@@ -206,8 +230,10 @@ pub const DEDUPE_COLUMNS: [Column; 7] = [
 ];
 
 /// The columns of `overlap`: one row per leaking test record (and per
-/// invalid record of either input).
-pub const OVERLAP_COLUMNS: [Column; 7] = [
+/// invalid record of either input), each naming its split; `index`
+/// counts records within that split.
+pub const OVERLAP_COLUMNS: [Column; 8] = [
+    Column::Split,
     Column::Index,
     Column::Line,
     Column::Puzzle,
@@ -253,6 +279,8 @@ pub struct Row {
     pub dropped: Option<u64>,
     /// Line of the equivalent training record (overlap).
     pub train_line: Option<u64>,
+    /// The input the record comes from (overlap).
+    pub split: Option<Split>,
     /// Error text (empty unless invalid).
     pub error: String,
 }
@@ -276,6 +304,7 @@ impl Default for Row {
             transform: None,
             dropped: None,
             train_line: None,
+            split: None,
             error: String::new(),
         }
     }
@@ -300,6 +329,7 @@ impl Row {
         self.transform = None;
         self.dropped = None;
         self.train_line = None;
+        self.split = None;
         self.error.clear();
     }
 }

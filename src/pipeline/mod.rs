@@ -27,7 +27,7 @@ mod sink;
 
 pub use input::{open, open_as, Input, Reopenable, Source};
 pub use progress::{NoProgress, Progress};
-pub use sink::Sink;
+pub use sink::{Flushed, Sink};
 
 pub(crate) use ordered::{Feed, Halt, Shape, Stop, Work};
 
@@ -55,6 +55,13 @@ pub trait Job: Sync {
     /// `Status::Invalid` and write the bare message into `row.error`; the
     /// pipeline prefixes the source and line.
     fn process(&self, scratch: &mut Self::Scratch, puzzle: &Grid, record: &Record, row: &mut Row);
+
+    /// Marks every row of this job, well-formed or not, before it is
+    /// processed (`overlap` names the split each row comes from).
+    #[inline]
+    fn label(&self, row: &mut Row) {
+        let _ = row;
+    }
 
     /// Whether `row` is written. Every record yields a row except in
     /// filters (`dedupe`, `overlap`), whose left-out records are still
@@ -229,15 +236,26 @@ pub fn run<J: Job>(
 /// only when the run completed; after an interruption or a closed stdout
 /// the sink is dropped, which removes the temporary file.
 pub fn finish(sink: Sink, report: &mut Report) -> Result<(), Fatal> {
-    if report.interrupted || report.broken_pipe {
-        return Ok(());
+    match flush(sink, report)? {
+        Some(flushed) => flushed.persist().map_err(Fatal::Write),
+        None => Ok(()),
     }
-    match sink.finish() {
-        Ok(()) => Ok(()),
+}
+
+/// The first step of [`finish`]: flushes the output of a completed run
+/// and returns it, not yet renamed, so that the caller can write another
+/// file first and keep both or neither. `None` after an interruption or a
+/// closed stdout (found here too, in the final flush): nothing to keep.
+pub fn flush(sink: Sink, report: &mut Report) -> Result<Option<Flushed>, Fatal> {
+    if report.interrupted || report.broken_pipe {
+        return Ok(None);
+    }
+    match sink.flush_all() {
+        Ok(flushed) => Ok(Some(flushed)),
         // `| head` closing stdout during the final flush is not an error.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
             report.broken_pipe = true;
-            Ok(())
+            Ok(None)
         }
         Err(e) => Err(Fatal::Write(e)),
     }
@@ -267,6 +285,7 @@ pub fn fill_row<J: Job>(
     row: &mut Row,
 ) {
     row.reset(at.index, at.line);
+    job.label(row);
     match puzzle {
         Ok(puzzle) => {
             row.puzzle = Some(*puzzle);

@@ -4,7 +4,10 @@
 //! name). A destination that exists and is not a regular file (`/dev/null`,
 //! a FIFO, a terminal) is written directly: renaming a file over it would
 //! replace the device or pipe itself. A symbolic link is followed, so the
-//! file it points to is replaced, not the link.
+//! file it points to is replaced, not the link; a dangling link creates
+//! its target. Finishing has two steps, [`Sink::flush_all`] then
+//! [`Flushed::persist`], so that a command writing two files (`-o` and
+//! `--summary-json`) renames either only when both were written.
 
 use std::fs;
 use std::io::{self, BufWriter, Write};
@@ -49,17 +52,8 @@ impl Sink {
     /// A temporary file beside `path`, created now so that an unwritable
     /// destination fails before any work is done.
     pub fn file(path: &Path) -> io::Result<Sink> {
-        let resolved;
-        let path = match fs::symlink_metadata(path) {
-            Ok(meta) if meta.file_type().is_symlink() => match fs::canonicalize(path) {
-                Ok(target) => {
-                    resolved = target;
-                    resolved.as_path()
-                }
-                Err(_) => path, // a dangling link: replaced by the new file
-            },
-            _ => path,
-        };
+        let resolved = link_target(path)?;
+        let path = resolved.as_path();
         if let Ok(meta) = fs::metadata(path) {
             if !meta.is_file() && !meta.is_dir() {
                 let file = fs::OpenOptions::new().write(true).open(path)?;
@@ -110,17 +104,74 @@ impl Sink {
     /// Flushes and, for a file, syncs and renames the temporary file to its
     /// final name.
     pub fn finish(self) -> io::Result<()> {
+        self.flush_all()?.persist()
+    }
+
+    /// Flushes every byte (and syncs a temporary file) without renaming:
+    /// the first step of [`Sink::finish`]. Dropping the result still
+    /// removes the temporary file.
+    pub fn flush_all(self) -> io::Result<Flushed> {
         match self {
-            Sink::Stdout(mut w) => w.flush(),
+            Sink::Stdout(mut w) => w.flush().map(|()| Flushed::Written),
             Sink::File { tmp, path } => {
                 let tmp = tmp.into_inner().map_err(|e| e.into_error())?;
                 tmp.as_file().sync_all()?;
-                tmp.persist(&path).map_err(|e| e.error)?;
-                Ok(())
+                Ok(Flushed::File { tmp, path })
             }
-            Sink::Special(mut w) => w.flush(),
+            Sink::Special(mut w) => w.flush().map(|()| Flushed::Written),
         }
     }
+}
+
+/// A sink whose bytes are all written: [`Flushed::persist`] gives a
+/// temporary file its final name.
+#[derive(Debug)]
+pub enum Flushed {
+    /// Written in place (stdout, a device): nothing left to do.
+    Written,
+    /// A synced temporary file, not yet renamed to `path`.
+    File {
+        /// The temporary file (deleted when dropped unless persisted).
+        tmp: NamedTempFile,
+        /// The final path.
+        path: PathBuf,
+    },
+}
+
+impl Flushed {
+    /// Renames a temporary file to its final name.
+    pub fn persist(self) -> io::Result<()> {
+        match self {
+            Flushed::Written => Ok(()),
+            Flushed::File { tmp, path } => tmp.persist(&path).map(drop).map_err(|e| e.error),
+        }
+    }
+}
+
+/// The path to write for `path`: the path itself, or for a symbolic link
+/// the file it points to, followed through any chain of links (a relative
+/// target is relative to its link's directory), so that a dangling link
+/// creates its target rather than being replaced.
+fn link_target(path: &Path) -> io::Result<PathBuf> {
+    /// Links followed before giving up (the kernel's own limit is 40).
+    const MAX_LINKS: usize = 40;
+    let mut path = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = fs::read_link(&path)?;
+                path = match path.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "too many levels of symbolic links",
+    ))
 }
 
 #[cfg(test)]
@@ -204,6 +255,39 @@ mod tests {
             .file_type()
             .is_symlink());
         assert_eq!(fs::read(&target).unwrap(), b"new");
+    }
+
+    /// A dangling link creates its target, relative to the link's
+    /// directory, and stays a link.
+    #[cfg(unix)]
+    #[test]
+    fn dangling_symlinks_create_their_target() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("sub")).unwrap();
+        let link = dir.path().join("link.csv");
+        std::os::unix::fs::symlink("sub/real.csv", &link).unwrap();
+        let mut sink = Sink::file(&link).unwrap();
+        sink.write_all(b"rows").unwrap();
+        sink.finish().unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read(dir.path().join("sub/real.csv")).unwrap(), b"rows");
+    }
+
+    /// Flushed but not persisted: nothing under the final name, nothing
+    /// left when dropped.
+    #[test]
+    fn flushed_is_kept_only_when_persisted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv");
+        let mut sink = Sink::file(&path).unwrap();
+        sink.write_all(b"a").unwrap();
+        let flushed = sink.flush_all().unwrap();
+        assert!(!path.exists());
+        drop(flushed);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]

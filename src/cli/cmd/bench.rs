@@ -1,6 +1,10 @@
 //! `batchdoku bench`: load puzzle files into memory, measure solver
-//! throughput at each thread count, print a table.
+//! throughput at each thread count, print a table (Markdown, or CSV
+//! written by the `csv` crate so that any file name is one field). A
+//! failure writing the table is fatal (exit 2); a closed stdout (`| head`)
+//! is not, as for every command.
 
+use std::io::Write;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -20,9 +24,6 @@ const SAMPLE: &str = include_str!("../../../data/sample.txt");
 /// Runs the benchmark and prints the table on stdout.
 pub fn run(args: &BenchArgs) -> anyhow::Result<Exit> {
     let engine: EngineKind = args.solver.into();
-    if !(args.min_time.is_finite() && args.min_time >= 0.0) {
-        anyhow::bail!("--min-time must be a non-negative number of seconds");
-    }
     let min_time = Duration::from_secs_f64(args.min_time);
     let sets: Vec<(String, Vec<Grid>)> = if args.files.is_empty() {
         vec![(
@@ -62,7 +63,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Exit> {
     let mut table = Table::new(args.format, &header);
     for (name, puzzles) in &sets {
         if puzzles.is_empty() {
-            eprintln!("batchdoku: {name}: no valid puzzles, skipped");
+            super::say(format_args!("batchdoku: {name}: no valid puzzles, skipped"));
             continue;
         }
         let set = bench::working_set(puzzles, args.permute);
@@ -85,8 +86,12 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Exit> {
             ]);
         }
     }
-    print!("{}", table.text);
-    Ok(Exit::Ok)
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(&table.text).and_then(|()| stdout.flush()) {
+        Ok(()) => Ok(Exit::Ok),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(Exit::Ok),
+        Err(e) => Err(e).context("writing the table"),
+    }
 }
 
 /// Reads every well-formed puzzle of an input.
@@ -104,14 +109,14 @@ fn read_all<R: std::io::BufRead>(mut rdr: RecordReader<R>) -> std::io::Result<Ve
 /// A table written as Markdown or CSV.
 struct Table {
     format: TableFormat,
-    text: String,
+    text: Vec<u8>,
 }
 
 impl Table {
     fn new(format: TableFormat, header: &[&str]) -> Table {
         let mut t = Table {
             format,
-            text: String::new(),
+            text: Vec::new(),
         };
         t.row(&header.iter().map(|s| s.to_string()).collect::<Vec<_>>());
         if format == TableFormat::Markdown {
@@ -128,14 +133,38 @@ impl Table {
     fn row(&mut self, cells: &[String]) {
         match self.format {
             TableFormat::Markdown => {
-                self.text.push_str("| ");
-                self.text.push_str(&cells.join(" | "));
-                self.text.push_str(" |\n");
+                self.text.extend_from_slice(b"| ");
+                let escaped: Vec<String> = cells.iter().map(|c| c.replace('|', "\\|")).collect();
+                self.text.extend_from_slice(escaped.join(" | ").as_bytes());
+                self.text.extend_from_slice(b" |\n");
             }
             TableFormat::Csv => {
-                self.text.push_str(&cells.join(","));
-                self.text.push('\n');
+                let mut wtr = csv::WriterBuilder::new()
+                    .terminator(csv::Terminator::Any(b'\n'))
+                    .from_writer(&mut self.text);
+                // Writing to a Vec cannot fail.
+                let _ = wtr.write_record(cells);
+                let _ = wtr.flush();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file name with a comma, a quote and a newline stays one field,
+    /// read back by the `csv` crate.
+    #[test]
+    fn csv_cells_are_quoted() {
+        let name = "a,b \"c\"\nd.txt";
+        let mut table = Table::new(TableFormat::Csv, &["file", "n"]);
+        table.row(&[name.to_string(), "1".to_string()]);
+        let mut rdr = csv::Reader::from_reader(table.text.as_slice());
+        let rows: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(&rows[0][0], name);
+        assert_eq!(rows[0].len(), 2);
     }
 }

@@ -4,14 +4,14 @@
 use batchdoku::jobs::CanonJob;
 use batchdoku::output::{Column, CANON_COLUMNS};
 
-use super::{conclude, pass, settings};
+use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::CanonArgs;
 use crate::cli::exit::Exit;
 use crate::cli::io;
 
 /// Runs `canon`.
 pub fn run(args: &CanonArgs) -> anyhow::Result<Exit> {
-    let mut sink = io::open_output(args.run.output.as_deref())?;
+    let mut outputs = open_outputs(&args.run, &args.records)?;
     let inputs = io::open_inputs(&args.inputs.paths(), None, &args.records)?;
     let columns = CANON_COLUMNS.to_vec();
     let config = settings(
@@ -21,6 +21,13 @@ pub fn run(args: &CanonArgs) -> anyhow::Result<Exit> {
         Column::Canonical,
         &[&inputs.0],
     )?;
-    let report = pass(&CanonJob, inputs, &mut sink, &config, &args.run)?;
-    conclude("canon", report, sink, &args.run, &args.records)
+    let report = pass(&CanonJob, inputs, &mut outputs.rows, &config, &args.run)?;
+    conclude(
+        "canon",
+        report,
+        outputs,
+        &args.run,
+        &args.records,
+        Ending::default(),
+    )
 }

@@ -7,14 +7,14 @@ use anyhow::Context;
 use batchdoku::jobs::{ClassMap, DedupeJob, Equivalence, Pass};
 use batchdoku::output::{Column, Status, DEDUPE_COLUMNS};
 
-use super::{conclude, pass, settings};
+use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::DedupeArgs;
 use crate::cli::exit::Exit;
 use crate::cli::io;
 
 /// Runs `dedupe`.
 pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
-    let mut sink = io::open_output(args.run.output.as_deref())?;
+    let mut outputs = open_outputs(&args.run, &args.records)?;
     let paths = args.inputs.paths();
     let reopenable = io::reopenable(&paths)?;
     let equivalence = if args.exact {
@@ -40,13 +40,26 @@ pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
         Column::Puzzle,
         &[&inputs.0],
     )?;
-    let counting = pass(&job, inputs, &mut sink, &config.without_header(), &args.run)?;
+    let counting = pass(
+        &job,
+        inputs,
+        &mut outputs.rows,
+        &config.without_header(),
+        &args.run,
+    )?;
     if counting.interrupted || counting.broken_pipe {
-        return conclude("dedupe", counting, sink, &args.run, &args.records);
+        return conclude(
+            "dedupe",
+            counting,
+            outputs,
+            &args.run,
+            &args.records,
+            Ending::default(),
+        );
     }
     job.pass = Pass::Emit;
     let inputs = io::open_inputs(&paths, Some(&reopenable), &args.records)?;
-    let mut report = pass(&job, inputs, &mut sink, &config, &args.run)?;
+    let mut report = pass(&job, inputs, &mut outputs.rows, &config, &args.run)?;
     for input in &reopenable {
         input
             .check_unchanged()
@@ -55,9 +68,16 @@ pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
     report.elapsed += counting.elapsed;
     let kept = report.totals.count(Status::Ok);
     let dropped = report.totals.count(Status::Duplicate);
-    let exit = conclude("dedupe", report, sink, &args.run, &args.records)?;
-    if !args.run.quiet {
-        eprintln!("batchdoku dedupe: {kept} classes kept, {dropped} duplicates dropped");
-    }
-    Ok(exit)
+    let note = format!("batchdoku dedupe: {kept} classes kept, {dropped} duplicates dropped");
+    conclude(
+        "dedupe",
+        report,
+        outputs,
+        &args.run,
+        &args.records,
+        Ending {
+            note: Some(note),
+            failed: false,
+        },
+    )
 }

@@ -26,10 +26,10 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
     }
     if let ClueTarget::Exactly(k) = spec.clues {
         if k < SLOW_BELOW && !args.run.quiet {
-            eprintln!(
+            super::say(format_args!(
                 "batchdoku generate: warning: --clues {k} is slow (most attempts end with more \
                  givens and are retried)"
-            );
+            ));
         }
     }
     let config = StreamConfig {
@@ -45,7 +45,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
     let maker = PanicAt::new(&generator);
     let report = generate::run_stream(&maker, sink, &config, interrupt::flag(), &progress)?;
     if !args.run.quiet && !report.broken_pipe {
-        eprintln!("{}", summary(seed, &config, &report));
+        super::say(format_args!("{}", summary(seed, &config, &report)));
     }
     Ok(if report.interrupted {
         interrupt::exit()

@@ -3,8 +3,8 @@
 //! returns how the run ended as an [`Exit`] (`completions` and `man` only
 //! print what clap generates). The record commands (all but
 //! `bench` and `generate`) share the steps below: the pipeline settings
-//! ([`settings`]), one pass of a job ([`pass`]), and the end of a run
-//! ([`conclude`]).
+//! ([`settings`]), the files they write ([`open_outputs`]), one pass of a
+//! job ([`pass`]), and the end of a run ([`conclude`]).
 
 mod bench;
 mod canon;
@@ -15,6 +15,8 @@ mod man;
 mod overlap;
 mod score;
 mod solve;
+
+use std::io::Write as _;
 
 use anyhow::Context;
 
@@ -108,6 +110,32 @@ fn settings(
     })
 }
 
+/// What a record command writes: its rows (stdout or `-o`) and, with
+/// `--summary-json`, the summary.
+struct Outputs {
+    /// The rows.
+    rows: Sink,
+    /// The `--summary-json` file (a temporary file until the end).
+    summary: Option<Sink>,
+}
+
+/// Opens a record command's outputs before any input is read, so that an
+/// unwritable `-o` or `--summary-json` fails before any work.
+fn open_outputs(run: &RunArgs, records: &RecordArgs) -> anyhow::Result<Outputs> {
+    let output = run.output.as_deref();
+    Ok(Outputs {
+        rows: io::open_output(output)?,
+        summary: io::open_summary(records.summary_json.as_deref(), output)?,
+    })
+}
+
+/// Writes one line to stderr. A failure (a full disk, a closed pipe) is
+/// ignored: the line is a report, and the exit code still tells how the
+/// run ended.
+pub(crate) fn say(line: std::fmt::Arguments<'_>) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
 /// Runs one pass of a job through the pipeline into `sink`.
 fn pass<J: Job>(
     job: &J,
@@ -129,27 +157,50 @@ fn pass<J: Job>(
     )?)
 }
 
+/// What a command adds to the end of its run beyond the common summary.
+#[derive(Debug, Default)]
+struct Ending {
+    /// A line of the command's own counts, printed after the summary.
+    note: Option<String>,
+    /// Whether the command found what it reports as a failure (exit 1
+    /// when the run finished), besides invalid records: `overlap`'s leaks.
+    failed: bool,
+}
+
 /// Ends a record command's run: keeps the output when the run completed,
-/// prints the summary, and chooses the exit code.
+/// prints the summary, and chooses the exit code. Both files are written
+/// before either is renamed: when the summary cannot be written, nothing
+/// is kept under `-o`. The command's note is printed only when the run
+/// finished: after Ctrl-C or a closed stdout its counts would claim work
+/// that was not done. A closed stdout (`| head`) ends the run with 0, as
+/// promised: it did not finish, so it found nothing to fail on.
 fn conclude(
     command: &'static str,
     mut report: Report,
-    sink: Sink,
+    outputs: Outputs,
     run: &RunArgs,
     records: &RecordArgs,
+    ending: Ending,
 ) -> anyhow::Result<Exit> {
-    io::finish(sink, &mut report)?;
+    let rows = pipeline::flush(outputs.rows, &mut report)?;
     let mut summary = Summary::new(command, &report.totals, report.elapsed, run.thread_count());
     summary.interrupted = report.interrupted;
+    let summary_file = match (records.summary_json.as_deref(), outputs.summary) {
+        (Some(path), Some(sink)) => Some(io::write_summary_json(sink, path, &summary)?),
+        _ => None,
+    };
+    io::keep(rows, summary_file, &mut report)?;
     if !run.quiet && !report.broken_pipe {
-        eprintln!("{summary}");
-    }
-    if let Some(path) = &records.summary_json {
-        io::write_summary_json(path, &summary)?;
+        say(format_args!("{summary}"));
+        if let Some(note) = ending.note.filter(|_| !report.interrupted) {
+            say(format_args!("{note}"));
+        }
     }
     Ok(if report.interrupted {
         interrupt::exit()
+    } else if report.broken_pipe {
+        Exit::Ok
     } else {
-        Exit::Ok.or_invalid(report.totals.count(Status::Invalid) > 0)
+        Exit::Ok.or_invalid(ending.failed || report.totals.count(Status::Invalid) > 0)
     })
 }

@@ -1,11 +1,13 @@
 //! `batchdoku overlap`: remember the training split's classes, then report
-//! the test records in them. Exit code 1 when any test record leaks (or
-//! any record is invalid).
+//! the test records in them. Every row names its split (`train` for an
+//! invalid training record, `test` otherwise) and `index` counts records
+//! within that split. Exit code 1 when any test record leaks (or any
+//! record is invalid).
 
 use batchdoku::jobs::{ClassMap, OverlapJob, Split};
 use batchdoku::output::{Column, Status, OVERLAP_COLUMNS};
 
-use super::{conclude, pass, settings};
+use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::OverlapArgs;
 use crate::cli::exit::Exit;
 use crate::cli::io;
@@ -15,7 +17,7 @@ pub fn run(args: &OverlapArgs) -> anyhow::Result<Exit> {
     if args.train == "-" && args.test == "-" {
         anyhow::bail!("overlap: TRAIN and TEST cannot both be stdin");
     }
-    let mut sink = io::open_output(args.run.output.as_deref())?;
+    let mut outputs = open_outputs(&args.run, &args.records)?;
     let train = io::open_inputs(std::slice::from_ref(&args.train), None, &args.records)?;
     let test = io::open_inputs(std::slice::from_ref(&args.test), None, &args.records)?;
     let columns = OVERLAP_COLUMNS.to_vec();
@@ -31,23 +33,52 @@ pub fn run(args: &OverlapArgs) -> anyhow::Result<Exit> {
         split: Split::Train,
         classes: &classes,
     };
-    let mut report = pass(&job, train, &mut sink, &config, &args.run)?;
+    let mut report = pass(&job, train, &mut outputs.rows, &config, &args.run)?;
+    let train_records = report.totals.records;
+    let mut test_records = 0;
     if !(report.interrupted || report.broken_pipe) {
         job.split = Split::Test;
-        let testing = pass(&job, test, &mut sink, &config.without_header(), &args.run)?;
+        let testing = pass(
+            &job,
+            test,
+            &mut outputs.rows,
+            &config.without_header(),
+            &args.run,
+        )?;
+        test_records = testing.totals.records;
         report.totals += testing.totals;
         report.elapsed += testing.elapsed;
         report.interrupted = testing.interrupted;
         report.broken_pipe = testing.broken_pipe;
     }
     let leaks = report.totals.count(Status::Leak);
-    let exit = conclude("overlap", report, sink, &args.run, &args.records)?;
-    if !args.run.quiet {
-        eprintln!(
-            "batchdoku overlap: {leaks} test record{} equivalent to a training record ({} training classes)",
-            if leaks == 1 { "" } else { "s" },
-            classes.len()
-        );
+    let classes = classes.len();
+    let note = format!(
+        "batchdoku overlap: {train_records} train record{} ({classes} class{}), {test_records} \
+         test record{}, {leaks} leak{} (test records equivalent to a training record)",
+        plural(train_records),
+        if classes == 1 { "" } else { "es" },
+        plural(test_records),
+        plural(leaks),
+    );
+    conclude(
+        "overlap",
+        report,
+        outputs,
+        &args.run,
+        &args.records,
+        Ending {
+            note: Some(note),
+            failed: leaks > 0,
+        },
+    )
+}
+
+/// `s` unless `n` is 1.
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
     }
-    Ok(exit.or_invalid(leaks > 0))
 }

@@ -7,7 +7,7 @@ use batchdoku::jobs::ScoreJob;
 use batchdoku::output::{Column, SCORE_COLUMNS};
 use batchdoku::score::{ScoreOptions, Weights};
 
-use super::{conclude, pass, settings};
+use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::{ScoreArgs, SolverArg};
 use crate::cli::exit::Exit;
 use crate::cli::io;
@@ -36,7 +36,7 @@ pub fn run(args: &ScoreArgs) -> anyhow::Result<Exit> {
     if args.count {
         columns.push(Column::Solutions);
     }
-    let mut sink = io::open_output(args.run.output.as_deref())?;
+    let mut outputs = open_outputs(&args.run, &args.records)?;
     let inputs = io::open_inputs(&args.inputs.paths(), None, &args.records)?;
     let config = settings(
         &args.run,
@@ -45,6 +45,13 @@ pub fn run(args: &ScoreArgs) -> anyhow::Result<Exit> {
         Column::Solution,
         &[&inputs.0],
     )?;
-    let report = pass(&job, inputs, &mut sink, &config, &args.run)?;
-    conclude("score", report, sink, &args.run, &args.records)
+    let report = pass(&job, inputs, &mut outputs.rows, &config, &args.run)?;
+    conclude(
+        "score",
+        report,
+        outputs,
+        &args.run,
+        &args.records,
+        Ending::default(),
+    )
 }

@@ -4,7 +4,7 @@
 use batchdoku::jobs::SolveJob;
 use batchdoku::output::{Column, SOLVE_COLUMNS};
 
-use super::{conclude, pass, settings};
+use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::{SolveArgs, SolverArg};
 use crate::cli::exit::Exit;
 use crate::cli::io;
@@ -19,7 +19,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
         engine: args.solver.into(),
         rate: args.rate,
     };
-    let mut sink = io::open_output(args.run.output.as_deref())?;
+    let mut outputs = open_outputs(&args.run, &args.records)?;
     let inputs = io::open_inputs(&args.inputs.paths(), None, &args.records)?;
     let mut columns = SOLVE_COLUMNS.to_vec();
     if args.rate {
@@ -39,6 +39,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
         Column::Solution,
         &[&inputs.0],
     )?;
-    let report = pass(&job, inputs, &mut sink, &config, &args.run)?;
-    conclude("solve", report, sink, &args.run, &args.records)
+    let report = pass(&job, inputs, &mut outputs.rows, &config, &args.run)?;
+    conclude(
+        "solve",
+        report,
+        outputs,
+        &args.run,
+        &args.records,
+        Ending::default(),
+    )
 }
