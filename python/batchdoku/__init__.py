@@ -193,8 +193,8 @@ def to_strings(cells: Any) -> "npt.NDArray[np.bytes_]":
     """The 81-digit strings of a ``(n, 81)`` (or ``(n, 9, 9)``) digit array, as a NumPy ``S81`` array.
 
     Blanks become ``0``, as in the CLI's output; a :data:`NO_GRID` row becomes ``b""``. One vectorised pass
-    (about 150x faster than ``"".join(map(str, row))`` per row); ``.astype(str)`` gives Python-style text, and
-    pandas takes either as a column.
+    (hundreds of times faster than ``"".join(map(str, row))`` per row); ``.astype(str)`` gives ``str`` values
+    for a pandas text column (still about 40x faster than the join).
     """
     digits = np.asarray(cells)
     if digits.ndim == 3 and digits.shape[1:] == (9, 9):
@@ -203,11 +203,14 @@ def to_strings(cells: Any) -> "npt.NDArray[np.bytes_]":
         raise ValueError(f"to_strings: expected shape (n, 81) or (n, 9, 9), got {digits.shape}")
     if digits.dtype.kind not in "iu":
         raise TypeError(f"to_strings: expected an integer array, got dtype {digits.dtype}")
-    missing = np.all(digits == NO_GRID, axis=1)
-    bad = np.any((digits < 0) | (digits > 9), axis=1) & ~missing
+    # Two row reductions, then one copy: the checks cost less than the conversion.
+    low, high = digits.min(axis=1), digits.max(axis=1)
+    missing = (low == NO_GRID) & (high == NO_GRID)
+    bad = ((low < 0) | (high > 9)) & ~missing
     if bad.any():
         raise ValueError(f"to_strings: row {int(np.argmax(bad))} (0-based) has a value outside 0..9")
     text = digits.astype(np.uint8)  # a copy, even of a uint8 array
     text += ord("0")
-    text[missing] = 0
+    if missing.any():
+        text[missing] = 0
     return text.view("S81").reshape(len(text))

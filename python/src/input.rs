@@ -86,18 +86,25 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
 }
 
 /// Checks the cells of one row: every value 0..=9, or every value
-/// [`NO_GRID`]. `get(c)` is cell `c`'s value.
-fn check_row(i: usize, get: impl Fn(usize) -> i128) -> PyResult<()> {
+/// [`NO_GRID`]. `get(c)` is cell `c`'s value; the error is the first cell
+/// out of range and its value.
+fn check_cells(get: impl Fn(usize) -> i128) -> Result<(), (usize, i128)> {
     if (0..CELLS).all(|c| get(c) == i128::from(NO_GRID)) {
         return Ok(());
     }
     match (0..CELLS).find(|&c| !(0..=9).contains(&get(c))) {
         None => Ok(()),
-        Some(c) => Err(PyValueError::new_err(format!(
-            "puzzles: row {i} (0-based): value {} in cell {c} (0-based) is outside 0..9",
-            get(c)
-        ))),
+        Some(c) => Err((c, get(c))),
     }
+}
+
+/// [`check_cells`] for row `i`, as a `ValueError` naming the row.
+fn check_row(i: usize, get: impl Fn(usize) -> i128) -> PyResult<()> {
+    check_cells(get).map_err(|(c, v)| {
+        PyValueError::new_err(format!(
+            "puzzles: row {i} (0-based): value {v} in cell {c} (0-based) is outside 0..9"
+        ))
+    })
 }
 
 /// Converts a C-contiguous `(n, 81)` array of element type `T` into checked
@@ -323,10 +330,10 @@ mod tests {
 
     #[test]
     fn rows_are_checked_whole() {
-        assert!(check_row(0, |c| (c % 10) as i128).is_ok());
-        assert!(check_row(0, |_| 255).is_ok());
-        assert!(check_row(0, |c| if c == 5 { 255 } else { 0 }).is_err());
-        assert!(check_row(0, |c| if c == 80 { -1 } else { 0 }).is_err());
+        assert_eq!(check_cells(|c| (c % 10) as i128), Ok(()));
+        assert_eq!(check_cells(|_| 255), Ok(()));
+        assert_eq!(check_cells(|c| if c == 5 { 255 } else { 0 }), Err((5, 255)));
+        assert_eq!(check_cells(|c| if c == 80 { -1 } else { 0 }), Err((80, -1)));
     }
 
     #[test]
