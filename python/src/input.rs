@@ -1,21 +1,44 @@
-//! The `puzzles` argument: a uint8 array of shape (n, 81) (0 = blank),
-//! borrowed when C-contiguous, or a sequence of 81-character strings,
-//! copied into one buffer under the GIL. Parsing each puzzle is left to
-//! the workers ([`PuzzleView::parse`]), so it runs in parallel.
+//! The `puzzles` argument, as data people hold it: a list or tuple of
+//! 81-character strings, a NumPy string array (`<U81`, `S81`) or object
+//! array, a pandas Series (anything with `to_numpy()`), or an integer array
+//! of any integer dtype shaped `(n, 81)` or `(n, 9, 9)` (0 = blank).
+//!
+//! Strings are copied into one buffer under the GIL and parsed by the
+//! workers ([`PuzzleView::parse`]), so parsing runs in parallel; a missing
+//! value (`None`, NaN) is an empty string, so an `invalid` row. A C-contiguous
+//! uint8 array is borrowed; any other integer array is converted once. Array
+//! values are checked here: a value outside 0..9 raises `ValueError` naming
+//! its row, except a row made only of [`NO_GRID`], which stays an `invalid`
+//! row (read() marks malformed records so, and every function marks a grid
+//! it has not got so). Anything else raises `TypeError`.
 
 use batchdoku::grid::CELLS;
-use batchdoku::parse::{parse_line, ParseError, ParseErrorKind};
+use batchdoku::parse::{parse_line, ParseError};
 use batchdoku::Grid;
-use numpy::{PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
+use numpy::{
+    Element, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray2, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyBytes, PyFloat, PySequence, PyString};
+
+/// The cell value filling a row that holds no grid: a malformed record in
+/// `read()`'s `puzzles`, no solution in `solution`, an invalid puzzle in
+/// `canonical`. Such a row stays `invalid` wherever it is passed on.
+pub const NO_GRID: u8 = 255;
+
+/// What the function does with the puzzles, for messages.
+const EXPECTED: &str =
+    "expected a list of 81-character strings, a string or object array, a pandas Series, \
+     or an integer array of shape (n, 81) or (n, 9, 9)";
 
 /// The puzzles of one call, held for as long as the workers read them.
 pub enum Puzzles<'py> {
-    /// A C-contiguous uint8 array, borrowed.
+    /// A C-contiguous uint8 array of shape (n, 81), borrowed (values
+    /// checked).
     Array(PyReadonlyArray2<'py, u8>),
-    /// The cells of a non-contiguous array, copied in row-major order.
+    /// Cell values converted from another integer array (values checked).
     Cells(Vec<u8>),
     /// The bytes of each string, end to end; `ends[i]` is where string
     /// `i` ends.
@@ -30,7 +53,7 @@ pub enum Puzzles<'py> {
 /// A view of [`Puzzles`] the workers can share without the GIL.
 #[derive(Clone, Copy)]
 pub enum PuzzleView<'a> {
-    /// `n * 81` cell values.
+    /// `n * 81` cell values, each row 0..=9 or all [`NO_GRID`].
     Cells(&'a [u8]),
     /// Strings end to end, and where each ends.
     Lines {
@@ -41,57 +64,214 @@ pub enum PuzzleView<'a> {
     },
 }
 
+/// Why one puzzle has no grid.
+pub enum Unreadable {
+    /// The text is malformed, as the CLI would say.
+    Parse(ParseError),
+    /// An array row of [`NO_GRID`] values.
+    NoGrid,
+}
+
+/// `TypeError` with the common prefix.
+fn type_error(msg: String) -> PyErr {
+    PyTypeError::new_err(format!("puzzles: {msg}"))
+}
+
+/// The type name of `obj`, for messages.
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default()
+}
+
+/// Checks the cells of one row: every value 0..=9, or every value
+/// [`NO_GRID`]. `get(c)` is cell `c`'s value; the error is the first cell
+/// out of range and its value.
+fn check_cells(get: impl Fn(usize) -> i128) -> Result<(), (usize, i128)> {
+    if (0..CELLS).all(|c| get(c) == i128::from(NO_GRID)) {
+        return Ok(());
+    }
+    match (0..CELLS).find(|&c| !(0..=9).contains(&get(c))) {
+        None => Ok(()),
+        Some(c) => Err((c, get(c))),
+    }
+}
+
+/// [`check_cells`] for row `i`, as a `ValueError` naming the row.
+fn check_row(i: usize, get: impl Fn(usize) -> i128) -> PyResult<()> {
+    check_cells(get).map_err(|(c, v)| {
+        PyValueError::new_err(format!(
+            "puzzles: row {i} (0-based): value {v} in cell {c} (0-based) is outside 0..9"
+        ))
+    })
+}
+
+/// Converts a C-contiguous `(n, 81)` array of element type `T` into checked
+/// cells, or `None` when its dtype is not `T`.
+fn convert<T: Element + Copy + Into<i128>>(array: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
+    let Ok(typed) = array.cast::<PyArray2<T>>() else {
+        return Ok(None);
+    };
+    let view = typed.readonly();
+    let values = view.as_slice()?;
+    for (i, row) in values.chunks_exact(CELLS).enumerate() {
+        check_row(i, |c| row[c].into())?;
+    }
+    // Every value is 0..=9 or 255 now, so the cast keeps it.
+    Ok(Some(
+        values
+            .iter()
+            .map(|&v| Into::<i128>::into(v) as u8)
+            .collect(),
+    ))
+}
+
+/// Appends one string item (str, bytes, or a missing value as an empty
+/// string) to `bytes`, or raises `TypeError` naming row `i`.
+fn push_item(item: &Bound<'_, PyAny>, i: usize, bytes: &mut Vec<u8>) -> PyResult<()> {
+    if let Ok(s) = item.cast::<PyString>() {
+        bytes.extend_from_slice(s.to_cow()?.as_bytes());
+    } else if let Ok(b) = item.cast::<PyBytes>() {
+        bytes.extend_from_slice(b.as_bytes());
+    } else if item.is_none() || item.cast::<PyFloat>().is_ok_and(|f| f.value().is_nan()) {
+        // A missing value (pandas NaN, None): an empty record, so an
+        // invalid row, as the CLI makes of an empty field.
+    } else if type_name(item) == "NAType" {
+        // pandas.NA, also a missing value.
+    } else {
+        return Err(type_error(format!(
+            "row {i} (0-based): expected a string, got {}",
+            type_name(item)
+        )));
+    }
+    Ok(())
+}
+
 impl<'py> Puzzles<'py> {
-    /// Converts the `puzzles` argument, or raises `ValueError` for a wrong
-    /// type, dtype or shape.
+    /// Converts the `puzzles` argument: `TypeError` for a type it does not
+    /// take, `ValueError` for a wrong shape or a value outside 0..9.
     pub fn extract(obj: &Bound<'py, PyAny>) -> PyResult<Puzzles<'py>> {
-        if let Ok(array) = obj.cast::<PyUntypedArray>() {
-            let shape = array.shape().to_vec();
-            let typed = obj.cast::<PyArray2<u8>>().map_err(|_| {
-                PyValueError::new_err(format!(
-                    "puzzles: expected a uint8 array of shape (n, 81), got dtype {} with shape {:?}",
-                    array.dtype(),
-                    shape
-                ))
-            })?;
-            if shape.len() != 2 || shape[1] != CELLS {
-                return Err(PyValueError::new_err(format!(
-                    "puzzles: expected shape (n, 81), got {shape:?}"
-                )));
-            }
-            let view = typed.readonly();
-            if view.as_slice().is_ok() {
-                return Ok(Puzzles::Array(view));
-            }
-            return Ok(Puzzles::Cells(view.as_array().iter().copied().collect()));
+        if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+            return Err(type_error(format!(
+                "{EXPECTED}; got one string (wrap it in a list)"
+            )));
         }
-        if obj.is_instance_of::<PyString>() {
-            return Err(PyValueError::new_err(
-                "puzzles: expected a list of 81-character strings or a uint8 array, got one string",
-            ));
+        if obj.cast::<PyUntypedArray>().is_ok() {
+            return Self::from_array(obj);
         }
-        let items = obj.try_iter().map_err(|_| {
-            PyValueError::new_err(
-                "puzzles: expected a list of 81-character strings or a uint8 array of shape (n, 81)",
-            )
-        })?;
+        // A pandas Series or Index (and polars, pyarrow): its NumPy form.
+        if !obj.is_instance_of::<PySequence>() && obj.hasattr("to_numpy")? {
+            let array = obj.call_method0("to_numpy")?;
+            if array.cast::<PyUntypedArray>().is_ok() {
+                return Self::from_array(&array);
+            }
+        }
+        let Ok(items) = obj.cast::<PySequence>() else {
+            return Err(type_error(format!("{EXPECTED}; got {}", type_name(obj))));
+        };
+        Self::from_items(items.try_iter()?)
+    }
+
+    /// Strings from any iterator of items.
+    fn from_items(items: Bound<'py, pyo3::types::PyIterator>) -> PyResult<Puzzles<'py>> {
         let mut bytes = Vec::new();
         let mut ends = Vec::new();
-        for item in items {
-            let item = item?;
-            let s = item.cast::<PyString>().map_err(|_| {
-                PyValueError::new_err(format!(
-                    "puzzles: expected strings, got {}",
-                    item.get_type()
-                        .name()
-                        .map(|n| n.to_string())
-                        .unwrap_or_default()
-                ))
-            })?;
-            bytes.extend_from_slice(s.to_cow()?.as_bytes());
+        for (i, item) in items.enumerate() {
+            push_item(&item?, i, &mut bytes)?;
             ends.push(bytes.len());
         }
         Ok(Puzzles::Lines { bytes, ends })
+    }
+
+    /// A NumPy array of strings, objects or integers.
+    fn from_array(obj: &Bound<'py, PyAny>) -> PyResult<Puzzles<'py>> {
+        let py = obj.py();
+        let array = obj.cast::<PyUntypedArray>()?;
+        let shape = array.shape().to_vec();
+        let dtype = array.dtype();
+        let kind = dtype.kind();
+        let itemsize = dtype.itemsize();
+        let numpy = py.import("numpy")?;
+        match kind {
+            b'U' | b'S' | b'O' if shape.len() != 1 => Err(PyValueError::new_err(format!(
+                "puzzles: a string or object array must have one dimension (one column), got shape {shape:?}"
+            ))),
+            b'O' => Self::from_items(obj.try_iter()?),
+            b'S' | b'U' => {
+                let n = shape[0];
+                let width = if kind == b'U' { itemsize / 4 } else { itemsize };
+                let mut bytes = Vec::with_capacity(n * width.min(CELLS));
+                let mut ends = Vec::with_capacity(n);
+                if width == 0 {
+                    ends.resize(n, 0);
+                    return Ok(Puzzles::Lines { bytes, ends });
+                }
+                let contiguous = numpy.call_method1("ascontiguousarray", (obj,))?;
+                // NumPy pads each string with NULs to the dtype's width.
+                if kind == b'S' {
+                    let raw = contiguous
+                        .call_method1("view", (numpy.getattr("uint8")?,))?
+                        .call_method1("reshape", ((n, width),))?;
+                    let raw = raw.cast::<PyArray2<u8>>()?.readonly();
+                    for row in raw.as_slice()?.chunks_exact(width) {
+                        let len = row.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
+                        bytes.extend_from_slice(&row[..len]);
+                        ends.push(bytes.len());
+                    }
+                } else {
+                    let raw = contiguous
+                        .call_method1("view", (numpy.getattr("uint32")?,))?
+                        .call_method1("reshape", ((n, width),))?;
+                    let raw = raw.cast::<PyArray2<u32>>()?.readonly();
+                    let mut utf8 = [0u8; 4];
+                    for row in raw.as_slice()?.chunks_exact(width) {
+                        let len = row.iter().rposition(|&c| c != 0).map_or(0, |p| p + 1);
+                        for &c in &row[..len] {
+                            let ch = char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER);
+                            bytes.extend_from_slice(ch.encode_utf8(&mut utf8).as_bytes());
+                        }
+                        ends.push(bytes.len());
+                    }
+                }
+                Ok(Puzzles::Lines { bytes, ends })
+            }
+            b'u' | b'i' => {
+                let n = match shape[..] {
+                    [n, c] if c == CELLS => n,
+                    [n, 9, 9] => n,
+                    _ => {
+                        return Err(PyValueError::new_err(format!(
+                            "puzzles: an integer array must have shape (n, 81) or (n, 9, 9), got {shape:?}"
+                        )))
+                    }
+                };
+                if shape.len() == 2 && dtype.is_equiv_to(&numpy::dtype::<u8>(py)) {
+                    let typed = obj.cast::<PyArray2<u8>>()?.readonly();
+                    // as_slice() also takes a Fortran-order array, whose
+                    // cells are not in row-major order: borrow C order only.
+                    if let (true, Ok(values)) = (typed.is_c_contiguous(), typed.as_slice()) {
+                        for (i, row) in values.chunks_exact(CELLS).enumerate() {
+                            check_row(i, |c| row[c].into())?;
+                        }
+                        return Ok(Puzzles::Array(typed));
+                    }
+                }
+                let flat = numpy
+                    .call_method1("ascontiguousarray", (obj,))?
+                    .call_method1("reshape", ((n, CELLS),))?;
+                macro_rules! first_of {
+                    ($($t:ty),*) => {
+                        $(if let Some(cells) = convert::<$t>(&flat)? {
+                            return Ok(Puzzles::Cells(cells));
+                        })*
+                    };
+                }
+                first_of!(u8, i8, u16, i16, u32, i32, u64, i64);
+                Err(type_error(format!("unsupported integer dtype {dtype}")))
+            }
+            _ => Err(type_error(format!("{EXPECTED}; got an array of dtype {dtype}"))),
+        }
     }
 
     /// The view the workers read.
@@ -116,21 +296,18 @@ impl PuzzleView<'_> {
     }
 
     /// Parses puzzle `i`: a string as the CLI parses a line, an array row
-    /// with every value checked to be 0..=9.
-    pub fn parse(&self, i: usize) -> Result<Grid, ParseError> {
+    /// as its (checked) cells.
+    pub fn parse(&self, i: usize) -> Result<Grid, Unreadable> {
         match self {
             PuzzleView::Cells(cells) => {
                 let row: [u8; CELLS] = cells[i * CELLS..(i + 1) * CELLS]
                     .try_into()
                     .expect("81 cells");
-                Grid::from_cells(row).ok_or_else(|| {
-                    let col = row.iter().position(|&v| v > 9).unwrap_or(0);
-                    ParseError::new(ParseErrorKind::BadChar { byte: row[col] }, col as u32 + 1)
-                })
+                Grid::from_cells(row).ok_or(Unreadable::NoGrid)
             }
             PuzzleView::Lines { bytes, ends } => {
                 let start = if i == 0 { 0 } else { ends[i - 1] };
-                parse_line(&bytes[start..ends[i]])
+                parse_line(&bytes[start..ends[i]]).map_err(Unreadable::Parse)
             }
         }
     }
@@ -141,16 +318,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn array_rows_are_checked_cell_by_cell() {
+    fn array_rows_of_no_grid_are_unreadable() {
         let mut cells = vec![0u8; 2 * CELLS];
         cells[3] = 9;
-        cells[CELLS + 5] = 12;
+        cells[CELLS..].fill(NO_GRID);
         let view = PuzzleView::Cells(&cells);
         assert_eq!(view.len(), 2);
-        assert_eq!(view.parse(0).unwrap().cells()[3], 9);
-        let err = view.parse(1).unwrap_err();
-        assert_eq!(err.col, 6);
-        assert_eq!(err.kind, ParseErrorKind::BadChar { byte: 12 });
+        assert_eq!(view.parse(0).ok().unwrap().cells()[3], 9);
+        assert!(matches!(view.parse(1), Err(Unreadable::NoGrid)));
+    }
+
+    #[test]
+    fn rows_are_checked_whole() {
+        assert_eq!(check_cells(|c| (c % 10) as i128), Ok(()));
+        assert_eq!(check_cells(|_| 255), Ok(()));
+        assert_eq!(check_cells(|c| if c == 5 { 255 } else { 0 }), Err((5, 255)));
+        assert_eq!(check_cells(|c| if c == 80 { -1 } else { 0 }), Err((80, -1)));
     }
 
     #[test]
@@ -163,7 +346,7 @@ mod tests {
             ends: &ends,
         };
         assert_eq!(view.len(), 2);
-        assert_eq!(view.parse(0).unwrap().cells()[80], 1);
-        assert!(view.parse(1).is_err());
+        assert_eq!(view.parse(0).ok().unwrap().cells()[80], 1);
+        assert!(matches!(view.parse(1), Err(Unreadable::Parse(_))));
     }
 }

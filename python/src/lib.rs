@@ -16,21 +16,97 @@ use batchdoku::parse::{InputFormat, Record};
 use batchdoku::pipeline;
 use batchdoku::score::{ScoreOptions, Weights};
 use batchdoku::Grid;
-use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::{PyOSError, PyValueError};
+use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
 
-use input::Puzzles;
+use input::{Puzzles, NO_GRID};
 use run::{run_job, thread_count, CHUNK};
 
-/// Writes puzzle `j`'s grid (zeros when `None`) into a part's `(len, 81)`
-/// cells.
+/// Writes puzzle `j`'s grid into a part's `(len, 81)` cells, which start
+/// as [`NO_GRID`] rows so a puzzle without a grid keeps that marker.
 fn put_grid(cells: &mut [u8], j: usize, grid: Option<&Grid>) {
     if let Some(g) = grid {
         cells[j * CELLS..(j + 1) * CELLS].copy_from_slice(g.cells());
     }
+}
+
+/// A count argument that must be at least 1: `ValueError` when zero or
+/// negative, `TypeError` when not an integer; values past `u64` saturate.
+fn at_least_one(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
+    let v: i128 = value.extract()?;
+    if v < 1 {
+        return Err(PyValueError::new_err(format!(
+            "{name} must be at least 1, got {v}"
+        )));
+    }
+    Ok(u64::try_from(v).unwrap_or(u64::MAX))
+}
+
+/// The `threads` argument: every core when `None`.
+fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    let threads = threads
+        .map(|t| at_least_one(t, "threads"))
+        .transpose()?
+        .map(|t| usize::try_from(t).unwrap_or(usize::MAX));
+    thread_count(threads)
+}
+
+/// The `weights` argument, as the CLI's `--weights`: `"target"`, a path to
+/// a weights file (81 integers), or 81 integers as a `(9, 9)` or `(81,)`
+/// array or a sequence.
+fn weights_arg(weights: Option<&Bound<'_, PyAny>>) -> PyResult<Weights> {
+    let Some(w) = weights else {
+        return Ok(Weights::target());
+    };
+    if w.extract::<String>().is_ok_and(|s| s == "target") {
+        return Ok(Weights::target());
+    }
+    if w.is_instance_of::<PyString>() || w.hasattr("__fspath__")? {
+        let path: std::path::PathBuf = w.extract()?;
+        let shown = path.display().to_string();
+        let file =
+            std::fs::File::open(&path).map_err(|e| PyOSError::new_err(format!("{shown}: {e}")))?;
+        return Weights::from_reader(std::io::BufReader::new(file))
+            .map_err(|e| PyValueError::new_err(format!("{shown}: {e}")));
+    }
+    let bad = || {
+        PyTypeError::new_err(
+            "weights must be 'target', a weights file path, or 81 integers ((9, 9) or (81,) array)",
+        )
+    };
+    let values: Vec<i64> = if w.cast::<PyUntypedArray>().is_ok() {
+        let kind = w.cast::<PyUntypedArray>()?.dtype().kind();
+        if kind != b'i' && kind != b'u' {
+            return Err(bad());
+        }
+        let shape = w.cast::<PyUntypedArray>()?.shape().to_vec();
+        if shape != [CELLS] && shape != [9, 9] {
+            return Err(PyValueError::new_err(format!(
+                "weights: expected shape (9, 9) or (81,), got {shape:?}"
+            )));
+        }
+        w.call_method0("ravel")?.call_method0("tolist")?.extract()?
+    } else {
+        w.extract().map_err(|_| bad())?
+    };
+    if values.len() != CELLS {
+        return Err(PyValueError::new_err(format!(
+            "weights: expected 81 integers, got {}",
+            values.len()
+        )));
+    }
+    let mut cells = [0i32; CELLS];
+    for (c, &v) in cells.iter_mut().zip(&values) {
+        *c = i32::try_from(v).map_err(|_| {
+            PyValueError::new_err(format!(
+                "weights: {v} is out of range (must fit in 32 bits)"
+            ))
+        })?;
+    }
+    Ok(Weights::new(cells))
 }
 
 /// The columns every function returns: `status`, a `(n, 81)` grid column
@@ -59,17 +135,18 @@ fn common_columns<'py>(
 
 /// Solve puzzles: first solution (count_limit=1) or count up to a limit.
 #[pyfunction]
-#[pyo3(signature = (puzzles, count_limit = 1, threads = None, solver = "mrv"))]
+#[pyo3(signature = (puzzles, count_limit = None, threads = None, solver = "mrv"))]
 fn solve<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
-    count_limit: u64,
-    threads: Option<usize>,
+    count_limit: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
     solver: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if count_limit == 0 {
-        return Err(PyValueError::new_err("count_limit must be at least 1"));
-    }
+    let count_limit = count_limit
+        .map(|k| at_least_one(k, "count_limit"))
+        .transpose()?
+        .unwrap_or(1);
     let engine = match solver {
         "mrv" => EngineKind::Mrv,
         "dlx" => EngineKind::Dlx,
@@ -79,7 +156,7 @@ fn solve<'py>(
             )))
         }
     };
-    let threads = thread_count(threads)?;
+    let threads = threads_arg(threads)?;
     let puzzles = Puzzles::extract(puzzles)?;
     let view = puzzles.view();
     let n = view.len();
@@ -89,7 +166,7 @@ fn solve<'py>(
         rate: false,
     };
     let mut status = vec![0u8; n];
-    let mut solution = vec![0u8; n * CELLS];
+    let mut solution = vec![NO_GRID; n * CELLS];
     let mut solutions = vec![0u64; n];
     let mut guesses = vec![0u64; n];
     let parts = status
@@ -117,35 +194,15 @@ fn score<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
     weights: Option<&Bound<'py, PyAny>>,
-    node_limit: Option<u64>,
-    threads: Option<usize>,
+    node_limit: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
     count: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let weights = match weights {
-        None => Weights::target(),
-        Some(w) if w.extract::<String>().is_ok_and(|s| s == "target") => Weights::target(),
-        Some(w) => {
-            let values: Vec<i64> = w.extract().map_err(|_| {
-                PyValueError::new_err("weights must be 'target' or a sequence/array of 81 integers")
-            })?;
-            if values.len() != CELLS {
-                return Err(PyValueError::new_err(format!(
-                    "weights: expected 81 integers, got {}",
-                    values.len()
-                )));
-            }
-            let mut cells = [0i32; CELLS];
-            for (c, &v) in cells.iter_mut().zip(&values) {
-                *c = i32::try_from(v)
-                    .map_err(|_| PyValueError::new_err(format!("weights: {v} is out of range")))?;
-            }
-            Weights::new(cells)
-        }
-    };
-    if node_limit == Some(0) {
-        return Err(PyValueError::new_err("node_limit must be at least 1"));
-    }
-    let threads = thread_count(threads)?;
+    let weights = weights_arg(weights)?;
+    let node_limit = node_limit
+        .map(|k| at_least_one(k, "node_limit"))
+        .transpose()?;
+    let threads = threads_arg(threads)?;
     let puzzles = Puzzles::extract(puzzles)?;
     let view = puzzles.view();
     let n = view.len();
@@ -158,7 +215,7 @@ fn score<'py>(
         },
     };
     let mut status = vec![0u8; n];
-    let mut solution = vec![0u8; n * CELLS];
+    let mut solution = vec![NO_GRID; n * CELLS];
     let mut scores = vec![0i64; n];
     let mut nodes = vec![0u64; n];
     let mut solutions = vec![0u64; n];
@@ -192,14 +249,14 @@ fn score<'py>(
 fn canon<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let threads = thread_count(threads)?;
+    let threads = threads_arg(threads)?;
     let puzzles = Puzzles::extract(puzzles)?;
     let view = puzzles.view();
     let n = view.len();
     let mut status = vec![0u8; n];
-    let mut canonical = vec![0u8; n * CELLS];
+    let mut canonical = vec![NO_GRID; n * CELLS];
     let mut transforms = vec![Transform::identity(); n];
     let parts = status
         .par_chunks_mut(CHUNK)
@@ -229,14 +286,21 @@ fn canon<'py>(
     Ok(dict)
 }
 
-/// Reads every record of a file in any input format the CLI reads.
+/// Reads every record of a file in any input format the CLI reads, with
+/// the CLI's `--input-format` and `--column`.
 #[pyfunction]
-#[pyo3(signature = (path, input_format = "auto"))]
-fn read<'py>(py: Python<'py>, path: &str, input_format: &str) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (path, input_format = "auto", column = None))]
+fn read<'py>(
+    py: Python<'py>,
+    path: &str,
+    input_format: &str,
+    column: Option<String>,
+) -> PyResult<Bound<'py, PyDict>> {
     let format: InputFormat = input_format.parse().map_err(PyValueError::new_err)?;
     let result: std::io::Result<_> = py.detach(|| {
         let options = batchdoku::parse::ReadOptions {
             format,
+            column,
             ..Default::default()
         };
         let mut input = pipeline::open(path, &options, Default::default())?;
@@ -249,14 +313,15 @@ fn read<'py>(py: Python<'py>, path: &str, input_format: &str) -> PyResult<Bound<
             match &rec.puzzle {
                 Ok(g) => cells.extend_from_slice(g.cells()),
                 Err(e) => {
-                    cells.extend_from_slice(&[0; CELLS]);
-                    errors.push((i, format!("{path}:{}: {e}", rec.line)));
+                    // Marked, so the row stays invalid wherever it goes.
+                    cells.extend_from_slice(&[NO_GRID; CELLS]);
+                    errors.push((i, format!("row {i} (0-based): {path}:{}: {e}", rec.line)));
                 }
             }
             if has_expected {
                 match &rec.expected {
                     Some(Ok(g)) => expected.extend_from_slice(g.cells()),
-                    _ => expected.extend_from_slice(&[0; CELLS]),
+                    _ => expected.extend_from_slice(&[NO_GRID; CELLS]),
                 }
             }
             lines.push(rec.line);
@@ -264,8 +329,13 @@ fn read<'py>(py: Python<'py>, path: &str, input_format: &str) -> PyResult<Bound<
         }
         Ok((cells, lines, has_expected.then_some(expected), errors))
     });
-    let (cells, lines, expected, errors) =
-        result.map_err(|e| PyOSError::new_err(format!("{path}: {e}")))?;
+    let (cells, lines, expected, errors) = result.map_err(|e| {
+        if e.kind() == std::io::ErrorKind::InvalidInput {
+            PyValueError::new_err(format!("{path}: {e}"))
+        } else {
+            PyOSError::new_err(format!("{path}: {e}"))
+        }
+    })?;
     let n = lines.len();
     let dict = PyDict::new(py);
     let mut valid = vec![true; n];
@@ -301,6 +371,7 @@ fn _batchdoku(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "STATUS_NAMES",
         batchdoku::output::Status::ALL.map(|s| s.as_str()).to_vec(),
     )?;
+    m.add("NO_GRID", NO_GRID)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

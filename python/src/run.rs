@@ -14,7 +14,13 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use crate::input::PuzzleView;
+use batchdoku::output::Status;
+
+use crate::input::{PuzzleView, Unreadable};
+
+/// Why a row of `NO_GRID` values is invalid.
+const NO_GRID_WHY: &str = "no grid (a row of 255s: a malformed record in read()'s puzzles, \
+     or a row without a grid in a result)";
 
 /// Puzzles per part of the output columns: the smallest piece of work a
 /// worker takes.
@@ -36,7 +42,7 @@ pub fn thread_count(threads: Option<usize>) -> PyResult<usize> {
 /// each run of [`CHUNK`] puzzles (the last one may be shorter);
 /// `store(part, j, row, scratch)` writes puzzle `j` of a part from its
 /// row and the worker's scratch. Returns the invalid puzzles' messages as
-/// `(position, "puzzle <position>: <why>")`, in input order.
+/// `(i, "row <i> (0-based): <why>")`, in input order.
 pub fn run_job<J, P, F>(
     py: Python<'_>,
     job: &J,
@@ -62,22 +68,33 @@ where
                     let first = c * CHUNK;
                     for j in 0..CHUNK.min(n - first) {
                         let i = first + j;
-                        let puzzle = puzzles.parse(i);
                         let at = Position {
                             source: "puzzles",
                             line: i as u64 + 1,
                             index: i as u64 + 1,
                         };
-                        pipeline::fill_row(job, scratch, puzzle.as_ref(), &record, &at, row);
+                        match puzzles.parse(i) {
+                            Ok(grid) => {
+                                pipeline::fill_row(job, scratch, Ok(&grid), &record, &at, row)
+                            }
+                            Err(Unreadable::Parse(e)) => {
+                                pipeline::fill_row(job, scratch, Err(&e), &record, &at, row)
+                            }
+                            Err(Unreadable::NoGrid) => {
+                                row.reset(at.index, at.line);
+                                row.status = Status::Invalid;
+                                row.error.push_str(NO_GRID_WHY);
+                            }
+                        }
                         store(&mut part, j, row, scratch);
-                        if !row.error.is_empty() {
-                            // The row names "puzzles:<line>"; name the
-                            // 0-based position in the input instead.
+                        if row.status == Status::Invalid {
+                            // fill_row names "puzzles:<line>"; name the
+                            // row, counted from 0 as Python indexes it.
                             let why = row
                                 .error
-                                .split_once(": ")
-                                .map_or(row.error.as_str(), |(_, m)| m);
-                            chunk_errors.push((i, format!("puzzle {i}: {why}")));
+                                .strip_prefix(&format!("puzzles:{}: ", at.line))
+                                .unwrap_or(&row.error);
+                            chunk_errors.push((i, format!("row {i} (0-based): {why}")));
                         }
                     }
                     if !chunk_errors.is_empty() {

@@ -74,7 +74,7 @@ def test_statuses_invalid_and_contradictory():
     assert "expected 81 cells, found 79" in r["error"][2]
     assert "bad character 'x'" in r["error"][3]
     assert "contradictory givens" in r["error"][4]
-    assert not r["solution"][2].any()
+    assert (r["solution"][2] == batchdoku.NO_GRID).all()
     # Same statuses as the CLI.
     assert [Status(s).name.lower() for s in r["status"]] == [row["status"] for row in cli("solve", "-k", 2, STATUSES)]
 
@@ -84,31 +84,98 @@ def test_numpy_input_and_values_out_of_range():
     assert puzzles.dtype == np.uint8 and puzzles.shape == (211, 81)
     r = batchdoku.solve(puzzles)
     assert all(is_solution(p, s) for p, s in zip(puzzles, r["solution"]))
-    bad = puzzles[:2].copy()
-    bad[1, 5] = 12
-    r = batchdoku.solve(bad)
-    assert Status(r["status"][1]) == Status.INVALID
-    assert "column 6" in r["error"][1]
+    for dtype in (np.uint8, np.int8, np.int64, np.uint32):
+        bad = puzzles[:3].astype(dtype)
+        bad[2, 5] = 12 if dtype != np.int8 else -1
+        with pytest.raises(ValueError, match=r"row 2 \(0-based\).* cell 5 \(0-based\)"):
+            batchdoku.solve(bad)
+
+
+def test_every_input_form_gives_the_same_results():
+    """Strings as list, tuple, <U81, S81, object array, pandas Series; cells as any integer dtype, (n, 81) or
+    (n, 9, 9), contiguous or not: all give the list of strings' results."""
+    lines = SAMPLE.read_text().splitlines()[:30] + ["bad", ""]
+    want = batchdoku.solve(lines, count_limit=2)
+    text_forms = [
+        tuple(lines),
+        np.array(lines),
+        np.array(lines).astype("S"),
+        np.array(lines, dtype=object),
+        [s.encode() for s in lines],
+    ]
+    pd = pytest.importorskip("pandas")
+    text_forms += [pd.Series(lines), pd.Series(lines, dtype="string"), pd.Series(lines).astype(str)]
+    for form in text_forms:
+        got = batchdoku.solve(form, count_limit=2)
+        assert np.array_equal(got["status"], want["status"]), type(form)
+        assert np.array_equal(got["solution"], want["solution"]), type(form)
+        assert got["error"] == want["error"], type(form)
+    cells = batchdoku.read(SAMPLE)["puzzles"][:30]
+    grids = batchdoku.solve(cells, count_limit=2)
+    assert np.array_equal(grids["solution"], want["solution"][:30])
+    for dtype in (np.uint8, np.int8, np.uint16, np.int16, np.int32, np.uint32, np.int64, np.uint64):
+        for form in (cells.astype(dtype), cells.astype(dtype).reshape(30, 9, 9), np.asfortranarray(cells.astype(dtype))):
+            got = batchdoku.solve(form, count_limit=2)
+            assert np.array_equal(got["solution"], grids["solution"]), (dtype, form.shape)
+            assert np.array_equal(got["status"], grids["status"]), dtype
+
+
+def test_missing_values_are_invalid_rows():
+    pd = pytest.importorskip("pandas")
+    s = pd.Series([HARD, None, float("nan"), pd.NA], dtype=object)
+    r = batchdoku.solve(s)
+    assert [Status(x) for x in r["status"]] == [Status.SOLVED] + [Status.INVALID] * 3
+    assert r["error"][1] == "row 1 (0-based): empty record"
 
 
 @pytest.mark.parametrize(
     "value",
     [
         np.zeros((3, 80), dtype=np.uint8),
-        np.zeros((3, 81), dtype=np.int64),
         np.zeros(81, dtype=np.uint8),
-        HARD,
-        [1, 2, 3],
+        np.zeros((3, 9, 8), dtype=np.int16),
+        np.array([[HARD, HARD]]),
     ],
 )
-def test_wrong_shapes_and_dtypes_raise(value):
+def test_wrong_shapes_raise_value_error(value):
     with pytest.raises(ValueError):
         batchdoku.solve(value)
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        HARD,
+        HARD.encode(),
+        [1, 2, 3],
+        {HARD: 1},
+        {"puzzles": np.zeros((1, 81), dtype=np.uint8)},
+        np.zeros((3, 81), dtype=np.float64),
+        np.zeros((3, 81), dtype=bool),
+        42,
+        None,
+    ],
+)
+def test_other_types_raise_type_error(value):
+    with pytest.raises(TypeError):
+        batchdoku.solve(value)
+
+
+def test_a_dataframe_is_not_one_column():
+    pd = pytest.importorskip("pandas")
+    with pytest.raises((TypeError, ValueError)):
+        batchdoku.solve(pd.DataFrame({"a": [HARD], "b": [HARD]}))
+
+
 def test_bad_arguments_raise():
+    for k in (0, -1, -(2**70)):
+        with pytest.raises(ValueError, match="count_limit must be at least 1"):
+            batchdoku.solve([HARD], count_limit=k)
     with pytest.raises(ValueError):
-        batchdoku.solve([HARD], count_limit=0)
+        batchdoku.score([HARD], node_limit=0)
+    with pytest.raises(TypeError):
+        batchdoku.solve([HARD], count_limit=1.5)
+    assert batchdoku.solve([HARD], count_limit=2**70)["solutions"][0] == 1
     with pytest.raises(ValueError):
         batchdoku.solve([HARD], solver="nope")
     with pytest.raises(ValueError):
@@ -156,6 +223,7 @@ def test_read_every_format_with_expected_column():
     short = batchdoku.read(ROOT / "tests" / "fixtures" / "formats" / "luogu_short.txt")
     assert list(short["valid"]) == [True, False, False]
     assert "promised grids" in short["error"][2]
+    assert short["error"][2].startswith("row 2 (0-based): ")
     with pytest.raises(OSError):
         batchdoku.read("/no/such/file.txt")
 
@@ -241,14 +309,13 @@ def test_canon_edge_cases_and_invalid_puzzles():
         assert (r["error"][i] is None) != invalid
         assert (r["transform"][i] is None) == invalid
         if invalid:
-            assert not r["canonical"][i].any()
+            assert (r["canonical"][i] == batchdoku.NO_GRID).all()
             assert r["error"][i] == solved["error"][i]
     assert "contradictory givens" in r["error"][6]
     bad = np.zeros((2, 81), dtype=np.uint8)
     bad[1, 3] = 10
-    r = batchdoku.canon(bad)
-    assert [Status(s) for s in r["status"]] == [Status.OK, Status.INVALID]
-    assert "column 4" in r["error"][1]
+    with pytest.raises(ValueError, match=r"row 1 \(0-based\)"):
+        batchdoku.canon(bad)
     with pytest.raises(ValueError):
         batchdoku.canon(np.zeros((2, 80), dtype=np.uint8))
     with pytest.raises(ValueError):
@@ -262,3 +329,79 @@ def test_canon_threads_one_and_two_give_identical_arrays():
     assert np.array_equal(one["status"], two["status"])
     assert np.array_equal(one["canonical"], two["canonical"])
     assert one["transform"] == two["transform"]
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def test_malformed_records_stay_invalid_when_passed_on():
+    """read() marks a malformed record with a NO_GRID row; solve, score and canon keep it invalid, with a message
+    naming the row, and their own grids of invalid rows are NO_GRID rows too."""
+    data = batchdoku.read(FIXTURES / "train.txt")
+    bad = [i for i, v in enumerate(data["valid"]) if not v]
+    assert bad == [3, 6]
+    assert (data["puzzles"][bad] == batchdoku.NO_GRID).all()
+    assert data["error"][3] == f"row 3 (0-based): {FIXTURES / 'train.txt'}:4: expected 81 cells, found 79"
+    for result in (batchdoku.solve(data["puzzles"]), batchdoku.score(data["puzzles"]), batchdoku.canon(data["puzzles"])):
+        invalid = [i for i, s in enumerate(result["status"]) if s == Status.INVALID]
+        assert invalid == bad
+        assert result["error"][3].startswith("row 3 (0-based): no grid")
+        grids = result["canonical"] if "canonical" in result else result["solution"]
+        assert (grids[bad] == batchdoku.NO_GRID).all()
+    # A result's missing grids stay missing: the canonical forms, passed on, keep the invalid rows invalid.
+    again = batchdoku.canon(batchdoku.canon(data["puzzles"])["canonical"])
+    assert [i for i, s in enumerate(again["status"]) if s == Status.INVALID] == bad
+    # ... and so do their strings.
+    text = batchdoku.to_strings(batchdoku.canon(data["puzzles"])["canonical"])
+    assert text[3] == b"" and text[6] == b""
+    assert [i for i, s in enumerate(batchdoku.solve(text)["status"]) if s == Status.INVALID] == bad
+
+
+def test_read_with_a_column_like_the_cli():
+    path = FIXTURES / "sudoku.csv"
+    by_name = batchdoku.read(path, column="SOLUTIONS")
+    assert "expected" not in by_name
+    cli_rows = cli("solve", "--column", "solutions", path)
+    assert [bool(v) for v in by_name["valid"]] == [row["puzzle"] != "" for row in cli_rows]
+    assert list(batchdoku.to_strings(by_name["puzzles"]).astype(str)) == [
+        row["puzzle"].replace(".", "0") for row in cli_rows
+    ]
+    plain = batchdoku.read(path)
+    assert "expected" in plain and list(plain["valid"]).count(False) == 2
+    with pytest.raises(ValueError, match="nope"):
+        batchdoku.read(path, column="nope")
+
+
+def test_score_weights_like_the_cli(tmp_path):
+    data = batchdoku.read(LUOGU)
+    rng = np.random.default_rng(3)
+    w = rng.integers(-9, 20, size=81)
+    path = tmp_path / "w.txt"
+    path.write_text("\n".join(", ".join(str(v) for v in w[r * 9 : r * 9 + 9]) for r in range(9)) + "\n")
+    want = [int(row["score"]) for row in cli("score", "--weights", path, LUOGU)]
+    for weights in (w, w.reshape(9, 9), w.astype(np.int16), list(map(int, w)), str(path), path):
+        assert list(batchdoku.score(data["puzzles"], weights=weights)["score"]) == want
+    with pytest.raises(ValueError):
+        batchdoku.score(data["puzzles"], weights=w[:80])
+    with pytest.raises(ValueError):
+        batchdoku.score(data["puzzles"], weights=w.reshape(3, 27))
+    with pytest.raises(OSError):
+        batchdoku.score(data["puzzles"], weights=tmp_path / "missing.txt")
+    (tmp_path / "short.txt").write_text("1 2 3\n")
+    with pytest.raises(ValueError, match="expected 81 integers, found 3"):
+        batchdoku.score(data["puzzles"], weights=tmp_path / "short.txt")
+    with pytest.raises(TypeError):
+        batchdoku.score(data["puzzles"], weights=np.ones(81))
+
+
+def test_to_strings_matches_join_and_round_trips():
+    r = batchdoku.solve(SAMPLE.read_text().splitlines() + ["bad"])
+    text = batchdoku.to_strings(r["solution"])
+    assert text.dtype == np.dtype("S81") and text.shape == (212,)
+    assert [t.decode() for t in text[:-1]] == ["".join(map(str, row)) for row in r["solution"][:-1]]
+    assert text[-1] == b""
+    puzzles = batchdoku.read(SAMPLE)["puzzles"]
+    assert np.array_equal(batchdoku.read(SAMPLE)["puzzles"], batchdoku.solve(batchdoku.to_strings(puzzles))["solution"] * 0 + puzzles)
+    assert list(batchdoku.to_strings(puzzles.reshape(-1, 9, 9).astype(np.int64))) == list(batchdoku.to_strings(puzzles))
+    with pytest.raises(ValueError):
+        batchdoku.to_strings(np.full((1, 81), 10))
