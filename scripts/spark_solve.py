@@ -142,6 +142,7 @@ def main(argv=None):
 
     t0 = time.time()
     conf = local_conf(SparkConf().setAppName("batchdoku").setMaster(args.master), args.master)
+    conf.set("spark.ui.showConsoleProgress", "false")
     conf.setAll(kv.split("=", 1) for kv in args.conf)
     sc = SparkContext(conf=conf)
     sc.setLogLevel("WARN")
