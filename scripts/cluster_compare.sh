@@ -21,7 +21,7 @@ import sys, pyarrow as pa, pyarrow.csv as pc, pyarrow.parquet as pq
 d = sys.argv[1]
 puzzles = [l.rstrip("\n") for l in open(f"{d}/in.txt")]
 t = pa.table({"puzzle": puzzles})
-pq.write_table(t, f"{d}/in.parquet")
+pq.write_table(t, f"{d}/in.parquet", row_group_size=16384)  # several row groups: several partitions
 pc.write_csv(t, f"{d}/in.csv")
 EOF
 echo "cluster_compare: $n puzzles, $CORES cores, $(uptime | sed 's/.*load/load/')"
@@ -42,10 +42,11 @@ for src in text parquet; do
   in="$TMP/in.txt"
   [ "$src" = parquet ] && in="$TMP/in.parquet"
   "$PY" scripts/spark_frames.py solve --input "$in" --input-format "$src" --output "$TMP/arrow-$src" \
-    --master "local[$CORES]" 2> "$TMP/arrow-$src.log"
+    --master "local[$CORES]" --warm-up 2> "$TMP/arrow-$src.log"
   job=$(grep -o 'job [0-9.]*' "$TMP/arrow-$src.log" | cut -d' ' -f2)
   up=$(grep -o 'start-up [0-9.]*' "$TMP/arrow-$src.log" | cut -d' ' -f2)
-  echo "Spark Arrow ($src), local[$CORES]: ${job} s, $(rate "$job") puzzles/s (Spark start-up ${up} s)"
+  warm=$(grep -o 'warm-up [0-9.]*' "$TMP/arrow-$src.log" | cut -d' ' -f2)
+  echo "Spark Arrow ($src), local[$CORES]: ${job} s, $(rate "$job") puzzles/s (Spark start-up ${up} s, Python workers ${warm} s)"
 done
 
 t0=$(date +%s.%N)
