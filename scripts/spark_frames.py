@@ -140,7 +140,7 @@ def solve(spark, args):
         df = df.repartition(args.partitions)  # rows keep their `line` (text input); Parquet keeps no order
     out = df.mapInArrow(solve_batches(col, args.count_limit),
                         schema_plus(df, "status string, solutions bigint, solution string"))
-    out.write.mode("error").parquet(args.output)
+    out.write.mode(args.write_mode).parquet(args.output)
 
 
 def classes(spark, path, args):
@@ -166,7 +166,7 @@ def dedupe(spark, args):
     firsts = ok.groupBy("canonical").agg(F.min("pos").alias("pos"), (F.count("*") - 1).alias("dropped"))
     kept = ok.join(firsts, ["canonical", "pos"]).select(*df.columns, "dropped")
     invalid = df.where(F.col("canonical").isNull()).withColumn("dropped", F.lit(0).cast("long"))
-    kept.unionByName(invalid).orderBy("pos").write.mode("error").parquet(args.output)
+    kept.unionByName(invalid).orderBy("pos").write.mode(args.write_mode).parquet(args.output)
 
 
 def overlap(spark, args):
@@ -179,7 +179,7 @@ def overlap(spark, args):
     if "line" in train.columns:
         firsts = firsts.withColumnRenamed("train_pos", "train_line")
     leaks = test.where(F.col("canonical").isNotNull()).join(firsts, "canonical")
-    leaks.withColumn("status", F.lit("leak")).orderBy("pos").write.mode("error").parquet(args.output)
+    leaks.withColumn("status", F.lit("leak")).orderBy("pos").write.mode(args.write_mode).parquet(args.output)
 
 
 def main(argv=None):
@@ -199,6 +199,8 @@ def main(argv=None):
                     "or one Parquet row group is otherwise one partition, one core)")
     ap.add_argument("--warm-up", action="store_true", help="start the Python workers before timing the job "
                     "(reported apart, as Spark start-up is)")
+    ap.add_argument("--repeat", type=int, default=1, help="run the job N times in one session, each timed (the "
+                    "first pays the JVM's warm-up; the output is overwritten)")
     ap.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="a Spark setting (repeatable)")
     args = ap.parse_args(argv)
     if (args.recipe == "overlap") != (args.input is None) or (args.recipe == "overlap" and not (args.train and args.test)):
@@ -221,12 +223,15 @@ def main(argv=None):
     startup = time.time() - t0
     try:
         warm = f", Python workers' warm-up {warm_up(spark):.2f} s" if args.warm_up else ""
-        started = time.time()
-        {"solve": solve, "dedupe": dedupe, "overlap": overlap}[args.recipe](spark, args)
-        elapsed = time.time() - started
-        rows = spark.read.parquet(args.output).count()
-        print(f"spark_frames {args.recipe}: {rows} rows written, job {elapsed:.2f} s ({rows / elapsed:.0f} rows/s), "
-              f"Spark start-up {startup:.2f} s{warm}", file=sys.stderr)
+        for run in range(args.repeat):
+            args.write_mode = "error" if run == 0 else "overwrite"
+            started = time.time()
+            {"solve": solve, "dedupe": dedupe, "overlap": overlap}[args.recipe](spark, args)
+            elapsed = time.time() - started
+            rows = spark.read.parquet(args.output).count()
+            print(f"spark_frames {args.recipe}: {rows} rows written, job {elapsed:.2f} s ({rows / elapsed:.0f} rows/s)"
+                  f"{f' (run {run + 1})' if args.repeat > 1 else ''}, Spark start-up {startup:.2f} s{warm}",
+                  file=sys.stderr)
     finally:
         spark.stop()
 
