@@ -22,7 +22,7 @@ use batchdoku::pipeline::{self, Config, Input, Job, Report, Sink};
 use batchdoku::score::{ScoreOptions, Weights};
 use batchdoku::stats::Summary;
 
-use crate::cli::{Cli, Command, CommonArgs, DedupeArgs, OverlapArgs, SolverArg};
+use crate::cli::{Cli, Command, CommonArgs, DedupeArgs, OverlapArgs, ReportArgs, SolverArg};
 
 /// Every record processed, none invalid.
 pub const EXIT_OK: u8 = 0;
@@ -91,14 +91,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     "score: the dlx engine does not support scored search; use --solver mrv"
                 );
             }
-            let weights = if args.weights == "target" {
-                Weights::target()
-            } else {
-                let file =
-                    std::fs::File::open(&args.weights).with_context(|| args.weights.clone())?;
-                Weights::from_reader(std::io::BufReader::new(file))
-                    .with_context(|| format!("{}: bad weights file", args.weights))?
-            };
+            let weights = load_weights(&args.weights)?;
             let job = ScoreJob {
                 weights,
                 options: ScoreOptions {
@@ -132,7 +125,64 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(EXIT_OK))
         }
         Command::Generate(args) => crate::generate_cmd::run(&args, &QUIT),
+        Command::Report(args) => report(&args),
     }
+}
+
+/// `--weights` / `--score`: `target` or a weights file.
+fn load_weights(spec: &str) -> anyhow::Result<Weights> {
+    if spec == "target" {
+        return Ok(Weights::target());
+    }
+    let file = std::fs::File::open(spec).with_context(|| spec.to_string())?;
+    Weights::from_reader(std::io::BufReader::new(file))
+        .with_context(|| format!("{spec}: bad weights file"))
+}
+
+/// `report`: one pass that writes no rows, then the report into the
+/// output (kept only when the pass completed).
+fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
+    use batchdoku::report::{self, Format, InputInfo, ReportJob, ReportOptions};
+    let common = args.common();
+    let format = match (args.format, &common.output) {
+        (Some(f), _) => f.into(),
+        (None, None) => Format::Markdown,
+        (None, Some(path)) => Format::from_path(path).with_context(|| {
+            format!(
+                "{}: cannot tell the format from the extension; give --format html|json|markdown",
+                path.display()
+            )
+        })?,
+    };
+    let score = match &args.score {
+        Some(spec) => Some((spec.clone(), load_weights(spec)?)),
+        None => None,
+    };
+    let mut sink = open_sink(&common)?;
+    let inputs = open_inputs(&args.inputs.paths(), None, &common)?;
+    let info = inputs
+        .0
+        .iter()
+        .map(|i| InputInfo {
+            name: i.name.to_string(),
+            bytes: i.size,
+        })
+        .collect();
+    let config = settings(&common, Vec::new(), Column::Solution, &[&inputs.0])?;
+    let options = ReportOptions {
+        classes: args.classes,
+        score,
+    };
+    let job = ReportJob::new(options, config.threads);
+    let mut run = pass(&job, inputs, &mut sink, &config)?;
+    if !(run.interrupted || run.broken_pipe) {
+        let page = report::render(&job.finish(info, run.elapsed, config.threads), format);
+        match sink.write_all(page.as_bytes()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => run.broken_pipe = true,
+            other => other.context("writing the report")?,
+        }
+    }
+    conclude("report", run, sink, &common)
 }
 
 /// `dedupe`: a counting pass, then a pass that writes each class's first

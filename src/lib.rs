@@ -13,6 +13,8 @@
 //! - [`rate`]: difficulty ratings (solved by naked and hidden singles alone).
 //! - [`jobs`]: the per-record work of each command (solve, score, canon,
 //!   dedupe, overlap) and [`pipeline`], which streams records through them.
+//! - [`report`]: a corpus at a glance (totals, distributions, classes) as
+//!   an HTML page with SVG plots, Markdown or JSON.
 //!
 //! ## Example
 //! ```
@@ -47,6 +49,7 @@ pub mod jobs;
 pub mod output;
 pub mod pipeline;
 pub mod progress;
+pub mod report;
 pub mod stats;
 #[cfg(test)]
 mod testdata;
