@@ -10,5 +10,6 @@ mod generate;
 mod hostile;
 mod interrupt;
 mod pipeline;
+mod report;
 mod score;
 mod solve;

@@ -51,17 +51,17 @@ fn draw(root: &Area<'_>, bars: &Bars<'_>) -> Result<(), Box<dyn std::error::Erro
     let max = bars.values.iter().copied().fold(0.0f64, f64::max);
     let top = if bars.percent {
         1.0
-    } else if max > 0.0 {
-        max * 1.08
     } else {
-        1.0
+        // Counts: whole-number ticks even for a handful of records.
+        (max * 1.08).max(5.0)
     };
     let mut chart = ChartBuilder::on(root)
-        .caption(bars.title, ("sans-serif", 18))
+        .caption(bars.title, ("sans-serif", 20))
         .margin(8)
-        .x_label_area_size(44)
-        .y_label_area_size(64)
-        .build_cartesian_2d((0..n).into_segmented(), 0f64..top)
+        .x_label_area_size(48)
+        .y_label_area_size(70)
+        // Integer ranges are inclusive in plotters: `0..n - 1` is n slots.
+        .build_cartesian_2d((0..n - 1).into_segmented(), 0f64..top)
         .map_err(|e| e.to_string())?;
     let label = |v: &SegmentValue<usize>| match v {
         SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
@@ -92,9 +92,10 @@ fn draw(root: &Area<'_>, bars: &Bars<'_>) -> Result<(), Box<dyn std::error::Erro
         .y_label_formatter(&y_label)
         .x_desc(bars.x_desc)
         .y_desc(bars.y_desc)
-        .label_style(("sans-serif", 13))
-        .axis_desc_style(("sans-serif", 14))
-        .light_line_style(RGBColor(0xe4, 0xe4, 0xe4))
+        .label_style(("sans-serif", 15))
+        .axis_desc_style(("sans-serif", 15))
+        .bold_line_style(RGBColor(0xd8, 0xd8, 0xd8))
+        .light_line_style(RGBColor(0xf4, 0xf4, 0xf4))
         .draw()
         .map_err(|e| e.to_string())?;
     if bars.values.is_empty() {
