@@ -97,6 +97,8 @@ fn counts_agree_with_a_direct_count() {
     let mut givens = [0u64; 82];
     let mut singles = 0;
     let mut scored = 0;
+    let mut exact = std::collections::HashSet::new();
+    let mut forms = std::collections::HashMap::new();
     for line in text.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         records += 1;
         let Ok(p) = crate::parse::parse_line(line) else {
@@ -108,6 +110,10 @@ fn counts_agree_with_a_direct_count() {
             continue;
         };
         givens[p.cells().iter().filter(|&&c| c != 0).count()] += 1;
+        exact.insert(p);
+        *forms
+            .entry(crate::canon::canonical_form(&p).0)
+            .or_insert(0u64) += 1;
         match out.solutions {
             0 => unsolvable += 1,
             1 => {
@@ -141,9 +147,19 @@ fn counts_agree_with_a_direct_count() {
     assert_eq!(r.singles.solved_by_singles, singles);
     assert_eq!(r.scores.as_ref().unwrap().scored, scored);
     let c = r.classes.as_ref().unwrap();
-    assert!(c.exact_repeats >= 6, "{c:?}");
-    assert!(c.duplicates >= 2 * c.exact_repeats, "{c:?}");
-    assert!(c.largest[0].records >= 3, "{c:?}");
+    assert_eq!(c.distinct_puzzles, exact.len() as u64);
+    assert_eq!(c.distinct, forms.len() as u64);
+    assert_eq!(c.exact_repeats, t.valid - exact.len() as u64);
+    assert_eq!(c.duplicates, t.valid - forms.len() as u64);
+    assert!(
+        c.exact_repeats >= 3 && c.duplicates >= 2 * c.exact_repeats,
+        "{c:?}"
+    );
+    let mut sizes: Vec<u64> = forms.values().copied().filter(|&n| n >= 2).collect();
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    sizes.truncate(LARGEST_CLASSES);
+    let largest: Vec<u64> = c.largest.iter().map(|e| e.records).collect();
+    assert_eq!(largest, sizes);
 }
 
 #[test]
