@@ -21,8 +21,9 @@
 //!   dedupe, overlap) and [`pipeline`], which streams records through them.
 //! - [`output`]: the row schema and its CSV, JSONL and line encoders.
 //! - [`totals`]: run totals per status and the end-of-run summary.
-//! - [`progress`]: the progress bar.
 //! - [`bench`](mod@bench): the `bench` command's measurements.
+//! - [`report`]: a corpus at a glance (totals, distributions, classes) as
+//!   an HTML page with SVG plots, Markdown or JSON.
 //!
 //! ## Example
 //! ```
@@ -52,6 +53,7 @@ pub mod jobs;
 pub mod output;
 pub mod parse;
 pub mod pipeline;
+pub mod report;
 pub mod rng;
 pub mod score;
 pub mod solver;

@@ -13,6 +13,7 @@ mod hostile;
 mod interrupt;
 mod panics;
 mod pipeline;
+mod report;
 mod reported;
 mod schema;
 mod score;

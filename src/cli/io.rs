@@ -17,6 +17,7 @@ use tempfile::NamedTempFile;
 
 use batchdoku::parse::ReadOptions;
 use batchdoku::pipeline::{self, Flushed, Input, Reopenable, Report, Sink};
+use batchdoku::score::Weights;
 use batchdoku::totals::Summary;
 
 use super::args::RecordArgs;
@@ -127,6 +128,17 @@ pub fn is_stdin(path: &str) -> bool {
     }
     #[cfg(not(unix))]
     false
+}
+
+/// The weights `--weights` (and `report --score`) name: `target` or a
+/// weights file.
+pub fn load_weights(spec: &str) -> anyhow::Result<Weights> {
+    if spec == "target" {
+        return Ok(Weights::target());
+    }
+    let file = std::fs::File::open(spec).with_context(|| spec.to_string())?;
+    Weights::from_reader(std::io::BufReader::new(file))
+        .with_context(|| format!("{spec}: bad weights file"))
 }
 
 /// The output: stdout for `None` or `-`, else a temporary file beside the

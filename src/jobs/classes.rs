@@ -102,6 +102,17 @@ impl<V: Copy> ClassMap<V> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// Calls `f` with every key and value, shard by shard (in no
+    /// particular order: callers that need one sort what they keep).
+    pub fn for_each(&self, mut f: impl FnMut(u128, V)) {
+        for shard in self.shards.iter() {
+            let shard = shard.lock().unwrap_or_else(|e| e.into_inner());
+            for (&key, &value) in shard.iter() {
+                f(key, value);
+            }
+        }
+    }
 }
 
 impl<V> std::fmt::Debug for ClassMap<V> {
@@ -153,6 +164,12 @@ mod tests {
             assert_eq!(two.get(key), one.get(key));
         }
         assert_eq!(one.get(12345), None);
+        let (mut keys_seen, mut records) = (0, 0);
+        one.for_each(|_, (_, count)| {
+            keys_seen += 1;
+            records += count;
+        });
+        assert_eq!((keys_seen, records), (777, 10_000));
     }
 
     /// Bytes one class takes in a [`ClassMap`] with values of

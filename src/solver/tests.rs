@@ -35,7 +35,7 @@ fn naive_count_fewest_first(g: &mut Grid, limit: u64, budget: &mut u32) -> Optio
     let mut best: Option<(usize, usize)> = None;
     for cell in (0..81).filter(|&c| g.get(c) == 0) {
         let fits = (1..=9u8).filter(|&d| naive_fits(g, cell, d)).count();
-        if best.map_or(true, |(_, n)| fits < n) {
+        if best.is_none_or(|(_, n)| fits < n) {
             best = Some((cell, fits));
         }
         if fits == 0 {

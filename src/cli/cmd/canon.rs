@@ -16,6 +16,7 @@ pub fn run(args: &CanonArgs) -> anyhow::Result<Exit> {
     let columns = CANON_COLUMNS.to_vec();
     let config = settings(
         &args.run,
+        &args.rows,
         &args.records,
         columns,
         Column::Canonical,

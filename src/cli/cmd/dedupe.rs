@@ -35,6 +35,7 @@ pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
     let inputs = io::open_inputs(&paths, Some(&reopenable), &args.records)?;
     let config = settings(
         &args.run,
+        &args.rows,
         &args.records,
         columns,
         Column::Puzzle,

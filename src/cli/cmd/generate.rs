@@ -37,8 +37,8 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
         count: args.count,
         threads: args.run.thread_count(),
         chunk_size: args.run.batch_size as usize,
-        format: args.run.format.into(),
-        header: !args.run.no_header,
+        format: args.rows.format.into(),
+        header: !args.rows.no_header,
     };
     let progress = StderrProgress::new(args.run.progress_mode());
     let sink = io::open_output(args.run.output.as_deref())?;

@@ -13,6 +13,7 @@ mod dedupe;
 mod generate;
 mod man;
 mod overlap;
+mod report;
 mod score;
 mod solve;
 
@@ -24,7 +25,7 @@ use batchdoku::output::{Column, OutputFormat, Status};
 use batchdoku::pipeline::{self, Config, Input, Job, Report, Sink};
 use batchdoku::totals::Summary;
 
-use super::args::{Command, RecordArgs, RunArgs};
+use super::args::{Command, RecordArgs, RowArgs, RunArgs};
 use super::exit::Exit;
 use super::interrupt;
 use super::io::{self, Inputs};
@@ -41,6 +42,7 @@ pub fn run(command: Command) -> anyhow::Result<Exit> {
         Command::Overlap(args) => overlap::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Generate(args) => generate::run(&args),
+        Command::Report(args) => report::run(&args),
         Command::Completions(args) => completions::run(&args),
         Command::Man(args) => man::run(&args),
     }
@@ -65,12 +67,13 @@ fn print_stdout(text: &[u8]) -> anyhow::Result<()> {
 /// must have the same names in every input.
 fn settings(
     run: &RunArgs,
+    rows: &RowArgs,
     records: &RecordArgs,
     mut columns: Vec<Column>,
     line_column: Column,
     inputs: &[&[Input]],
 ) -> anyhow::Result<Config> {
-    let format: OutputFormat = run.format.into();
+    let format: OutputFormat = rows.format.into();
     let mut kept_names: Vec<String> = Vec::new();
     let mut named_by: Option<&str> = None;
     for input in inputs.iter().flat_map(|i| i.iter()) {
@@ -106,7 +109,7 @@ fn settings(
         format,
         columns,
         kept_names,
-        header: !run.no_header,
+        header: !rows.no_header,
     })
 }
 

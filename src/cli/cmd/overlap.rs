@@ -23,6 +23,7 @@ pub fn run(args: &OverlapArgs) -> anyhow::Result<Exit> {
     let columns = OVERLAP_COLUMNS.to_vec();
     let config = settings(
         &args.run,
+        &args.rows,
         &args.records,
         columns,
         Column::Puzzle,

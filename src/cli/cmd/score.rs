@@ -1,11 +1,9 @@
 //! `batchdoku score`: the best weighted score over all solutions of each
 //! puzzle (branch-and-bound), optionally with the solutions counted.
 
-use anyhow::Context;
-
 use batchdoku::jobs::ScoreJob;
 use batchdoku::output::{Column, SCORE_COLUMNS};
-use batchdoku::score::{ScoreOptions, Weights};
+use batchdoku::score::ScoreOptions;
 
 use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::{ScoreArgs, SolverArg};
@@ -17,13 +15,7 @@ pub fn run(args: &ScoreArgs) -> anyhow::Result<Exit> {
     if let SolverArg::Dlx = args.solver {
         anyhow::bail!("score: the dlx engine does not support scored search; use --solver mrv");
     }
-    let weights = if args.weights == "target" {
-        Weights::target()
-    } else {
-        let file = std::fs::File::open(&args.weights).with_context(|| args.weights.clone())?;
-        Weights::from_reader(std::io::BufReader::new(file))
-            .with_context(|| format!("{}: bad weights file", args.weights))?
-    };
+    let weights = io::load_weights(&args.weights)?;
     let job = ScoreJob {
         weights,
         options: ScoreOptions {
@@ -40,6 +32,7 @@ pub fn run(args: &ScoreArgs) -> anyhow::Result<Exit> {
     let inputs = io::open_inputs(&args.inputs.paths(), None, &args.records)?;
     let config = settings(
         &args.run,
+        &args.rows,
         &args.records,
         columns,
         Column::Solution,

@@ -34,6 +34,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
     }
     let config = settings(
         &args.run,
+        &args.rows,
         &args.records,
         columns,
         Column::Solution,

@@ -1,0 +1,292 @@
+//! `report`: a corpus at a glance. One streaming pass through the
+//! [`pipeline`](crate::pipeline) solves each puzzle counting to two with
+//! the difficulty columns of `solve -k 2 --rate` (the same
+//! [`SolveJob`]), optionally scores it and finds its class up to
+//! symmetry, and feeds every finished row to a constant-memory
+//! [`Aggregate`]. The result, a [`CorpusReport`], renders as one
+//! self-contained HTML page with SVG plots, as Markdown, or as JSON (the
+//! same numbers, for machines).
+//!
+//! ```text
+//! records ─▶ workers: ReportJob::process (solve -k 2 --rate, score, class)
+//!                     ReportJob::writes  ─▶ this worker's Aggregate
+//!            end:     Aggregates merged ─▶ CorpusReport ─▶ html | markdown | json
+//! ```
+//!
+//! The report writes no rows: [`Job::writes`] is the one place a job sees
+//! each finished row (invalid records included, their error already
+//! naming input and line), so it counts the row there into the aggregate
+//! of the worker it runs on (one mutex per worker, never contended) and
+//! answers `false`. Aggregates merge by sums and a minimum, so the report
+//! is the same at any thread count.
+
+mod aggregate;
+mod html;
+mod json;
+mod markdown;
+mod plot;
+mod summary;
+#[cfg(test)]
+mod tests;
+mod text;
+
+pub use aggregate::{
+    log_bin, log_bin_range, Aggregate, ErrorNote, ScoreHistogram, ERRORS_SHOWN, LOG_BINS,
+    SCORE_BUCKETS,
+};
+pub use summary::{
+    ClassEntry, ClassSummary, CorpusReport, ErrorEntry, GivensBin, InputInfo, LogBinCount,
+    LogDistribution, RecordTotals, RunInfo, ScoreBin, ScoreSummary, SinglesBin, SinglesSummary,
+};
+
+use std::path::Path;
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+use crate::canon::Canonicalizer;
+use crate::engine::Engine;
+use crate::grid::Grid;
+use crate::jobs::{grid_key, ClassCount, ClassMap, EngineKind, ScoreJob, SolveJob};
+use crate::output::{Row, Status};
+use crate::parse::Record;
+use crate::pipeline::Job;
+use crate::score::{ScoreOptions, Weights};
+use crate::solver::Solver;
+
+/// How many of the largest classes a report lists.
+pub const LARGEST_CLASSES: usize = 10;
+
+/// Bytes one class takes in the class table: the 16-byte key, the
+/// `(first record, records)` value and one control byte.
+pub const CLASS_ENTRY_BYTES: u64 = 16 + 16 + 1;
+
+/// Bytes one distinct puzzle takes in the exact-repeat table: the 16-byte
+/// key and one control byte.
+pub const PUZZLE_ENTRY_BYTES: u64 = 16 + 1;
+
+/// The formats a report renders to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// One self-contained HTML page: inline CSS and SVG plots, no scripts.
+    Html,
+    /// The same numbers as JSON.
+    Json,
+    /// Markdown tables, with text bars for plots.
+    Markdown,
+}
+
+impl Format {
+    /// The format an output path's extension names: `.html`/`.htm`,
+    /// `.json`, `.md`/`.markdown`/`.txt`; `None` for any other.
+    pub fn from_path(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "html" | "htm" => Some(Format::Html),
+            "json" => Some(Format::Json),
+            "md" | "markdown" | "txt" => Some(Format::Markdown),
+            _ => None,
+        }
+    }
+
+    /// The format's name on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Html => "html",
+            Format::Json => "json",
+            Format::Markdown => "markdown",
+        }
+    }
+}
+
+/// Renders `report` in `format`.
+pub fn render(report: &CorpusReport, format: Format) -> String {
+    match format {
+        Format::Html => html::render(report),
+        Format::Json => json::render(report),
+        Format::Markdown => markdown::render(report),
+    }
+}
+
+/// What a report computes beyond the solve with difficulty columns.
+#[derive(Clone, Debug, Default)]
+pub struct ReportOptions {
+    /// Count classes up to symmetry and exact repeats (memory grows with
+    /// the distinct puzzles: see [`CLASS_ENTRY_BYTES`]).
+    pub classes: bool,
+    /// Score each puzzle that has solutions: the weights' name (`target`
+    /// or a path) and the weights.
+    pub score: Option<(String, Weights)>,
+}
+
+/// The class tables of `--classes`.
+#[derive(Debug, Default)]
+struct Classes {
+    /// Per canonical form: first record and records.
+    canonical: ClassMap<ClassCount>,
+    /// Every distinct puzzle (for exact repeats).
+    exact: ClassMap<()>,
+}
+
+/// The per-record work of `report`: a [`Job`] that writes no rows and
+/// aggregates them instead. Make one per run, run it through
+/// [`pipeline::run`](crate::pipeline::run), then call
+/// [`finish`](ReportJob::finish).
+#[derive(Debug)]
+pub struct ReportJob {
+    solve: SolveJob,
+    score: Option<(String, ScoreJob)>,
+    classes: Option<Classes>,
+    shards: Box<[Mutex<Aggregate>]>,
+}
+
+/// One worker's scratch for [`ReportJob`].
+pub struct ReportScratch {
+    engine: Box<dyn Engine + Send>,
+    scorer: Solver,
+    canon: Canonicalizer,
+    score_row: Row,
+}
+
+impl std::fmt::Debug for ReportScratch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ReportScratch")
+    }
+}
+
+impl ReportJob {
+    /// A job for a run on `threads` workers.
+    pub fn new(options: ReportOptions, threads: usize) -> ReportJob {
+        ReportJob {
+            solve: SolveJob {
+                count_limit: 2,
+                engine: EngineKind::Mrv,
+                rate: true,
+            },
+            score: options.score.map(|(name, weights)| {
+                (
+                    name,
+                    ScoreJob {
+                        weights,
+                        options: ScoreOptions::default(),
+                    },
+                )
+            }),
+            classes: options.classes.then(Classes::default),
+            shards: (0..threads.max(1))
+                .map(|_| Mutex::new(Aggregate::default()))
+                .collect(),
+        }
+    }
+
+    /// The report, once the run is over: merges the workers' aggregates
+    /// (leaving them empty) and adds the classes and the `run` facts.
+    pub fn finish(
+        &self,
+        inputs: Vec<InputInfo>,
+        elapsed: Duration,
+        threads: usize,
+    ) -> CorpusReport {
+        let mut total = Aggregate::default();
+        for shard in self.shards.iter() {
+            let mut shard = shard.lock().unwrap_or_else(PoisonError::into_inner);
+            total.merge(std::mem::take(&mut *shard));
+        }
+        let classes = self
+            .classes
+            .as_ref()
+            .map(|c| class_summary(c, total.valid()));
+        let weights = self.score.as_ref().map(|(name, _)| name.as_str());
+        CorpusReport::new(&total, weights, classes, inputs, elapsed, threads)
+    }
+}
+
+impl Job for ReportJob {
+    type Scratch = ReportScratch;
+
+    fn scratch(&self) -> ReportScratch {
+        ReportScratch {
+            engine: self.solve.scratch(),
+            scorer: Solver::new(),
+            canon: Canonicalizer::new(),
+            score_row: Row::default(),
+        }
+    }
+
+    fn process(&self, scratch: &mut ReportScratch, puzzle: &Grid, record: &Record, row: &mut Row) {
+        self.solve.process(&mut scratch.engine, puzzle, record, row);
+        if row.status == Status::Invalid {
+            return;
+        }
+        if let Some(classes) = &self.classes {
+            let form = scratch.canon.canonical(puzzle).0;
+            classes
+                .canonical
+                .upsert(grid_key(&form), (row.index, 1), |v, new| {
+                    v.0 = v.0.min(new.0);
+                    v.1 += new.1;
+                });
+            classes.exact.upsert(grid_key(puzzle), (), |_, _| {});
+        }
+        if let Some((_, job)) = &self.score {
+            if matches!(row.status, Status::Unique | Status::Multiple) {
+                let scored = &mut scratch.score_row;
+                scored.reset(row.index, row.line);
+                job.process(&mut scratch.scorer, puzzle, record, scored);
+                match scored.status {
+                    Status::Solved => row.score = scored.score,
+                    // The scored search's answer failed its check.
+                    Status::Invalid => {
+                        row.status = Status::Invalid;
+                        row.error.push_str(&scored.error);
+                    }
+                    // No node limit is set, so nothing else comes back.
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn writes(&self, row: &Row) -> bool {
+        let i = rayon::current_thread_index().unwrap_or(0) % self.shards.len();
+        self.shards[i]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .add(row);
+        false
+    }
+}
+
+/// The classes' figures: counts, the largest, and the tables' memory.
+fn class_summary(classes: &Classes, valid: u64) -> ClassSummary {
+    let distinct = classes.canonical.len() as u64;
+    let distinct_puzzles = classes.exact.len() as u64;
+    let mut largest: Vec<ClassCount> = Vec::with_capacity(4 * LARGEST_CLASSES);
+    let by_size = |a: &ClassCount, b: &ClassCount| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
+    classes.canonical.for_each(|_, value| {
+        if value.1 >= 2 {
+            largest.push(value);
+            if largest.len() == largest.capacity() {
+                largest.sort_by(by_size);
+                largest.truncate(LARGEST_CLASSES);
+            }
+        }
+    });
+    largest.sort_by(by_size);
+    largest.truncate(LARGEST_CLASSES);
+    let entry_bytes = distinct * CLASS_ENTRY_BYTES + distinct_puzzles * PUZZLE_ENTRY_BYTES;
+    ClassSummary {
+        distinct,
+        duplicates: valid.saturating_sub(distinct),
+        distinct_puzzles,
+        exact_repeats: valid.saturating_sub(distinct_puzzles),
+        largest: largest
+            .into_iter()
+            .map(|(first_record, records)| ClassEntry {
+                first_record,
+                records,
+            })
+            .collect(),
+        table_bytes_min: entry_bytes * 8 / 7,
+        table_bytes_max: entry_bytes * 16 / 7,
+    }
+}

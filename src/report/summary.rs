@@ -1,0 +1,347 @@
+//! The report's figures as plain data ([`CorpusReport`]): built once from
+//! the merged [`Aggregate`], read by every renderer, and serialized as is
+//! for `--format json`. Every share and mean is `None` when its
+//! denominator is zero, never a division by zero.
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::aggregate::{log_bin_range, Aggregate};
+use crate::output::Status;
+
+/// Bins the best-score table and plot aim for.
+const SCORE_BINS: usize = 20;
+
+/// Everything a report says about a corpus.
+#[derive(Clone, Debug, Serialize)]
+pub struct CorpusReport {
+    /// Records by outcome, and the first errors.
+    pub totals: RecordTotals,
+    /// Valid records per number of givens, from the fewest givens seen to
+    /// the most.
+    pub givens: Vec<GivensBin>,
+    /// Guesses (branch points) of the search, in log-scaled bins.
+    pub guesses: LogDistribution,
+    /// Backtracks (dead ends) of the search, in log-scaled bins.
+    pub backtracks: LogDistribution,
+    /// Unique puzzles that naked and hidden singles alone solve.
+    pub singles: SinglesSummary,
+    /// Best scores, when `--score` was given.
+    pub scores: Option<ScoreSummary>,
+    /// Duplicates up to symmetry, when `--classes` was given.
+    pub classes: Option<ClassSummary>,
+    /// The run itself.
+    pub run: RunInfo,
+}
+
+/// Records by outcome.
+#[derive(Clone, Debug, Serialize)]
+pub struct RecordTotals {
+    /// Records read.
+    pub records: u64,
+    /// Records with well-formed, consistent givens.
+    pub valid: u64,
+    /// Malformed records and contradictory givens.
+    pub invalid: u64,
+    /// Exactly one solution.
+    pub unique: u64,
+    /// Two or more solutions.
+    pub multiple: u64,
+    /// No solution.
+    pub unsolvable: u64,
+    /// The first invalid records.
+    pub errors: Vec<ErrorEntry>,
+    /// Invalid records not listed in `errors`.
+    pub errors_not_shown: u64,
+}
+
+/// One invalid record.
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorEntry {
+    /// 1-based record number in the run.
+    pub record: u64,
+    /// The input it came from.
+    pub input: String,
+    /// Its line in that input.
+    pub line: u64,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+/// Valid records with one number of givens.
+#[derive(Clone, Debug, Serialize)]
+pub struct GivensBin {
+    /// Number of givens.
+    pub givens: usize,
+    /// Valid records with that many.
+    pub records: u64,
+}
+
+/// A counter's distribution over valid records, in log-scaled bins.
+#[derive(Clone, Debug, Serialize)]
+pub struct LogDistribution {
+    /// Mean over valid records (`None` when there are none).
+    pub mean: Option<f64>,
+    /// Bins from 0 to the last one holding a record: `0`, `1`, `2..=3`,
+    /// `4..=7`, ...
+    pub bins: Vec<LogBinCount>,
+}
+
+/// One log-scaled bin.
+#[derive(Clone, Debug, Serialize)]
+pub struct LogBinCount {
+    /// Smallest value in the bin.
+    pub low: u64,
+    /// Largest value in the bin.
+    pub high: u64,
+    /// Valid records in the bin.
+    pub records: u64,
+}
+
+/// Unique puzzles solved by singles alone.
+#[derive(Clone, Debug, Serialize)]
+pub struct SinglesSummary {
+    /// Unique puzzles.
+    pub unique: u64,
+    /// Of those, solved by naked and hidden singles alone.
+    pub solved_by_singles: u64,
+    /// `solved_by_singles / unique` (`None` when there is no unique
+    /// puzzle).
+    pub share: Option<f64>,
+    /// The same per number of givens, for every number with a unique
+    /// puzzle.
+    pub by_givens: Vec<SinglesBin>,
+}
+
+/// Unique puzzles with one number of givens.
+#[derive(Clone, Debug, Serialize)]
+pub struct SinglesBin {
+    /// Number of givens.
+    pub givens: usize,
+    /// Unique puzzles with that many.
+    pub unique: u64,
+    /// Of those, solved by singles alone.
+    pub solved_by_singles: u64,
+}
+
+/// Best scores over the puzzles that have a solution.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScoreSummary {
+    /// The weights: `target` or the weights file given.
+    pub weights: String,
+    /// Puzzles scored.
+    pub scored: u64,
+    /// Lowest best score.
+    pub min: Option<i64>,
+    /// Highest best score.
+    pub max: Option<i64>,
+    /// Mean best score.
+    pub mean: Option<f64>,
+    /// About twenty equal-width bins from `min` to `max`.
+    pub bins: Vec<ScoreBin>,
+}
+
+/// One bin of best scores.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScoreBin {
+    /// Lowest score in the bin.
+    pub low: i64,
+    /// Highest score in the bin.
+    pub high: i64,
+    /// Puzzles whose best score falls in the bin.
+    pub records: u64,
+}
+
+/// Duplicates up to symmetry.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClassSummary {
+    /// Distinct classes among valid records.
+    pub distinct: u64,
+    /// Valid records that are not the first of their class.
+    pub duplicates: u64,
+    /// Distinct puzzles (identical after parsing).
+    pub distinct_puzzles: u64,
+    /// Valid records identical to an earlier record.
+    pub exact_repeats: u64,
+    /// The largest classes with two records or more, largest first.
+    pub largest: Vec<ClassEntry>,
+    /// Memory the class tables took, at least (tables full to 7/8).
+    pub table_bytes_min: u64,
+    /// Memory the class tables took, at most (tables just grown).
+    pub table_bytes_max: u64,
+}
+
+/// One class.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClassEntry {
+    /// Record number of its first record in the run.
+    pub first_record: u64,
+    /// Records in the class.
+    pub records: u64,
+}
+
+/// The run.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunInfo {
+    /// The inputs, in order.
+    pub inputs: Vec<InputInfo>,
+    /// Wall-clock seconds of the pass.
+    pub seconds: f64,
+    /// Records per second (`None` for an instant run).
+    pub records_per_second: Option<f64>,
+    /// Worker threads.
+    pub threads: usize,
+    /// The batchdoku version.
+    pub version: &'static str,
+}
+
+/// One input.
+#[derive(Clone, Debug, Serialize)]
+pub struct InputInfo {
+    /// Its name (`<stdin>` for standard input).
+    pub name: String,
+    /// Its size in bytes on disk (compressed), when known.
+    pub bytes: Option<u64>,
+}
+
+/// `num / den`, `None` when `den` is zero.
+fn ratio(num: f64, den: u64) -> Option<f64> {
+    (den > 0).then(|| num / den as f64)
+}
+
+impl CorpusReport {
+    /// Builds the report from the merged aggregate.
+    pub fn new(
+        total: &Aggregate,
+        weights: Option<&str>,
+        classes: Option<ClassSummary>,
+        inputs: Vec<InputInfo>,
+        elapsed: Duration,
+        threads: usize,
+    ) -> CorpusReport {
+        let valid = total.valid();
+        let invalid = total.count(Status::Invalid);
+        let errors = total
+            .errors
+            .iter()
+            .map(|e| split_error(e.index, e.line, &e.text, &inputs))
+            .collect::<Vec<_>>();
+        let givens = match (
+            total.givens.iter().position(|&n| n > 0),
+            total.givens.iter().rposition(|&n| n > 0),
+        ) {
+            (Some(lo), Some(hi)) => (lo..=hi)
+                .map(|g| GivensBin {
+                    givens: g,
+                    records: total.givens[g],
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let unique = total.count(Status::Unique);
+        let solved_by_singles = total.singles_by_givens.iter().sum();
+        let scores = weights.map(|name| {
+            let h = &total.scores;
+            let some = h.count > 0;
+            ScoreSummary {
+                weights: name.to_string(),
+                scored: h.count,
+                min: some.then_some(h.min),
+                max: some.then_some(h.max),
+                mean: ratio(h.sum as f64, h.count),
+                bins: h
+                    .bins(SCORE_BINS)
+                    .into_iter()
+                    .map(|(low, high, records)| ScoreBin { low, high, records })
+                    .collect(),
+            }
+        });
+        let seconds = elapsed.as_secs_f64();
+        CorpusReport {
+            totals: RecordTotals {
+                records: total.records,
+                valid,
+                invalid,
+                unique,
+                multiple: total.count(Status::Multiple),
+                unsolvable: total.count(Status::Unsolvable),
+                errors_not_shown: invalid - errors.len() as u64,
+                errors,
+            },
+            givens,
+            guesses: log_distribution(&total.guesses, total.guesses_sum, valid),
+            backtracks: log_distribution(&total.backtracks, total.backtracks_sum, valid),
+            singles: SinglesSummary {
+                unique,
+                solved_by_singles,
+                share: ratio(solved_by_singles as f64, unique),
+                by_givens: (0..total.unique_by_givens.len())
+                    .filter(|&g| total.unique_by_givens[g] > 0)
+                    .map(|g| SinglesBin {
+                        givens: g,
+                        unique: total.unique_by_givens[g],
+                        solved_by_singles: total.singles_by_givens[g],
+                    })
+                    .collect(),
+            },
+            scores,
+            classes,
+            run: RunInfo {
+                inputs,
+                seconds,
+                records_per_second: (seconds > 0.0).then(|| total.records as f64 / seconds),
+                threads,
+                version: env!("CARGO_PKG_VERSION"),
+            },
+        }
+    }
+
+    /// The number of distributions the report plots (givens, guesses,
+    /// backtracks, singles, and best scores when scored).
+    pub fn distribution_count(&self) -> usize {
+        4 + usize::from(self.scores.is_some())
+    }
+}
+
+fn log_distribution(bins: &[u64], sum: u64, valid: u64) -> LogDistribution {
+    let last = bins.iter().rposition(|&n| n > 0);
+    LogDistribution {
+        mean: ratio(sum as f64, valid),
+        bins: last.map_or(Vec::new(), |last| {
+            (0..=last)
+                .map(|k| {
+                    let (low, high) = log_bin_range(k);
+                    LogBinCount {
+                        low,
+                        high,
+                        records: bins[k],
+                    }
+                })
+                .collect()
+        }),
+    }
+}
+
+/// Splits a row's error text (`input:line: message`) into its parts; the
+/// input is the longest input name that makes the prefix match.
+fn split_error(record: u64, line: u64, text: &str, inputs: &[InputInfo]) -> ErrorEntry {
+    let found = inputs
+        .iter()
+        .filter_map(|i| {
+            let prefix = format!("{}:{line}: ", i.name);
+            text.strip_prefix(&prefix)
+                .map(|rest| (i.name.len(), &i.name, rest))
+        })
+        .max_by_key(|&(len, _, _)| len);
+    let (input, message) = match found {
+        Some((_, name, rest)) => (name.clone(), rest.to_string()),
+        None => (String::new(), text.to_string()),
+    };
+    ErrorEntry {
+        record,
+        input,
+        line,
+        message,
+    }
+}

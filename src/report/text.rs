@@ -1,0 +1,276 @@
+//! What the human renderers (HTML, Markdown) share: number formatting and
+//! each distribution as a [`Distribution`], the labels and values of its
+//! plot and the rows of its table, built once so that the two pages say
+//! the same thing.
+
+use super::summary::{CorpusReport, LogDistribution};
+
+/// `1234567` as `1,234,567`.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// A signed count with separators.
+pub fn signed(n: i64) -> String {
+    if n < 0 {
+        format!("-{}", count(n.unsigned_abs()))
+    } else {
+        count(n.unsigned_abs())
+    }
+}
+
+/// A share as a percentage with one decimal, `–` when undefined.
+pub fn percent(share: Option<f64>) -> String {
+    share.map_or_else(|| "–".to_string(), |s| format!("{:.1}%", s * 100.0))
+}
+
+/// `part / whole` as a share, `None` when `whole` is zero.
+pub fn share(part: u64, whole: u64) -> Option<f64> {
+    (whole > 0).then(|| part as f64 / whole as f64)
+}
+
+/// A mean with two decimals, `–` when undefined.
+pub fn mean(m: Option<f64>) -> String {
+    m.map_or_else(|| "–".to_string(), |m| format!("{m:.2}"))
+}
+
+/// A byte count in B, kB, MB or GB (powers of 1000).
+pub fn bytes(n: u64) -> String {
+    let units = ["B", "kB", "MB", "GB", "TB"];
+    let mut v = n as f64;
+    let mut unit = 0;
+    while v >= 1000.0 && unit + 1 < units.len() {
+        v /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", units[unit])
+    }
+}
+
+/// A range label: `7` for a single value, `4–7` otherwise.
+pub fn range<T: PartialEq + std::fmt::Display>(low: T, high: T) -> String {
+    if low == high {
+        format!("{low}")
+    } else {
+        format!("{low}–{high}")
+    }
+}
+
+/// One distribution: its plot and its table.
+#[derive(Debug)]
+pub struct Distribution {
+    /// Anchor id in the page.
+    pub id: &'static str,
+    /// Section title.
+    pub title: &'static str,
+    /// One sentence saying what is counted.
+    pub note: String,
+    /// Plot x axis.
+    pub x_desc: &'static str,
+    /// Plot y axis.
+    pub y_desc: &'static str,
+    /// Bar labels.
+    pub labels: Vec<String>,
+    /// Bar values.
+    pub values: Vec<f64>,
+    /// Values are shares (0..=1).
+    pub percent: bool,
+    /// Table header.
+    pub columns: Vec<&'static str>,
+    /// Table rows.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Distribution {
+    /// The plot of this distribution, as SVG.
+    pub fn svg(&self) -> String {
+        super::plot::svg(&super::plot::Bars {
+            title: self.title,
+            x_desc: self.x_desc,
+            y_desc: self.y_desc,
+            labels: self.labels.clone(),
+            values: self.values.clone(),
+            percent: self.percent,
+        })
+    }
+}
+
+/// The report's distributions, in page order.
+pub fn distributions(r: &CorpusReport) -> Vec<Distribution> {
+    let valid = r.totals.valid;
+    let mut out = Vec::with_capacity(5);
+    out.push(Distribution {
+        id: "givens",
+        title: "Givens",
+        note: format!(
+            "Valid records by number of givens (clues), {} records.",
+            count(valid)
+        ),
+        x_desc: "givens",
+        y_desc: "records",
+        labels: r.givens.iter().map(|b| b.givens.to_string()).collect(),
+        values: r.givens.iter().map(|b| b.records as f64).collect(),
+        percent: false,
+        columns: vec!["givens", "records", "share"],
+        rows: r
+            .givens
+            .iter()
+            .map(|b| {
+                vec![
+                    b.givens.to_string(),
+                    count(b.records),
+                    percent(share(b.records, valid)),
+                ]
+            })
+            .collect(),
+    });
+    out.push(log_distribution(
+        "guesses",
+        "Guesses",
+        "Branch points of the search (solve -k 2 --rate `guesses`)",
+        &r.guesses,
+        valid,
+    ));
+    out.push(log_distribution(
+        "backtracks",
+        "Backtracks",
+        "Dead ends of the search (solve -k 2 --rate `backtracks`)",
+        &r.backtracks,
+        valid,
+    ));
+    let s = &r.singles;
+    out.push(Distribution {
+        id: "singles",
+        title: "Solved by singles alone",
+        note: format!(
+            "Unique puzzles that naked and hidden singles alone solve: {} of {} ({}), by number of givens.",
+            count(s.solved_by_singles),
+            count(s.unique),
+            percent(s.share)
+        ),
+        x_desc: "givens",
+        y_desc: "share of unique puzzles",
+        labels: s.by_givens.iter().map(|b| b.givens.to_string()).collect(),
+        values: s
+            .by_givens
+            .iter()
+            .map(|b| share(b.solved_by_singles, b.unique).unwrap_or(0.0))
+            .collect(),
+        percent: true,
+        columns: vec!["givens", "unique", "by singles", "share"],
+        rows: s
+            .by_givens
+            .iter()
+            .map(|b| {
+                vec![
+                    b.givens.to_string(),
+                    count(b.unique),
+                    count(b.solved_by_singles),
+                    percent(share(b.solved_by_singles, b.unique)),
+                ]
+            })
+            .collect(),
+    });
+    if let Some(sc) = &r.scores {
+        let note = match (sc.min, sc.max) {
+            (Some(min), Some(max)) => format!(
+                "Best score over all solutions (weights: {}) of the {} puzzles with a solution: from {} to {}, mean {}.",
+                sc.weights,
+                count(sc.scored),
+                signed(min),
+                signed(max),
+                mean(sc.mean)
+            ),
+            _ => format!("Best scores (weights: {}): no puzzle has a solution.", sc.weights),
+        };
+        out.push(Distribution {
+            id: "scores",
+            title: "Best scores",
+            note,
+            x_desc: "best score",
+            y_desc: "puzzles",
+            labels: sc.bins.iter().map(|b| range(b.low, b.high)).collect(),
+            values: sc.bins.iter().map(|b| b.records as f64).collect(),
+            percent: false,
+            columns: vec!["best score", "puzzles", "share"],
+            rows: sc
+                .bins
+                .iter()
+                .map(|b| {
+                    vec![
+                        range(b.low, b.high),
+                        count(b.records),
+                        percent(share(b.records, sc.scored)),
+                    ]
+                })
+                .collect(),
+        });
+    }
+    out
+}
+
+fn log_distribution(
+    id: &'static str,
+    title: &'static str,
+    what: &str,
+    d: &LogDistribution,
+    valid: u64,
+) -> Distribution {
+    Distribution {
+        id,
+        title,
+        note: format!(
+            "{what} per valid record, in bins that double in width; mean {}.",
+            mean(d.mean)
+        ),
+        x_desc: id,
+        y_desc: "records",
+        labels: d.bins.iter().map(|b| range(b.low, b.high)).collect(),
+        values: d.bins.iter().map(|b| b.records as f64).collect(),
+        percent: false,
+        columns: vec![id, "records", "share"],
+        rows: d
+            .bins
+            .iter()
+            .map(|b| {
+                vec![
+                    range(b.low, b.high),
+                    count(b.records),
+                    percent(share(b.records, valid)),
+                ]
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_well() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(1000), "1,000");
+        assert_eq!(count(1234567), "1,234,567");
+        assert_eq!(signed(-1234), "-1,234");
+        assert_eq!(percent(None), "–");
+        assert_eq!(percent(share(1, 3)), "33.3%");
+        assert_eq!(share(1, 0), None);
+        assert_eq!(bytes(999), "999 B");
+        assert_eq!(bytes(1_500_000), "1.5 MB");
+        assert_eq!(range(4, 7), "4–7");
+        assert_eq!(range(0, 0), "0");
+    }
+}

@@ -1,0 +1,314 @@
+//! `batchdoku report` through the real binary: its JSON numbers against a
+//! recount from `solve -k 2 --rate` CSV on the same input (an
+//! independent computation: the CSV is read back and binned here), the
+//! format chosen by the extension of `-o`, and hostile inputs (empty, all
+//! invalid, one record, many records) that must give a sensible page and
+//! never a crash or a division by zero.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::util::*;
+
+const EASY: &str =
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+
+/// data/sample.txt plus invalid records of every kind (more than the 20
+/// listed), an unsolvable puzzle, an empty grid and repeats.
+fn mixed_input(dir: &Path) -> std::path::PathBuf {
+    let mut text = std::fs::read_to_string(data("sample.txt")).unwrap();
+    for i in 0..23 {
+        match i % 3 {
+            0 => text.push_str("not a puzzle\n"),
+            1 => text.push_str("12345\n"),
+            _ => text.push_str(&format!("33{}\n", &EASY[2..])),
+        }
+        text.push_str(EASY);
+        text.push('\n');
+    }
+    // Unsolvable: consistent givens, no solution (cell 0 has no digit:
+    // its row holds 2 to 9 and its column and box the 1).
+    text.push_str(&format!(".23456789{:.<72}\n", "1"));
+    text.push_str(&".".repeat(81));
+    text.push('\n');
+    let path = dir.join("mixed.txt");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The log-scaled bin of `n`, counted by doubling (not by bit tricks).
+fn bin_of(n: u64) -> (u64, u64) {
+    if n == 0 {
+        return (0, 0);
+    }
+    let mut low = 1u64;
+    while low <= n / 2 {
+        low *= 2;
+    }
+    (low, low.saturating_mul(2) - 1)
+}
+
+fn report_json(args: &[&str], path: &Path) -> Value {
+    let mut all = vec!["report", "-q", "--format", "json"];
+    all.extend_from_slice(args);
+    let out = run_paths(&all, &[path]);
+    assert!(out.code == 0 || out.code == 1, "{}", out.stderr);
+    serde_json::from_slice(&out.stdout).expect("report JSON")
+}
+
+#[test]
+fn json_numbers_match_a_recount_from_solve_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = mixed_input(dir.path());
+    let solved = run_paths(&["solve", "-k", "2", "--rate", "-q"], &[&input]);
+    assert_eq!(solved.code, 1, "{}", solved.stderr);
+    let (header, rows) = solved.csv();
+    let (c_line, c_puzzle, c_status) = (
+        col(&header, "line"),
+        col(&header, "puzzle"),
+        col(&header, "status"),
+    );
+    let (c_guesses, c_backtracks, c_singles, c_error) = (
+        col(&header, "guesses"),
+        col(&header, "backtracks"),
+        col(&header, "singles"),
+        col(&header, "error"),
+    );
+    let mut statuses: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut givens: BTreeMap<u64, u64> = BTreeMap::new();
+    let mut guesses: BTreeMap<(u64, u64), u64> = BTreeMap::new();
+    let mut backtracks: BTreeMap<(u64, u64), u64> = BTreeMap::new();
+    let mut singles: BTreeMap<u64, (u64, u64)> = BTreeMap::new();
+    let (mut guess_sum, mut backtrack_sum) = (0u64, 0u64);
+    let mut errors = Vec::new();
+    for r in &rows {
+        let status = r[c_status].as_str();
+        *statuses.entry(status).or_default() += 1;
+        if status == "invalid" {
+            errors.push((r[c_line].parse::<u64>().unwrap(), r[c_error].clone()));
+            continue;
+        }
+        let g = r[c_puzzle].bytes().filter(|&b| b != b'.').count() as u64;
+        *givens.entry(g).or_default() += 1;
+        let (gs, bs): (u64, u64) = (
+            r[c_guesses].parse().unwrap(),
+            r[c_backtracks].parse().unwrap(),
+        );
+        *guesses.entry(bin_of(gs)).or_default() += 1;
+        *backtracks.entry(bin_of(bs)).or_default() += 1;
+        guess_sum += gs;
+        backtrack_sum += bs;
+        if status == "unique" {
+            let e = singles.entry(g).or_default();
+            e.0 += 1;
+            e.1 += u64::from(r[c_singles] == "true");
+        }
+    }
+    let count = |s: &str| statuses.get(s).copied().unwrap_or(0);
+    let valid = count("unique") + count("multiple") + count("unsolvable");
+    assert!(
+        count("unsolvable") >= 1 && count("multiple") >= 2 && count("invalid") == 23,
+        "{statuses:?}"
+    );
+
+    for threads in ["1", "2"] {
+        let j = report_json(&["-j", threads], &input);
+        let t = &j["totals"];
+        assert_eq!(t["records"], rows.len() as u64);
+        assert_eq!(t["valid"], valid);
+        for s in ["invalid", "unique", "multiple", "unsolvable"] {
+            assert_eq!(t[s], count(s), "{s}");
+        }
+        // The first 20 errors, in input order, and a count of the rest.
+        let listed = t["errors"].as_array().unwrap();
+        assert_eq!(listed.len(), 20);
+        assert_eq!(t["errors_not_shown"], errors.len() as u64 - 20);
+        for (e, (line, text)) in listed.iter().zip(&errors) {
+            assert_eq!(e["line"], *line);
+            let joined = format!(
+                "{}:{}: {}",
+                e["input"].as_str().unwrap(),
+                e["line"],
+                e["message"].as_str().unwrap()
+            );
+            assert_eq!(&joined, text);
+        }
+        // Givens: every number from the fewest to the most, zeros included.
+        let bins = j["givens"].as_array().unwrap();
+        let (lo, hi) = (
+            *givens.keys().next().unwrap(),
+            *givens.keys().last().unwrap(),
+        );
+        assert_eq!(bins.len() as u64, hi - lo + 1);
+        for b in bins {
+            let g = b["givens"].as_u64().unwrap();
+            assert_eq!(
+                b["records"],
+                givens.get(&g).copied().unwrap_or(0),
+                "givens {g}"
+            );
+        }
+        for (name, expected, sum) in [
+            ("guesses", &guesses, guess_sum),
+            ("backtracks", &backtracks, backtrack_sum),
+        ] {
+            let d = &j[name];
+            let mean = d["mean"].as_f64().unwrap();
+            assert!(
+                (mean - sum as f64 / valid as f64).abs() < 1e-9,
+                "{name} mean"
+            );
+            let mut seen = BTreeMap::new();
+            for b in d["bins"].as_array().unwrap() {
+                let key = (b["low"].as_u64().unwrap(), b["high"].as_u64().unwrap());
+                let n = b["records"].as_u64().unwrap();
+                assert_eq!(
+                    n,
+                    expected.get(&key).copied().unwrap_or(0),
+                    "{name} {key:?}"
+                );
+                seen.insert(key, n);
+            }
+            assert!(
+                expected.keys().all(|k| seen.contains_key(k)),
+                "{name}: a bin is missing"
+            );
+        }
+        let s = &j["singles"];
+        let unique: u64 = singles.values().map(|v| v.0).sum();
+        let by_singles: u64 = singles.values().map(|v| v.1).sum();
+        assert_eq!(s["unique"], unique);
+        assert_eq!(s["solved_by_singles"], by_singles);
+        let share = s["share"].as_f64().unwrap();
+        assert!((share - by_singles as f64 / unique as f64).abs() < 1e-12);
+        let per: Vec<(u64, u64, u64)> = s["by_givens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| {
+                (
+                    b["givens"].as_u64().unwrap(),
+                    b["unique"].as_u64().unwrap(),
+                    b["solved_by_singles"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        let expected: Vec<(u64, u64, u64)> =
+            singles.iter().map(|(&g, &(u, s))| (g, u, s)).collect();
+        assert_eq!(per, expected);
+        assert_eq!(j["run"]["threads"], threads.parse::<u64>().unwrap());
+        assert_eq!(j["run"]["version"], env!("CARGO_PKG_VERSION"));
+        assert!(j["scores"].is_null() && j["classes"].is_null());
+    }
+}
+
+/// `--score` and `--classes` against `score` and exact counting.
+#[test]
+fn scores_and_classes_match_their_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = mixed_input(dir.path());
+    let j = report_json(&["--score", "target", "--classes"], &input);
+    let scored = run_paths(&["score", "-q"], &[&input]);
+    let (header, rows) = scored.csv();
+    let (c_status, c_score) = (col(&header, "status"), col(&header, "score"));
+    let scores: Vec<i64> = rows
+        .iter()
+        .filter(|r| r[c_status] == "solved")
+        .map(|r| r[c_score].parse().unwrap())
+        .collect();
+    let sc = &j["scores"];
+    assert_eq!(sc["scored"], scores.len() as u64);
+    assert_eq!(sc["min"], *scores.iter().min().unwrap());
+    assert_eq!(sc["max"], *scores.iter().max().unwrap());
+    for b in sc["bins"].as_array().unwrap() {
+        let (lo, hi) = (b["low"].as_i64().unwrap(), b["high"].as_i64().unwrap());
+        let n = scores.iter().filter(|&&s| lo <= s && s <= hi).count() as u64;
+        assert_eq!(b["records"], n, "{lo}..={hi}");
+    }
+    // The easy puzzle appears 23 times; its contradictory copy is invalid.
+    let c = &j["classes"];
+    let valid = j["totals"]["valid"].as_u64().unwrap();
+    let deduped = run_paths(&["dedupe", "-q"], &[&input]);
+    let kept = deduped
+        .csv()
+        .1
+        .iter()
+        .filter(|r| r[col(&deduped.csv().0, "status")] == "ok")
+        .count() as u64;
+    assert_eq!(c["distinct"], kept);
+    assert_eq!(c["duplicates"], valid - kept);
+    assert!(c["exact_repeats"].as_u64().unwrap() >= 22);
+    assert!(c["largest"][0]["records"].as_u64().unwrap() >= 23);
+}
+
+#[test]
+fn format_follows_the_output_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = data("sample.txt");
+    for (name, starts) in [
+        ("r.html", "<!DOCTYPE html>"),
+        ("r.json", "{"),
+        ("r.md", "# batchdoku report"),
+    ] {
+        let out = dir.path().join(name);
+        let r = run_paths(&["report", "-q", "-o", out.to_str().unwrap()], &[&sample]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.starts_with(starts), "{name}: {}", &text[..40]);
+    }
+    let r = run_paths(&["report", "-q"], &[&sample]);
+    assert!(r.stdout_str().starts_with("# batchdoku report"));
+    let bad = dir.path().join("r.csv");
+    let r = run_paths(&["report", "-q", "-o", bad.to_str().unwrap()], &[&sample]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--format"), "{}", r.stderr);
+    assert!(!bad.exists());
+}
+
+/// Empty, all invalid, one record, one blank grid, many records: a page
+/// with every section and one plot per distribution, numbers that add
+/// up, and the usual exit code.
+#[test]
+fn hostile_inputs_give_a_sensible_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let many: String = format!("{EASY}\n").repeat(200_000);
+    let cases: [(&str, String, i32, u64); 5] = [
+        ("empty", String::new(), 0, 0),
+        ("invalid", "x\n\n12\n\u{fe}<b>|\n".to_string(), 1, 3),
+        ("one", format!("{EASY}\n"), 0, 1),
+        ("blank", format!("{}\n", ".".repeat(81)), 0, 1),
+        ("many", many, 0, 200_000),
+    ];
+    for (name, text, code, records) in cases {
+        let input = dir.path().join(format!("{name}.txt"));
+        std::fs::write(&input, &text).unwrap();
+        for extra in [&[][..], &["--classes", "--score", "target"][..]] {
+            let page = dir.path().join(format!("{name}.html"));
+            let mut args = vec!["report", "-q", "-o", page.to_str().unwrap()];
+            args.extend_from_slice(extra);
+            let r = run_paths(&args, &[&input]);
+            assert_eq!(r.code, code, "{name}: {}", r.stderr);
+            let html = std::fs::read_to_string(&page).unwrap();
+            let plots = 4 + usize::from(!extra.is_empty());
+            assert_eq!(html.matches("<svg").count(), plots, "{name}");
+            for bad in ["NaN", "inf%", ">inf", " inf"] {
+                assert!(!html.contains(bad), "{name}: {bad}");
+            }
+            assert!(!html.contains("<b>|"), "{name}: input not escaped");
+            // Self-contained: nothing to run, nothing to fetch.
+            for fetch in ["<script", "<link", " src=", "url(", "@import"] {
+                assert!(!html.contains(fetch), "{name}: {fetch}");
+            }
+            let j = report_json(extra, &input);
+            assert_eq!(j["totals"]["records"], records, "{name}");
+            let t = &j["totals"];
+            let sum: u64 = ["valid", "invalid"]
+                .iter()
+                .map(|k| t[k].as_u64().unwrap())
+                .sum();
+            assert_eq!(sum, records, "{name}");
+        }
+    }
+}
