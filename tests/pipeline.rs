@@ -335,7 +335,9 @@ fn one_sigint_stops_a_run_whose_reader_is_stalled() {
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let sample = std::fs::read_to_string(data("sample.txt")).unwrap();
-    let head: String = sample.lines().take(5).map(|l| format!("{l}\n")).collect();
+    // More lines than format detection looks at (16), so that the run
+    // starts before its input stalls.
+    let head: String = sample.lines().take(40).map(|l| format!("{l}\n")).collect();
     stdin.write_all(head.as_bytes()).unwrap();
     stdin.flush().unwrap();
     // The first progress line says the pipeline runs; its reader now

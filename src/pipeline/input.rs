@@ -340,18 +340,24 @@ fn wrap(
 mod tests {
     use super::*;
 
-    /// A source that, like a terminal, has more to give after returning 0.
+    /// A source that, like a terminal, has more to give after returning 0:
+    /// each read returns (at most `buf.len()` bytes of) the next chunk.
     struct Terminal(Vec<&'static [u8]>);
 
     impl Read for Terminal {
         fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let chunk = if self.0.is_empty() {
-                &b"late"[..]
+            if self.0.is_empty() {
+                self.0.push(b"late");
+            }
+            let chunk = self.0[0];
+            let n = chunk.len().min(buf.len());
+            buf[..n].copy_from_slice(&chunk[..n]);
+            if n == chunk.len() {
+                self.0.remove(0);
             } else {
-                self.0.remove(0)
-            };
-            buf[..chunk.len()].copy_from_slice(chunk);
-            Ok(chunk.len())
+                self.0[0] = &chunk[n..];
+            }
+            Ok(n)
         }
     }
 
