@@ -11,6 +11,7 @@ mod fuzz_equiv;
 mod generate;
 mod hostile;
 mod interrupt;
+mod many_inputs;
 mod panics;
 mod pipeline;
 mod report;

@@ -304,12 +304,12 @@ fn read<'py>(
             ..Default::default()
         };
         let mut input = pipeline::open(path, &options, Default::default())?;
-        let has_expected = input.records.has_expected();
+        let has_expected = input.has_expected();
         let mut rec = Record::default();
         let (mut cells, mut lines, mut expected, mut errors) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut i = 0;
-        while input.records.read_record(&mut rec)? {
+        while input.read_record(&mut rec)? {
             match &rec.puzzle {
                 Ok(g) => cells.extend_from_slice(g.cells()),
                 Err(e) => {

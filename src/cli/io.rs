@@ -83,17 +83,23 @@ pub fn open_inputs(
         keep_columns: records.keep_columns,
     };
     check_stdin_once(paths)?;
+    // Each is opened (a missing file is fatal before any row), read up to
+    // its first records (format, CSV header), and parked: a regular file is
+    // closed again until the run reaches it, so at most one is open at a
+    // time and memory does not grow with the number of inputs.
+    let open = |opened: std::io::Result<Input>, name: &str| {
+        let mut input = opened.with_context(|| name.to_owned())?;
+        input.park();
+        Ok(input)
+    };
     let inputs = match reopenable {
         Some(inputs) => inputs
             .iter()
-            .map(|i| {
-                i.open(&options, counter.clone())
-                    .with_context(|| i.name().to_owned())
-            })
+            .map(|i| open(i.open(&options, counter.clone()), i.name()))
             .collect::<anyhow::Result<Vec<_>>>()?,
         None => paths
             .iter()
-            .map(|p| pipeline::open(p, &options, counter.clone()).with_context(|| p.clone()))
+            .map(|p| open(pipeline::open(p, &options, counter.clone()), p))
             .collect::<anyhow::Result<Vec<_>>>()?,
     };
     Ok((inputs, counter))

@@ -1,7 +1,11 @@
 //! Opening inputs: files or stdin, decompressed on the fly when gzip or
 //! zstd (by magic bytes), counted for progress, and wrapped in a
 //! [`RecordReader`]. Every input is opened before any work starts, so a
-//! missing file is fatal before a single row is written.
+//! missing file is fatal before a single row is written. A regular file is
+//! then [`Input::park`]ed: closed again, its buffers freed, and reopened
+//! when its first record is read (checked to be unchanged), so a run over
+//! thousands of files holds one open at a time and its memory does not
+//! grow with their number.
 //!
 //! A command that reads its inputs twice (`dedupe`) opens them through
 //! [`Reopenable`]: anything that is not a regular file (stdin, a pipe
@@ -20,7 +24,7 @@ use std::time::SystemTime;
 
 use tempfile::NamedTempFile;
 
-use crate::parse::{ReadOptions, RecordReader};
+use crate::parse::{ReadOptions, Record, RecordReader};
 
 /// Buffer size for reading inputs.
 const READ_BUFFER: usize = 256 * 1024;
@@ -33,6 +37,8 @@ const READ_BUFFER: usize = 256 * 1024;
 struct CountingReader<R> {
     inner: R,
     count: Arc<AtomicU64>,
+    /// The input's own count, taken back from `count` when it is parked.
+    counted: Option<Arc<AtomicU64>>,
     ended: bool,
 }
 
@@ -44,6 +50,9 @@ impl<R: Read> Read for CountingReader<R> {
         let n = self.inner.read(buf)?;
         self.ended = n == 0;
         self.count.fetch_add(n as u64, Ordering::Relaxed);
+        if let Some(counted) = &self.counted {
+            counted.fetch_add(n as u64, Ordering::Relaxed);
+        }
         Ok(n)
     }
 }
@@ -51,14 +60,102 @@ impl<R: Read> Read for CountingReader<R> {
 /// A boxed buffered byte source.
 pub type Source = Box<dyn BufRead + Send>;
 
-/// One opened input.
+/// One input: its name and size, what its start says (CSV columns), and its
+/// records. A regular file can be parked until its records are read.
 pub struct Input {
     /// The name used in error messages (`<stdin>` for standard input).
     pub name: Arc<str>,
-    /// The record reader over the (decompressed) input.
-    pub records: RecordReader<Source>,
     /// Size in bytes when known (regular files), for the progress bar.
     pub size: Option<u64>,
+    /// The record reader; `None` while parked.
+    reader: Option<RecordReader<Source>>,
+    /// How to open a regular file again (none for stdin, pipes, devices).
+    again: Option<Again>,
+    /// The names of the CSV columns carried through (`--keep-columns`).
+    kept_names: Option<Vec<String>>,
+    /// A CSV input with a solution column.
+    has_expected: bool,
+    /// A record has been read: the input can no longer be parked.
+    started: bool,
+}
+
+/// What reopens a parked regular file: its path, how it was read, and the
+/// size and modification time it had.
+struct Again {
+    path: PathBuf,
+    options: ReadOptions,
+    stamp: (u64, Option<SystemTime>),
+    /// The run's shared byte counter.
+    counter: Arc<AtomicU64>,
+    /// The bytes this input added to `counter` before it was parked.
+    counted: Arc<AtomicU64>,
+}
+
+impl Input {
+    /// An input over a byte source as it is (no decompression, no byte
+    /// counting), for callers that hold their data in memory.
+    pub fn from_source(
+        name: &str,
+        source: Source,
+        size: Option<u64>,
+        options: &ReadOptions,
+    ) -> io::Result<Input> {
+        let reader = RecordReader::with_options(source, options)?;
+        Ok(Input {
+            name: Arc::from(name),
+            size,
+            kept_names: reader.kept_names().map(<[String]>::to_vec),
+            has_expected: reader.has_expected(),
+            reader: Some(reader),
+            again: None,
+            started: false,
+        })
+    }
+
+    /// Reads the next record into `record`; `false` at the end. A parked
+    /// input is reopened first, and fails if the file has changed.
+    pub fn read_record(&mut self, record: &mut Record) -> io::Result<bool> {
+        self.started = true;
+        let reader = match &mut self.reader {
+            Some(reader) => reader,
+            None => {
+                let again = self
+                    .again
+                    .as_ref()
+                    .expect("only a reopenable input is parked");
+                let file = File::open(&again.path)?;
+                if stamp(&file.metadata()?) != again.stamp {
+                    return Err(changed());
+                }
+                let reader = reader_of(Box::new(file), &again.options, &again.counter, None)?;
+                self.reader.insert(reader)
+            }
+        };
+        reader.read_record(record)
+    }
+
+    /// The names of the CSV columns carried through, for `--keep-columns`.
+    pub fn kept_names(&self) -> Option<&[String]> {
+        self.kept_names.as_deref()
+    }
+
+    /// Whether the input is CSV with a solution column.
+    pub fn has_expected(&self) -> bool {
+        self.has_expected
+    }
+
+    /// Closes a regular file that has not been read yet, freeing its file
+    /// descriptor and buffers, until [`Input::read_record`] reopens it; the
+    /// bytes its opening read are taken back from the progress counter.
+    /// Other inputs (stdin, pipes, devices) cannot be read again and stay
+    /// open.
+    pub fn park(&mut self) {
+        if let (false, Some(again)) = (self.started, &self.again) {
+            self.reader = None;
+            let counted = again.counted.swap(0, Ordering::Relaxed);
+            again.counter.fetch_sub(counted, Ordering::Relaxed);
+        }
+    }
 }
 
 impl std::fmt::Debug for Input {
@@ -154,7 +251,7 @@ fn detect_compression<R: Read>(raw: &mut R) -> io::Result<(Compression, Vec<u8>)
 pub fn open(path: &str, options: &ReadOptions, counter: Arc<AtomicU64>) -> io::Result<Input> {
     if path == "-" {
         let stdin = Box::new(io::stdin());
-        wrap(stdin, Arc::from("<stdin>"), None, options, counter)
+        wrap(stdin, Arc::from("<stdin>"), None, options, counter, None)
     } else {
         open_as(Path::new(path), path, options, counter)
     }
@@ -177,7 +274,21 @@ pub fn open_as(
         ));
     }
     let size = meta.is_file().then_some(meta.len());
-    wrap(Box::new(file), Arc::from(name), size, options, counter)
+    let again = meta.is_file().then(|| Again {
+        path: path.to_path_buf(),
+        options: options.clone(),
+        stamp: stamp(&meta),
+        counter: counter.clone(),
+        counted: Arc::default(),
+    });
+    wrap(
+        Box::new(file),
+        Arc::from(name),
+        size,
+        options,
+        counter,
+        again,
+    )
 }
 
 /// The error for a zstd input in a build without the `zstd` feature.
@@ -264,13 +375,20 @@ impl Reopenable {
                 if stamp(&meta) != *was {
                     return Err(changed());
                 }
-                let size = Some(meta.len());
+                let again = Again {
+                    path: path.clone(),
+                    options: options.clone(),
+                    stamp: *was,
+                    counter: counter.clone(),
+                    counted: Arc::default(),
+                };
                 wrap(
                     Box::new(file),
                     Arc::from(self.name.as_str()),
-                    size,
+                    Some(meta.len()),
                     options,
                     counter,
+                    Some(again),
                 )
             }
         }
@@ -299,17 +417,41 @@ fn changed() -> io::Error {
     )
 }
 
-/// Buffers, counts, decompresses and parses a raw byte source.
+/// Buffers, counts, decompresses and parses a raw byte source; `again`
+/// says how to reopen it (a regular file).
 fn wrap(
     raw: Box<dyn Read + Send>,
     name: Arc<str>,
     size: Option<u64>,
     options: &ReadOptions,
     counter: Arc<AtomicU64>,
+    again: Option<Again>,
 ) -> io::Result<Input> {
+    let counted = again.as_ref().map(|a| a.counted.clone());
+    let reader = reader_of(raw, options, &counter, counted)?;
+    Ok(Input {
+        name,
+        size,
+        kept_names: reader.kept_names().map(<[String]>::to_vec),
+        has_expected: reader.has_expected(),
+        reader: Some(reader),
+        again,
+        started: false,
+    })
+}
+
+/// The record reader over a raw byte source: counted into `counter` (and
+/// `counted`, this input's own count), decompressed and parsed.
+fn reader_of(
+    raw: Box<dyn Read + Send>,
+    options: &ReadOptions,
+    counter: &Arc<AtomicU64>,
+    counted: Option<Arc<AtomicU64>>,
+) -> io::Result<RecordReader<Source>> {
     let mut counting = CountingReader {
         inner: raw,
-        count: counter,
+        count: counter.clone(),
+        counted,
         ended: false,
     };
     let (compression, head) = detect_compression(&mut counting)?;
@@ -328,12 +470,7 @@ fn wrap(
         #[cfg(not(feature = "zstd"))]
         Compression::Zstd => return Err(io::Error::new(io::ErrorKind::Unsupported, NO_ZSTD)),
     };
-    let records = RecordReader::with_options(source, options)?;
-    Ok(Input {
-        name,
-        records,
-        size,
-    })
+    RecordReader::with_options(source, options)
 }
 
 #[cfg(test)]
@@ -387,9 +524,10 @@ mod tests {
                 None,
                 &ReadOptions::default(),
                 Arc::default(),
+                None,
             )
             .unwrap();
-            let mut records = input.records;
+            let mut records = input;
             let mut record = crate::parse::Record::default();
             assert!(
                 !records.read_record(&mut record).unwrap(),
@@ -462,7 +600,15 @@ mod tests {
     fn zstd_input_without_the_feature_is_a_clear_error() {
         let raw = Box::new(std::io::Cursor::new(vec![0x28, 0xb5, 0x2f, 0xfd, 0, 0]));
         let options = ReadOptions::default();
-        let err = wrap(raw, Arc::from("x.zst"), None, &options, Arc::default()).unwrap_err();
+        let err = wrap(
+            raw,
+            Arc::from("x.zst"),
+            None,
+            &options,
+            Arc::default(),
+            None,
+        )
+        .unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::Unsupported);
         assert!(err.to_string().contains("`zstd` feature"), "{err}");
     }

@@ -65,7 +65,7 @@ impl Feed for RecordFeed {
                 if items.len == items.records.len() {
                     items.records.push(Record::default());
                 }
-                match input.records.read_record(&mut items.records[items.len]) {
+                match input.read_record(&mut items.records[items.len]) {
                     Ok(true) => items.len += 1,
                     Ok(false) => {
                         at_end = true;

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::*;
 use crate::jobs::{EngineKind, SolveJob};
-use crate::parse::{parse_line, InputFormat, ReadOptions, RecordReader};
+use crate::parse::{parse_line, InputFormat, ReadOptions};
 use crate::testdata::{EASY, HARD};
 
 #[test]
@@ -81,11 +81,7 @@ fn input_from(name: &str, source: Source, size: Option<u64>) -> Input {
         format: InputFormat::Line,
         ..ReadOptions::default()
     };
-    Input {
-        name: Arc::from(name),
-        records: RecordReader::with_options(source, &options).unwrap(),
-        size,
-    }
+    Input::from_source(name, source, size, &options).unwrap()
 }
 
 /// An input named `name` holding `text`.

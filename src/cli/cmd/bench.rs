@@ -26,19 +26,19 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Exit> {
     let engine: EngineKind = args.solver.into();
     let min_time = Duration::from_secs_f64(args.min_time);
     let sets: Vec<(String, Vec<Grid>)> = if args.files.is_empty() {
-        vec![(
-            "data/sample.txt".to_string(),
-            read_all(RecordReader::new(SAMPLE.as_bytes(), InputFormat::Line)?)?,
-        )]
+        vec![("data/sample.txt".to_string(), {
+            let mut rdr = RecordReader::new(SAMPLE.as_bytes(), InputFormat::Line)?;
+            read_all(|rec| rdr.read_record(rec))?
+        })]
     } else {
         args.files
             .iter()
             .map(|f| {
-                let input = pipeline::open(f, &Default::default(), Default::default())
+                let mut input = pipeline::open(f, &Default::default(), Default::default())
                     .with_context(|| f.clone())?;
                 Ok((
                     f.clone(),
-                    read_all(input.records).with_context(|| f.clone())?,
+                    read_all(|rec| input.read_record(rec)).with_context(|| f.clone())?,
                 ))
             })
             .collect::<anyhow::Result<_>>()?
@@ -94,11 +94,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Exit> {
     }
 }
 
-/// Reads every well-formed puzzle of an input.
-fn read_all<R: std::io::BufRead>(mut rdr: RecordReader<R>) -> std::io::Result<Vec<Grid>> {
+/// Reads every well-formed puzzle of an input, record by record through
+/// `next_record`.
+fn read_all(
+    mut next_record: impl FnMut(&mut Record) -> std::io::Result<bool>,
+) -> std::io::Result<Vec<Grid>> {
     let mut rec = Record::default();
     let mut out = Vec::new();
-    while rdr.read_record(&mut rec)? {
+    while next_record(&mut rec)? {
         if let Ok(g) = rec.puzzle {
             out.push(g);
         }

@@ -77,7 +77,7 @@ fn settings(
     let mut kept_names: Vec<String> = Vec::new();
     let mut named_by: Option<&str> = None;
     for input in inputs.iter().flat_map(|i| i.iter()) {
-        let Some(names) = input.records.kept_names() else {
+        let Some(names) = input.kept_names() else {
             continue;
         };
         match named_by {

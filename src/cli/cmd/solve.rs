@@ -29,7 +29,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
             .map_or(0, |i| i + 1);
         columns.splice(at..at, [Column::Backtracks, Column::Singles]);
     }
-    if inputs.0.iter().any(|i| i.records.has_expected()) {
+    if inputs.0.iter().any(|i| i.has_expected()) {
         columns.push(Column::Expected);
     }
     let config = settings(
