@@ -4,31 +4,20 @@
 use batchdoku::jobs::CanonJob;
 use batchdoku::output::{Column, CANON_COLUMNS};
 
-use super::{conclude, open_outputs, pass, settings, Ending};
+use batchdoku::pipeline::Input;
+
+use super::{one_pass, OnePass};
 use crate::cli::args::CanonArgs;
 use crate::cli::exit::Exit;
-use crate::cli::io;
 
 /// Runs `canon`.
 pub fn run(args: &CanonArgs) -> anyhow::Result<Exit> {
-    let mut outputs = open_outputs(&args.run, &args.records)?;
-    let inputs = io::open_inputs(&args.inputs.paths(), None, &args.records)?;
-    let columns = CANON_COLUMNS.to_vec();
-    let config = settings(
-        &args.run,
-        &args.rows,
-        &args.records,
-        columns,
-        Column::Canonical,
-        &[&inputs.0],
-    )?;
-    let report = pass(&CanonJob, inputs, &mut outputs.rows, &config, &args.run)?;
-    conclude(
-        "canon",
-        report,
-        outputs,
-        &args.run,
-        &args.records,
-        Ending::default(),
-    )
+    let flags = OnePass {
+        inputs: &args.inputs,
+        run: &args.run,
+        rows: &args.rows,
+        records: &args.records,
+    };
+    let columns = |_: &[Input]| CANON_COLUMNS.to_vec();
+    one_pass("canon", &CanonJob, flags, columns, Column::Canonical)
 }

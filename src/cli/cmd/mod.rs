@@ -25,7 +25,7 @@ use batchdoku::output::{Column, OutputFormat, Status};
 use batchdoku::pipeline::{self, Config, Input, Job, Report, Sink};
 use batchdoku::totals::Summary;
 
-use super::args::{Command, RecordArgs, RowArgs, RunArgs};
+use super::args::{Command, InputArgs, RecordArgs, RowArgs, RunArgs};
 use super::exit::Exit;
 use super::interrupt;
 use super::io::{self, Inputs};
@@ -137,6 +137,47 @@ fn open_outputs(run: &RunArgs, records: &RecordArgs) -> anyhow::Result<Outputs> 
 /// run ended.
 pub(crate) fn say(line: std::fmt::Arguments<'_>) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// The flags of a one-pass record command, borrowed from its arguments.
+struct OnePass<'a> {
+    inputs: &'a InputArgs,
+    run: &'a RunArgs,
+    rows: &'a RowArgs,
+    records: &'a RecordArgs,
+}
+
+/// A record command that is one pass of `job` (`solve`, `score`, `canon`):
+/// opens its outputs and inputs, runs the pass and concludes. `columns`
+/// gives the output columns once the inputs are open (their CSV headers
+/// may add some); `line_column` is what `--format line` writes.
+fn one_pass<J: Job>(
+    command: &'static str,
+    job: &J,
+    flags: OnePass<'_>,
+    columns: impl FnOnce(&[Input]) -> Vec<Column>,
+    line_column: Column,
+) -> anyhow::Result<Exit> {
+    let mut outputs = open_outputs(flags.run, flags.records)?;
+    let inputs = io::open_inputs(&flags.inputs.paths(), None, flags.records)?;
+    let columns = columns(&inputs.0);
+    let config = settings(
+        flags.run,
+        flags.rows,
+        flags.records,
+        columns,
+        line_column,
+        &[&inputs.0],
+    )?;
+    let report = pass(job, inputs, &mut outputs.rows, &config, flags.run)?;
+    conclude(
+        command,
+        report,
+        outputs,
+        flags.run,
+        flags.records,
+        Ending::default(),
+    )
 }
 
 /// Runs one pass of a job through the pipeline into `sink`.

@@ -5,7 +5,9 @@ use batchdoku::jobs::ScoreJob;
 use batchdoku::output::{Column, SCORE_COLUMNS};
 use batchdoku::score::ScoreOptions;
 
-use super::{conclude, open_outputs, pass, settings, Ending};
+use batchdoku::pipeline::Input;
+
+use super::{one_pass, OnePass};
 use crate::cli::args::{ScoreArgs, SolverArg};
 use crate::cli::exit::Exit;
 use crate::cli::io;
@@ -24,27 +26,18 @@ pub fn run(args: &ScoreArgs) -> anyhow::Result<Exit> {
             prune: true,
         },
     };
-    let mut columns = SCORE_COLUMNS.to_vec();
-    if args.count {
-        columns.push(Column::Solutions);
-    }
-    let mut outputs = open_outputs(&args.run, &args.records)?;
-    let inputs = io::open_inputs(&args.inputs.paths(), None, &args.records)?;
-    let config = settings(
-        &args.run,
-        &args.rows,
-        &args.records,
-        columns,
-        Column::Solution,
-        &[&inputs.0],
-    )?;
-    let report = pass(&job, inputs, &mut outputs.rows, &config, &args.run)?;
-    conclude(
-        "score",
-        report,
-        outputs,
-        &args.run,
-        &args.records,
-        Ending::default(),
-    )
+    let flags = OnePass {
+        inputs: &args.inputs,
+        run: &args.run,
+        rows: &args.rows,
+        records: &args.records,
+    };
+    let columns = |_: &[Input]| {
+        let mut columns = SCORE_COLUMNS.to_vec();
+        if args.count {
+            columns.push(Column::Solutions);
+        }
+        columns
+    };
+    one_pass("score", &job, flags, columns, Column::Solution)
 }

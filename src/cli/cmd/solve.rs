@@ -4,10 +4,11 @@
 use batchdoku::jobs::SolveJob;
 use batchdoku::output::{Column, SOLVE_COLUMNS};
 
-use super::{conclude, open_outputs, pass, settings, Ending};
+use batchdoku::pipeline::Input;
+
+use super::{one_pass, OnePass};
 use crate::cli::args::{SolveArgs, SolverArg};
 use crate::cli::exit::Exit;
-use crate::cli::io;
 
 /// Runs `solve`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
@@ -19,34 +20,25 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
         engine: args.solver.into(),
         rate: args.rate,
     };
-    let mut outputs = open_outputs(&args.run, &args.records)?;
-    let inputs = io::open_inputs(&args.inputs.paths(), None, &args.records)?;
-    let mut columns = SOLVE_COLUMNS.to_vec();
-    if args.rate {
-        let at = columns
-            .iter()
-            .position(|&c| c == Column::Guesses)
-            .map_or(0, |i| i + 1);
-        columns.splice(at..at, [Column::Backtracks, Column::Singles]);
-    }
-    if inputs.0.iter().any(|i| i.has_expected()) {
-        columns.push(Column::Expected);
-    }
-    let config = settings(
-        &args.run,
-        &args.rows,
-        &args.records,
-        columns,
-        Column::Solution,
-        &[&inputs.0],
-    )?;
-    let report = pass(&job, inputs, &mut outputs.rows, &config, &args.run)?;
-    conclude(
-        "solve",
-        report,
-        outputs,
-        &args.run,
-        &args.records,
-        Ending::default(),
-    )
+    let flags = OnePass {
+        inputs: &args.inputs,
+        run: &args.run,
+        rows: &args.rows,
+        records: &args.records,
+    };
+    let columns = |inputs: &[Input]| {
+        let mut columns = SOLVE_COLUMNS.to_vec();
+        if args.rate {
+            let at = columns
+                .iter()
+                .position(|&c| c == Column::Guesses)
+                .map_or(0, |i| i + 1);
+            columns.splice(at..at, [Column::Backtracks, Column::Singles]);
+        }
+        if inputs.iter().any(|i| i.has_expected()) {
+            columns.push(Column::Expected);
+        }
+        columns
+    };
+    one_pass("solve", &job, flags, columns, Column::Solution)
 }
