@@ -63,6 +63,22 @@ fn kaggle_csv_gains_expected_column() {
 }
 
 #[test]
+fn only_a_named_solution_column_is_expected() {
+    // A second column of sources or ids is carried data, not solutions: a
+    // valid puzzle stays valid and no `expected` column appears.
+    let puzzle =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    for header in ["puzzle,source", "puzzle,sol"] {
+        let input = format!("{header}\n{puzzle},kaggle\n");
+        let r = run(&["solve", "-q", "-"], Some(input.as_bytes()));
+        let (h, rows) = r.csv();
+        assert_eq!(r.code, 0, "{header}: {}", r.stdout_str());
+        assert!(!h.contains(&"expected".to_string()), "{header}: {h:?}");
+        assert_eq!(statuses(&h, &rows), ["solved"], "{header}");
+    }
+}
+
+#[test]
 fn block_grids_noip_and_boxed() {
     for (name, n) in [
         ("noip_sample1.txt", 1),

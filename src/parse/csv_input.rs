@@ -259,13 +259,12 @@ impl CsvLayout {
             ),
             None => names.iter().position(|n| is_puzzle_header(n)),
         };
-        let mut expected = names
+        // Only a column named as one holds solutions: a second column of
+        // ids or sources read as solutions would make every row invalid.
+        let expected = names
             .iter()
             .position(|n| is_one_of(n, &SOLUTION_NAMES))
             .filter(|&i| Some(i) != puzzle_pos);
-        if expected.is_none() && names.len() == 2 && puzzle_pos == Some(0) && column.is_none() {
-            expected = Some(1);
-        }
         Ok(CsvLayout {
             puzzle: puzzle_pos.unwrap_or(0),
             expected,
@@ -400,7 +399,8 @@ mod tests {
         assert_eq!(layout(b"quizzes,solutions"), both(0, Some(1)));
         assert_eq!(layout(b"id,Puzzle,Solution,clues"), both(1, Some(2)));
         assert_eq!(layout(b"\"QUESTION\", \"answer\""), both(0, Some(1)));
-        assert_eq!(layout(b"puzzle,sol"), both(0, Some(1)));
+        assert_eq!(layout(b"puzzle,sol"), both(0, None));
+        assert_eq!(layout(b"puzzle,source"), both(0, None));
         assert_eq!(layout(b"puzzle,sol,x"), both(0, None));
         assert_eq!(layout(b"grid,rating"), both(0, None));
         assert_eq!(layout(b"rating,quiz"), both(1, None));
