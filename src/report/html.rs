@@ -90,14 +90,7 @@ pub fn render(r: &CorpusReport) -> String {
 fn totals(out: &mut String, r: &CorpusReport) {
     let t = &r.totals;
     out.push_str("<section id=\"totals\">\n<h2>Totals</h2>\n<div class=\"cards\">\n");
-    for (name, n) in [
-        ("records", t.records),
-        ("valid", t.valid),
-        ("invalid", t.invalid),
-        ("unique", t.unique),
-        ("multiple", t.multiple),
-        ("unsolvable", t.unsolvable),
-    ] {
+    for (name, n) in text::named_totals(t) {
         let of = if name == "records" {
             String::new()
         } else {

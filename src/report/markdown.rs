@@ -19,14 +19,7 @@ pub fn render(r: &CorpusReport) -> String {
     let _ = writeln!(out, "{}\n", names.join(", "));
     let _ = writeln!(out, "## Totals\n");
     let _ = writeln!(out, "| | records | share |\n|---|---:|---:|");
-    for (name, n) in [
-        ("records", t.records),
-        ("valid", t.valid),
-        ("invalid", t.invalid),
-        ("unique", t.unique),
-        ("multiple", t.multiple),
-        ("unsolvable", t.unsolvable),
-    ] {
+    for (name, n) in text::named_totals(t) {
         let _ = writeln!(
             out,
             "| {name} | {} | {} |",

@@ -3,7 +3,19 @@
 //! plot and the rows of its table, built once so that the two pages say
 //! the same thing.
 
-use super::summary::{CorpusReport, LogDistribution};
+use super::summary::{CorpusReport, LogDistribution, RecordTotals};
+
+/// The totals both pages show, named, in order (`records` first).
+pub fn named_totals(t: &RecordTotals) -> [(&'static str, u64); 6] {
+    [
+        ("records", t.records),
+        ("valid", t.valid),
+        ("invalid", t.invalid),
+        ("unique", t.unique),
+        ("multiple", t.multiple),
+        ("unsolvable", t.unsolvable),
+    ]
+}
 
 /// `1234567` as `1,234,567`.
 pub fn count(n: u64) -> String {
