@@ -10,6 +10,7 @@ use crate::canon::Transform;
 use crate::grid::Grid;
 use crate::jobs::EngineKind;
 use crate::rng::Rng;
+use crate::solver::SimdPath;
 
 /// Small sets are repeated up to this many puzzles so that every thread has
 /// work and warm-up does not dominate.
@@ -73,7 +74,8 @@ pub fn permuted(puzzles: &[Grid], seed: u64) -> Vec<Grid> {
 }
 
 /// Solves `set` (see [`working_set`]) with `threads` threads, each owning
-/// an engine and a contiguous share, looping until `min_time` has passed.
+/// an engine (the mrv solver on `simd`, an available path) and a
+/// contiguous share, looping until `min_time` has passed.
 /// Invalid puzzles count as solved (they are rejected quickly, as in a
 /// real run).
 pub fn measure(
@@ -81,6 +83,7 @@ pub fn measure(
     threads: usize,
     count_limit: u64,
     engine: EngineKind,
+    simd: SimdPath,
     min_time: Duration,
 ) -> Measurement {
     let threads = threads.max(1);
@@ -91,7 +94,7 @@ pub fn measure(
             .chunks(share)
             .map(|part| {
                 s.spawn(move || {
-                    let mut engine = engine.build();
+                    let mut engine = engine.build_on(simd);
                     let mut tally = Tally::default();
                     let mut first_pass = true;
                     loop {
@@ -162,6 +165,7 @@ mod tests {
             2,
             2,
             EngineKind::Mrv,
+            SimdPath::detect(),
             Duration::from_millis(1),
         );
         assert_eq!(m.threads, 2);
@@ -177,6 +181,7 @@ mod tests {
             1,
             2,
             EngineKind::Mrv,
+            SimdPath::detect(),
             Duration::from_millis(1),
         );
         let two = measure(
@@ -184,6 +189,7 @@ mod tests {
             2,
             2,
             EngineKind::Mrv,
+            SimdPath::detect(),
             Duration::from_millis(30),
         );
         assert_eq!(one.no_guess_percent, 50.0);

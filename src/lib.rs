@@ -61,7 +61,7 @@ pub mod totals;
 
 pub use engine::{Engine, Outcome, Stats};
 pub use grid::Grid;
-pub use solver::Solver;
+pub use solver::{SimdPath, Solver};
 
 #[cfg(test)]
 mod testdata;

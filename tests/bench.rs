@@ -4,7 +4,7 @@
 
 use crate::util::*;
 
-const HEADER: [&str; 10] = [
+const HEADER: [&str; 11] = [
     "file",
     "puzzles",
     "solver",
@@ -15,6 +15,7 @@ const HEADER: [&str; 10] = [
     "no-guess %",
     "guesses/puzzle",
     "speed-up",
+    "simd",
 ];
 
 /// Runs `bench --min-time 0 --format csv` with `args`, expecting success.
@@ -80,9 +81,64 @@ fn bad_flags_and_files_are_fatal() {
         &["bench", "--min-time", "-1"],
         &["bench", "-j", "0"],
         &["bench", "no/such/file.txt"],
+        &["bench", "--simd", "mmx"],
     ] {
         let r = run(args, None);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
         assert!(!r.stderr.is_empty(), "{args:?}");
     }
+}
+
+/// `--simd` runs the path named, or fails (exit 2) when this build or CPU
+/// lacks it; every path that runs makes the same guesses, and `auto` runs
+/// the widest one that does.
+#[test]
+fn simd_paths_run_alike_or_are_refused() {
+    let file = data("sample.txt");
+    let file = file.to_str().unwrap();
+    let mut ran = Vec::new();
+    for path in ["portable", "sse2", "avx2", "avx512"] {
+        let args = [
+            "bench",
+            "--min-time",
+            "0",
+            "--format",
+            "csv",
+            "-j",
+            "1",
+            "-k",
+            "2",
+        ];
+        let r = run(&[&args[..], &["--simd", path, file]].concat(), None);
+        if r.code == 2 {
+            assert!(
+                r.stderr.contains("not available here"),
+                "{path}: {}",
+                r.stderr
+            );
+            continue;
+        }
+        assert_eq!(r.code, 0, "{path}: {}", r.stderr);
+        let (_, rows) = r.csv();
+        assert_eq!(rows[0][10], path);
+        ran.push(rows[0].clone());
+    }
+    assert!(!ran.is_empty(), "no path ran");
+    for row in &ran[1..] {
+        assert_eq!(
+            row[7..9],
+            ran[0][7..9],
+            "{} against {}",
+            row[10],
+            ran[0][10]
+        );
+    }
+    let auto = bench(&["-j", "1", "-k", "2", file]);
+    assert_eq!(
+        auto[0][10],
+        ran.last().unwrap()[10],
+        "auto runs the widest path"
+    );
+    let dlx = bench(&["-j", "1", "--solver", "dlx", file]);
+    assert_eq!(dlx[0][10], "-");
 }

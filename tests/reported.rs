@@ -464,7 +464,7 @@ fn bench_csv_quotes_file_names() {
         .flexible(true)
         .from_reader(r.stdout.as_slice());
     let width = rdr.headers().unwrap().len();
-    assert_eq!(width, 10);
+    assert_eq!(width, 11);
     let rows: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), 2);
     for row in rows {

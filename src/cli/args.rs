@@ -164,6 +164,12 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = SolverArg::Mrv)]
     pub solver: SolverArg,
 
+    /// The mrv solver's machine code: `auto` (the best this CPU has),
+    /// `avx512`, `avx2`, `sse2` or `portable`; a path this build or CPU
+    /// lacks is an error. The table's `simd` column shows the one run.
+    #[arg(long, default_value = "auto", value_name = "PATH", value_parser = parse_simd)]
+    pub simd: SimdChoice,
+
     /// Solve each set repeatedly for at least this many seconds per thread
     /// count (0 to 86400).
     #[arg(long, default_value_t = 2.0, value_name = "SECONDS", value_parser = parse_min_time)]
@@ -633,6 +639,36 @@ impl From<SymmetryArg> for batchdoku::generate::Symmetry {
             SymmetryArg::Mirror => Symmetry::Mirror,
             SymmetryArg::Diagonal => Symmetry::Diagonal,
         }
+    }
+}
+
+/// `bench --simd`: a path, or `None` for `auto`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SimdChoice(pub Option<batchdoku::SimdPath>);
+
+/// `bench --simd`: `auto` or a path this build and CPU can run.
+fn parse_simd(text: &str) -> Result<SimdChoice, String> {
+    if text == "auto" {
+        return Ok(SimdChoice(None));
+    }
+    let names: Vec<&str> = batchdoku::SimdPath::ALL
+        .iter()
+        .map(|p| p.as_str())
+        .collect();
+    let path = batchdoku::SimdPath::from_name(text)
+        .ok_or_else(|| format!("expected auto or one of {}", names.join(", ")))?;
+    if path.is_available() {
+        Ok(SimdChoice(Some(path)))
+    } else {
+        let have: Vec<&str> = batchdoku::SimdPath::ALL
+            .iter()
+            .filter(|p| p.is_available())
+            .map(|p| p.as_str())
+            .collect();
+        Err(format!(
+            "{text} is not available here (available: auto, {})",
+            have.join(", ")
+        ))
     }
 }
 

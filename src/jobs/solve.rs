@@ -10,7 +10,7 @@ use crate::grid::Grid;
 use crate::output::{Row, Status};
 use crate::parse::Record;
 use crate::pipeline::Job;
-use crate::solver::Solver;
+use crate::solver::{SimdPath, Solver};
 
 /// Which engine solves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,8 +32,16 @@ impl EngineKind {
 
     /// A fresh engine of this kind (once per worker).
     pub fn build(self) -> Box<dyn Engine + Send> {
+        self.build_on(SimdPath::detect())
+    }
+
+    /// [`build`](Self::build), with the mrv solver running `simd` (an
+    /// available path; see [`SimdPath::is_available`]).
+    pub fn build_on(self, simd: SimdPath) -> Box<dyn Engine + Send> {
         match self {
-            EngineKind::Mrv => Box::new(Solver::new()),
+            EngineKind::Mrv => Box::new(
+                Solver::with_simd(simd).unwrap_or_else(|| panic!("{simd} is not available here")),
+            ),
             EngineKind::Dlx => Box::new(DlxSolver::new()),
         }
     }

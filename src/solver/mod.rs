@@ -15,8 +15,10 @@ mod lanes;
 mod node;
 mod search;
 mod tables;
+mod wide;
 
 pub use node::{bit_digit, digit_bit, Contradiction, Node, ALL_DIGITS};
+pub use wide::SimdPath;
 
 use crate::engine::{Engine, Outcome, Stats};
 use crate::grid::{Conflict, Grid};
@@ -155,16 +157,30 @@ impl Default for Solver {
 
 impl std::fmt::Debug for Solver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Solver")
+        write!(f, "Solver({})", self.search.path())
     }
 }
 
 impl Solver {
-    /// A solver with its stack allocated (once; solving never allocates).
+    /// A solver with its stack allocated (once; solving never allocates),
+    /// running the best [`SimdPath`] this CPU has.
     pub fn new() -> Solver {
         Solver {
-            search: Search::new(),
+            search: Search::new(SimdPath::detect()),
         }
+    }
+
+    /// A solver running `path`, or `None` when this build or CPU lacks it
+    /// (to compare paths; every path gives the same answers and counts).
+    pub fn with_simd(path: SimdPath) -> Option<Solver> {
+        path.is_available().then(|| Solver {
+            search: Search::new(path),
+        })
+    }
+
+    /// The [`SimdPath`] this solver runs.
+    pub fn simd(&self) -> SimdPath {
+        self.search.path()
     }
 
     /// Runs the search over `puzzle`, letting `visitor` decide what to do

@@ -56,6 +56,7 @@ use super::tables::{
     box_nine, lone_in_full_rows, segments, transpose_groups, BAND, BAND_PEERS, BOX_CELLS, COLUMN_0,
     MATCHED_CELLS, MATCHED_SEGMENTS, ONES_IN_NINE, ROW, SPREAD_EIGHT,
 };
+use super::wide::Wide;
 use crate::grid::{Grid, CELLS};
 
 /// All nine digits as a candidate mask.
@@ -105,13 +106,13 @@ impl Seen {
     /// Resets the copies to `state`, a fixed point of propagation except
     /// that the mask of digit `d` in band `b` has changed since.
     #[inline(always)]
-    pub(crate) fn resume(&mut self, state: &Node, d: usize, b: usize) {
+    pub(crate) fn resume<W: Wide>(&mut self, state: &Node, d: usize, b: usize) {
         // Whole-vector writes: propagation loads these as vectors next,
         // and a narrow store cannot be forwarded to a wide load.
         let flipped = state.bands[d].with_lane(b, !state.bands[d].0[b]);
-        Lanes::copy_nine(&mut self.bands, &state.bands);
+        W::copy(&mut self.bands, &state.bands);
         self.bands[d] = flipped;
-        Lanes::copy_nine(&mut self.stacks, &state.bands);
+        W::copy(&mut self.stacks, &state.bands);
         self.stacks[d] = flipped;
     }
 }
@@ -151,6 +152,7 @@ impl Node {
     /// digit's masks lose the other digits' givens and every peer of its
     /// own. Two equal givens that see each other are a contradiction;
     /// propagation (not done here) finds the rest.
+    #[inline(always)]
     pub(crate) fn load(&mut self, puzzle: &Grid) -> Result<(), Contradiction> {
         let givens = Lanes::givens(puzzle.cells());
         let all = Lanes::bands(BAND);
@@ -290,8 +292,8 @@ impl Node {
     /// Overwrites `self` with `other`, inline (see [`Lanes::copy_nine`]):
     /// the search saves and restores a state at every guess and backtrack.
     #[inline(always)]
-    pub(crate) fn copy_from(&mut self, other: &Node) {
-        Lanes::copy_nine(&mut self.bands, &other.bands);
+    pub(crate) fn copy_from<W: Wide>(&mut self, other: &Node) {
+        W::copy(&mut self.bands, &other.bands);
         self.unsolved = other.unsolved;
     }
 
@@ -306,18 +308,20 @@ impl Node {
     /// from the other digits, the cell's column from the digit's other
     /// bands and the cell's row, box and column mates from its own band.
     /// A digit no longer possible there is a contradiction.
-    #[inline]
-    pub(crate) fn place(&mut self, d: usize, b: usize, p: u32) -> Result<(), Contradiction> {
+    #[inline(always)]
+    pub(crate) fn place<W: Wide>(
+        &mut self,
+        d: usize,
+        b: usize,
+        p: u32,
+    ) -> Result<(), Contradiction> {
         let bit = 1u32 << p;
         let mine = self.bands[d].0[b];
         if mine & bit == 0 {
             return Err(Contradiction);
         }
         self.unsolved.0[b] &= !bit;
-        let cell = Lanes::only(b, bit);
-        for e in 0..9 {
-            self.bands[e] = self.bands[e].and_not(cell);
-        }
+        W::clear(&mut self.bands, Lanes::only(b, bit));
         self.bands[d] = self.bands[d].and_not(Lanes::others(b, COLUMN_0 << (p % 9)));
         self.bands[d].0[b] = mine & !BAND_PEERS[p as usize];
         Ok(())
@@ -332,7 +336,7 @@ impl Node {
     /// box (and so column) mates in this band: placing it only has to clear
     /// the cell from the other digits and its column from the other bands.
     #[inline(always)]
-    fn update(&mut self, d: usize, b: usize) -> Result<(), Contradiction> {
+    fn update<W: Wide>(&mut self, d: usize, b: usize) -> Result<(), Contradiction> {
         let mask = self.bands[d].0[b];
         let allowed = MATCHED_CELLS[segments(mask)];
         if allowed == 0 {
@@ -342,10 +346,7 @@ impl Node {
         let lone = lone_in_full_rows(band) & self.unsolved.0[b];
         if lone != 0 {
             self.unsolved.0[b] &= !lone;
-            let cells = Lanes::only(b, lone);
-            for e in 0..9 {
-                self.bands[e] = self.bands[e].and_not(cells);
-            }
+            W::clear(&mut self.bands, Lanes::only(b, lone));
             self.bands[d] = self.bands[d].and_not(Lanes::others(b, columns_of(lone)));
         }
         self.bands[d].0[b] = band;
@@ -355,14 +356,9 @@ impl Node {
     /// Places every naked single (a cell with one digit left); returns
     /// whether any was found. An empty cell is a contradiction, and so are
     /// two singles of one digit that see each other.
-    #[inline]
-    fn naked_singles(&mut self) -> Result<bool, Contradiction> {
-        let (mut once, mut twice) = (Lanes::ZERO, Lanes::ZERO);
-        for d in 0..9 {
-            let m = self.bands[d];
-            twice = twice.or(once.and(m));
-            once = once.or(m);
-        }
+    #[inline(always)]
+    fn naked_singles<W: Wide>(&mut self) -> Result<bool, Contradiction> {
+        let (once, twice) = W::at_least_two(&self.bands);
         if self.unsolved.and_not(once).any() {
             return Err(Contradiction);
         }
@@ -408,13 +404,14 @@ impl Node {
     /// cell for the digit is a hidden single. Returns whether anything
     /// changed. Only digits whose masks differ from `seen` are looked at
     /// (and `seen` is brought up to date).
-    fn stacks(&mut self, seen: &mut [Lanes; 9]) -> Result<bool, Contradiction> {
+    #[inline(always)]
+    fn stacks<W: Wide>(&mut self, seen: &mut [Lanes; 9]) -> Result<bool, Contradiction> {
         let row = Lanes::bands(ROW);
         let mut changed = false;
         // Digits unchanged since the last pass have nothing new. (A digit
         // that changes during this pass, by a single placed here, is left
         // to the next one: this pass then reports a change.)
-        let mut digits = Lanes::differ_nine(&self.bands, seen);
+        let mut digits = W::differ(&self.bands, seen);
         while digits != 0 {
             let d = digits.trailing_zeros() as usize / 4;
             digits &= !(0xF << (4 * d));
@@ -458,7 +455,7 @@ impl Node {
                     while cells != 0 {
                         let p = cells.trailing_zeros();
                         cells &= cells - 1;
-                        self.place(d, b, p)?;
+                        self.place::<W>(d, b, p)?;
                     }
                 }
                 changed = true;
@@ -472,13 +469,14 @@ impl Node {
     /// singles are placed, and again while they find anything, then (if
     /// at least `seen.stack_pass_from` cells are empty) the stack pass. On success `seen.bands` equals
     /// the state's masks.
-    pub(crate) fn propagate(&mut self, seen: &mut Seen) -> Result<(), Contradiction> {
+    #[inline(always)]
+    pub(crate) fn propagate<W: Wide>(&mut self, seen: &mut Seen) -> Result<(), Contradiction> {
         loop {
-            let mut changed = Lanes::differ_nine(&self.bands, &seen.bands);
+            let mut changed = W::differ(&self.bands, &seen.bands);
             if changed == 0 {
-                let more = self.naked_singles()?
+                let more = self.naked_singles::<W>()?
                     || (self.empty_count() >= seen.stack_pass_from
-                        && self.stacks(&mut seen.stacks)?);
+                        && self.stacks::<W>(&mut seen.stacks)?);
                 if !more {
                     return Ok(());
                 }
@@ -488,7 +486,7 @@ impl Node {
                 let i = changed.trailing_zeros() as usize;
                 changed &= changed - 1;
                 let (d, b) = (i >> 2, i & 3);
-                self.update(d, b)?;
+                self.update::<W>(d, b)?;
                 seen.bands[d].0[b] = self.bands[d].0[b];
             }
         }
@@ -504,18 +502,12 @@ impl Node {
     /// among those the one whose box has the most empty cells (the guess
     /// reaches more cells); ties go to the first box in band order, then
     /// the first such cell of that box.
-    #[inline]
-    pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
+    #[inline(always)]
+    pub(crate) fn branch_cell<W: Wide>(&self) -> Option<(usize, u32)> {
         if !self.unsolved.any() {
             return None;
         }
-        let (mut once, mut twice, mut thrice) = (Lanes::ZERO, Lanes::ZERO, Lanes::ZERO);
-        for d in 0..9 {
-            let m = self.bands[d];
-            thrice = thrice.or(twice.and(m));
-            twice = twice.or(once.and(m));
-            once = once.or(m);
-        }
+        let (_, twice, thrice) = W::at_least_three(&self.bands);
         let pairs = self.unsolved.and(twice).and_not(thrice);
         // The most two-candidate cells in a row (fewer guesses than the
         // first two-candidate cell by a fifth on top1465 and the forum's

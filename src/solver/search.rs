@@ -14,6 +14,9 @@
 //! least one more cell, so 81 frames always suffice.
 
 use super::node::{Node, Seen};
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+use super::wide::{Avx2, Avx512};
+use super::wide::{Narrow, SimdPath, Wide};
 use super::{Flow, Visitor};
 use crate::engine::Stats;
 use crate::grid::{Grid, CELLS};
@@ -42,10 +45,14 @@ struct Frame {
 pub(crate) struct Search {
     stack: Box<[Frame; CELLS]>,
     seen: Seen,
+    path: SimdPath,
 }
 
 impl Search {
-    pub(crate) fn new() -> Search {
+    /// The machinery for `path`, which must be available
+    /// ([`SimdPath::is_available`]): the search runs that path's code.
+    pub(crate) fn new(path: SimdPath) -> Search {
+        assert!(path.is_available(), "{path} is not available here");
         let frame = Frame {
             state: Node::blank(),
             digit: 0,
@@ -54,12 +61,50 @@ impl Search {
         Search {
             stack: Box::new([frame; CELLS]),
             seen: Seen::blank(),
+            path,
         }
+    }
+
+    /// The path this search runs.
+    pub(crate) fn path(&self) -> SimdPath {
+        self.path
     }
 
     /// Runs the search over all completions of `puzzle` until the visitor
     /// stops it or the tree is exhausted; `None` when two givens clash.
+    /// The loop runs as compiled for the search's [`SimdPath`].
     pub(crate) fn run<V: Visitor>(&mut self, puzzle: &Grid, visitor: &mut V) -> Option<Stats> {
+        match self.path {
+            // SAFETY: `new` checked that the CPU has the path's features.
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            SimdPath::Avx512 => unsafe { self.run_avx512(puzzle, visitor) },
+            // SAFETY: as above.
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            SimdPath::Avx2 => unsafe { self.run_avx2(puzzle, visitor) },
+            _ => self.run_with::<V, Narrow>(puzzle, visitor),
+        }
+    }
+
+    /// [`run`](Self::run) compiled for x86-64-v3 (AVX2, BMI, POPCNT,
+    /// LZCNT), with two digits per vector.
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    fn run_avx2<V: Visitor>(&mut self, puzzle: &Grid, visitor: &mut V) -> Option<Stats> {
+        self.run_with::<V, Avx2>(puzzle, visitor)
+    }
+
+    /// [`run`](Self::run) compiled for x86-64-v4 (AVX-512 F, VL, BW, DQ on
+    /// top of v3), with four digits per vector.
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512bw,avx512dq")]
+    fn run_avx512<V: Visitor>(&mut self, puzzle: &Grid, visitor: &mut V) -> Option<Stats> {
+        self.run_with::<V, Avx512>(puzzle, visitor)
+    }
+
+    /// The search loop, inlined into each path's function so that all of
+    /// it is compiled with that path's features.
+    #[inline(always)]
+    fn run_with<V: Visitor, W: Wide>(&mut self, puzzle: &Grid, visitor: &mut V) -> Option<Stats> {
         let mut stats = Stats::default();
         let mut depth = 0usize;
         let mut cur = Node::blank();
@@ -68,7 +113,7 @@ impl Search {
         let mut alive = true;
         loop {
             if alive {
-                match self.expand(&mut cur, &mut depth, &mut stats, visitor) {
+                match self.expand::<V, W>(&mut cur, &mut depth, &mut stats, visitor) {
                     Step::Deeper => continue,
                     Step::Backtrack => {}
                     Step::Stop => {
@@ -83,19 +128,19 @@ impl Search {
             }
             depth -= 1;
             let frame = &self.stack[depth];
-            cur.copy_from(&frame.state);
+            cur.copy_from::<W>(&frame.state);
             // Everything but the mask the removal changed is at a fixed
             // point; mark that one as changed.
             self.seen
-                .resume(&frame.state, frame.digit as usize, frame.band as usize);
+                .resume::<W>(&frame.state, frame.digit as usize, frame.band as usize);
             alive = true;
         }
     }
 
     /// Processes one node: propagation, the visitor's verdict, then either
     /// the solution or a guess.
-    #[inline]
-    fn expand<V: Visitor>(
+    #[inline(always)]
+    fn expand<V: Visitor, W: Wide>(
         &mut self,
         cur: &mut Node,
         depth: &mut usize,
@@ -109,7 +154,7 @@ impl Search {
         // third and sixth rounds).
         self.seen.stack_pass_from = if *depth == 0 { 1 } else { STACK_PASS_MIN_EMPTY };
         loop {
-            if cur.propagate(&mut self.seen).is_err() {
+            if cur.propagate::<W>(&mut self.seen).is_err() {
                 stats.dead_ends += 1;
                 return Step::Backtrack;
             }
@@ -122,7 +167,7 @@ impl Search {
         }
         let choice = match visitor.choose_cell() {
             Some(cell) if cur.candidates(cell) != 0 => Some((cell / 27, (cell % 27) as u32)),
-            _ => cur.branch_cell(),
+            _ => cur.branch_cell::<W>(),
         };
         let Some((band, bit)) = choice else {
             return match visitor.solution(cur) {
@@ -136,12 +181,12 @@ impl Search {
         debug_assert!(m >> digit & 1 == 1, "the visitor chose a non-candidate");
         stats.guesses += 1;
         let frame = &mut self.stack[*depth];
-        frame.state.copy_from(cur);
+        frame.state.copy_from::<W>(cur);
         frame.state.remove_candidate(digit, band, bit);
         frame.digit = digit as u8;
         frame.band = band as u8;
         *depth += 1;
-        if cur.place(digit, band, bit).is_err() {
+        if cur.place::<W>(digit, band, bit).is_err() {
             stats.dead_ends += 1;
             return Step::Backtrack;
         }

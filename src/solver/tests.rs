@@ -345,3 +345,37 @@ proptest! {
         }
     }
 }
+
+/// Every path this build and CPU can run gives the same answers, counts
+/// and search statistics as the narrowest one, in first-solution,
+/// counting and scored search, on puzzles of every status.
+#[test]
+fn every_available_simd_path_searches_alike() {
+    let paths: Vec<SimdPath> = SimdPath::ALL
+        .into_iter()
+        .filter(|p| p.is_available())
+        .collect();
+    assert!(paths.contains(&SimdPath::detect()));
+    let mut puzzles = crate::testdata::corpus::mixed_corpus(5, 40);
+    puzzles.extend([EASY, HARD, PLATINUM].map(grid));
+    let weights = crate::score::Weights::target();
+    let options = crate::score::ScoreOptions::default();
+    let reference = paths[0];
+    let mut base = Solver::with_simd(reference).unwrap();
+    for &path in &paths[1..] {
+        let mut other = Solver::with_simd(path).unwrap();
+        assert_eq!(other.simd(), path);
+        for (i, p) in puzzles.iter().enumerate() {
+            let why = format!("puzzle {i} on {path} against {reference}");
+            assert_eq!(other.solve_first(p), base.solve_first(p), "{why}");
+            assert_eq!(
+                other.count_solutions_up_to(p, 3),
+                base.count_solutions_up_to(p, 3),
+                "{why}"
+            );
+            let scored = crate::score::score(&mut other, p, &weights, &options);
+            let want = crate::score::score(&mut base, p, &weights, &options);
+            assert_eq!(format!("{scored:?}"), format!("{want:?}"), "{why}");
+        }
+    }
+}

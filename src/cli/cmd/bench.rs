@@ -13,7 +13,7 @@ use batchdoku::bench::{self, Measurement};
 use batchdoku::jobs::EngineKind;
 use batchdoku::parse::{InputFormat, Record, RecordReader};
 use batchdoku::pipeline;
-use batchdoku::Grid;
+use batchdoku::{Grid, SimdPath};
 
 use crate::cli::args::{BenchArgs, TableFormat};
 use crate::cli::exit::Exit;
@@ -24,6 +24,7 @@ const SAMPLE: &str = include_str!("../../../data/sample.txt");
 /// Runs the benchmark and prints the table on stdout.
 pub fn run(args: &BenchArgs) -> anyhow::Result<Exit> {
     let engine: EngineKind = args.solver.into();
+    let simd = args.simd.0.unwrap_or_else(SimdPath::detect);
     let min_time = Duration::from_secs_f64(args.min_time);
     let sets: Vec<(String, Vec<Grid>)> = if args.files.is_empty() {
         vec![("data/sample.txt".to_string(), {
@@ -59,6 +60,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Exit> {
         "no-guess %",
         "guesses/puzzle",
         "speed-up",
+        "simd",
     ];
     let mut table = Table::new(args.format, &header);
     for (name, puzzles) in &sets {
@@ -69,8 +71,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Exit> {
         let set = bench::working_set(puzzles, args.permute);
         let mut base: Option<f64> = None;
         for &threads in &args.threads {
-            let m: Measurement =
-                bench::measure(&set, threads as usize, args.count_limit, engine, min_time);
+            let m: Measurement = bench::measure(
+                &set,
+                threads as usize,
+                args.count_limit,
+                engine,
+                simd,
+                min_time,
+            );
             let base_rate = *base.get_or_insert(m.puzzles_per_second / m.threads as f64);
             table.row(&[
                 name.clone(),
@@ -83,6 +91,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Exit> {
                 format!("{:.1}", m.no_guess_percent),
                 format!("{:.2}", m.guesses_per_puzzle),
                 format!("{:.2}", m.puzzles_per_second / base_rate),
+                match engine {
+                    EngineKind::Mrv => simd.to_string(),
+                    EngineKind::Dlx => "-".to_string(),
+                },
             ]);
         }
     }

@@ -2,9 +2,10 @@
 //! branching, checked against cell-by-cell placement.
 
 use super::*;
+use crate::solver::wide::Narrow;
 
 fn place_cell(s: &mut Node, cell: usize, digit: u8) -> Result<(), Contradiction> {
-    s.place(digit as usize - 1, cell / 27, (cell % 27) as u32)
+    s.place::<Narrow>(digit as usize - 1, cell / 27, (cell % 27) as u32)
 }
 
 #[test]
@@ -69,7 +70,7 @@ fn naked_single_is_propagated() {
     for d in 1..=8u8 {
         place_cell(&mut s, d as usize, d).unwrap();
     }
-    s.propagate(&mut Seen::blank()).unwrap();
+    s.propagate::<Narrow>(&mut Seen::blank()).unwrap();
     assert_eq!(s.value(0), 9);
 }
 
@@ -81,7 +82,7 @@ fn hidden_single_in_a_box_is_found() {
     for cell in [12usize, 24, 28, 56] {
         place_cell(&mut s, cell, 1).unwrap();
     }
-    s.propagate(&mut Seen::blank()).unwrap();
+    s.propagate::<Narrow>(&mut Seen::blank()).unwrap();
     assert_eq!(s.value(0), 1);
 }
 
@@ -102,7 +103,7 @@ fn hidden_single_in_a_row_is_found() {
     ] {
         place_cell(&mut s, cell, d).unwrap();
     }
-    s.propagate(&mut Seen::blank()).unwrap();
+    s.propagate::<Narrow>(&mut Seen::blank()).unwrap();
     assert_eq!(s.value(8), 7);
 }
 
@@ -114,7 +115,7 @@ fn locked_candidates_pointing_and_claiming() {
     for (cell, d) in [(9, 4), (10, 5), (11, 6), (18, 7), (19, 8), (20, 9)] {
         place_cell(&mut s, cell, d).unwrap();
     }
-    s.propagate(&mut Seen::blank()).unwrap();
+    s.propagate::<Narrow>(&mut Seen::blank()).unwrap();
     for c in 0..9 {
         assert_eq!(s.candidates(c) & digit_bit(3) != 0, c < 3, "col {c}");
     }
@@ -125,7 +126,7 @@ fn locked_candidates_pointing_and_claiming() {
     for (cell, d) in [(40, 2), (33, 5), (34, 6), (35, 7)] {
         place_cell(&mut s, cell, d).unwrap();
     }
-    s.propagate(&mut Seen::blank()).unwrap();
+    s.propagate::<Narrow>(&mut Seen::blank()).unwrap();
     for cell in 45..54 {
         let has2 = s.candidates(cell) & digit_bit(2) != 0;
         assert_eq!(has2, cell >= 51, "cell {cell}");
@@ -148,7 +149,7 @@ fn five_alone_in_column_zero() -> Node {
 #[test]
 fn hidden_single_in_a_column_is_found() {
     let mut s = five_alone_in_column_zero();
-    s.propagate(&mut Seen::blank()).unwrap();
+    s.propagate::<Narrow>(&mut Seen::blank()).unwrap();
     assert_eq!(s.value(72), 5);
 }
 
@@ -158,11 +159,11 @@ fn stack_pass_can_be_left_out() {
     let mut s = five_alone_in_column_zero();
     let mut seen = Seen::blank();
     seen.stack_pass_from = u32::MAX;
-    s.propagate(&mut seen).unwrap();
+    s.propagate::<Narrow>(&mut seen).unwrap();
     assert_eq!(s.value(72), 0);
     assert_ne!(s.candidates(72) & digit_bit(5), 0);
     seen.stack_pass_from = 1;
-    s.propagate(&mut seen).unwrap();
+    s.propagate::<Narrow>(&mut seen).unwrap();
     assert_eq!(s.value(72), 5);
 }
 
@@ -174,7 +175,7 @@ fn locked_candidates_in_a_stack() {
     for (cell, d) in [(1, 1), (2, 2), (10, 4), (11, 5), (19, 6), (20, 7)] {
         place_cell(&mut s, cell, d).unwrap();
     }
-    s.propagate(&mut Seen::blank()).unwrap();
+    s.propagate::<Narrow>(&mut Seen::blank()).unwrap();
     for r in 0..9 {
         assert_eq!(s.candidates(9 * r) & digit_bit(3) != 0, r < 3, "row {r}");
     }
@@ -189,7 +190,10 @@ fn emptied_cell_is_a_contradiction() {
     }
     // Cell 0 can only be 9; a 9 in its column leaves it nothing.
     place_cell(&mut s, 9 * 5, 9).unwrap();
-    assert_eq!(s.propagate(&mut Seen::blank()), Err(Contradiction));
+    assert_eq!(
+        s.propagate::<Narrow>(&mut Seen::blank()),
+        Err(Contradiction)
+    );
 }
 
 #[test]
@@ -257,7 +261,10 @@ fn branch_cell_picks_bivalue_cell_by_row_then_box() {
                     }
                 }
                 let cell = want.unwrap();
-                assert_eq!(s.branch_cell(), Some((cell / 27, (cell % 27) as u32)));
+                assert_eq!(
+                    s.branch_cell::<Narrow>(),
+                    Some((cell / 27, (cell % 27) as u32))
+                );
             }
             crate::solver::Flow::Continue
         }
@@ -285,13 +292,13 @@ fn branch_cell_prefers_bivalue_then_fewest() {
         place_cell(&mut s, d as usize + 1, d).unwrap();
     }
     // Cells 0 and 1 keep {8, 9}; cell 0 comes first.
-    assert_eq!(s.branch_cell(), Some((0, 0)));
-    assert_eq!(Node::blank().branch_cell(), Some((0, 0)));
+    assert_eq!(s.branch_cell::<Narrow>(), Some((0, 0)));
+    assert_eq!(Node::blank().branch_cell::<Narrow>(), Some((0, 0)));
     // Row 8 holds 1..6 in its first cells: cells 78..80 keep {7, 8, 9},
     // three candidates, fewer than anywhere else.
     let mut s = Node::blank();
     for d in 1..=6u8 {
         place_cell(&mut s, 71 + d as usize, d).unwrap();
     }
-    assert_eq!(s.branch_cell(), Some((2, 78 - 54)));
+    assert_eq!(s.branch_cell::<Narrow>(), Some((2, 78 - 54)));
 }
