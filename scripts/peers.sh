@@ -11,10 +11,11 @@
 #    crate), the set repeated to at least 20,000 puzzles the same way;
 #  - tdoku: `tdoku_native FILE LIMIT MIN_SECONDS` (../shared/peers/tdoku, a measuring tool called, never linked;
 #    `tdoku_avx2` if the native build cannot run here), the file as it is, solved over and over.
-# Permuted means every puzzle replaced once by a random equivalent (`batchdoku-peers --write-permuted`, the same
-# puzzles as `batchdoku bench --permute` solves first), written to a file that all three then read as given.
-# Small sets are solved over and over in the same order by all three, so their rates include what the branch
-# predictor learns of the set; the ratio compares like with like.
+# Permuted means the working set of `batchdoku bench --permute SEED`: the set repeated to at least 20,000 puzzles,
+# each copy a different random equivalent (`batchdoku-peers --write-permuted`), written to a file that all three
+# then read as given (as tdoku's benchmark and ../shared/ANCHORS.md permute and replicate). As given, small sets are
+# solved over and over in the same order by all three, so those rates include what the branch predictor learns of
+# the set; the ratio still compares like with like.
 #
 # Output: a Markdown report on stdout and in RUN_DIR/peers.md, every measurement in RUN_DIR/peers_raw.csv and the
 # permuted files in RUN_DIR/permuted-SEED/ (RUN_DIR: target/bench-runs/<date>-<host>/; BENCH_RUN_DIR overrides).
