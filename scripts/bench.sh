@@ -5,12 +5,14 @@
 #  2. end-to-end `solve` (read + parse + solve + CSV write to /dev/null) on each set, replicated so that one run
 #     lasts about 4 s, at 1 and 2 threads, for first-solution and count-to-2 modes,
 #  3. thread scaling on a >= 1M-puzzle input (puzzles2_17_clue replicated),
-#  4. peak memory (max RSS, /usr/bin/time -v) for 1M and 10M puzzles streamed from stdin.
+#  4. peak memory (max RSS, /usr/bin/time -v) for 1M and 10M puzzles streamed from stdin,
+#  5. single-thread rates side by side with the `sudoku` crate and tdoku (scripts/peers.sh; its MIN_SECONDS, SETS and
+#     TDOKU_DIR apply).
 #
 # Output: a Markdown report on stdout and in target/bench-runs/<date>-<host>/report.md (with raw CSV beside it;
 # BENCH_RUN_DIR overrides the folder). Copy the figures you keep into BENCHMARKS.md.
 # Environment: SECONDS_PER_RUN (default 4), REPEATS (default 3: every rate in steps 1-3 is the best of that many
-# runs, the runs of one row interleaved), SKIP_MEMORY=1 to skip step 4, SKIP_PEERS=1 to skip step 5 (peer bench),
+# runs, the runs of one row interleaved; step 5 too), SKIP_MEMORY=1 to skip step 4, SKIP_PEERS=1 to skip step 5,
 # PERMUTE_SEED (default 1): step 5 runs once on the files as given and once on permuted copies from this seed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -108,15 +110,9 @@ if [ "${SKIP_MEMORY:-0}" != 1 ]; then
   done
 fi
 
-# 5. Side by side with the `sudoku` crate 0.8 (benches/peers, a separate Cargo project that only *calls* that
-#    AGPL crate): single-thread puzzles/s per set for first-solution and count-to-2, interleaved, best of 3.
-#    SKIP_PEERS=1 to skip.
+# 5. Side by side with the `sudoku` crate 0.8 and tdoku on the same puzzles, as given and permuted (scripts/peers.sh,
+#    which writes its own peers.md and peers_raw.csv into the same folder). SKIP_PEERS=1 to skip.
 if [ "${SKIP_PEERS:-0}" != 1 ]; then
-  { echo; echo "## Side by side with the sudoku crate 0.8 (1 thread, ratio = batchdoku / sudoku)"; echo; } | tee -a "$RUN_DIR/report.md"
-  (cd benches/peers && cargo build --release --quiet)
-  benches/peers/target/release/batchdoku-peers "$DATA"/*.txt | tee -a "$RUN_DIR/report.md"
-  # The same on random equivalents of every puzzle (`--permute`, as tdoku's benchmark and so the anchors in
-  # ANCHORS.md do): no solver profits from the order of digits and rows a list happens to be kept in.
-  { echo; echo "Every puzzle permuted (--permute ${PERMUTE_SEED:-1}):"; echo; } | tee -a "$RUN_DIR/report.md"
-  benches/peers/target/release/batchdoku-peers --permute "${PERMUTE_SEED:-1}" "$DATA"/*.txt | tee -a "$RUN_DIR/report.md"
+  echo | tee -a "$RUN_DIR/report.md"
+  BENCH_RUN_DIR=$RUN_DIR REPEATS=$REPEATS scripts/peers.sh "$DATA" | tee -a "$RUN_DIR/report.md"
 fi

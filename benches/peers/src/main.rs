@@ -26,11 +26,24 @@
 //! low digits in the top rows first, and tdoku's benchmark, the source of
 //! the anchors in `../shared/ANCHORS.md`, permutes every puzzle too.
 //!
+//! `--format csv` prints the rows as CSV instead
+//! (`set,mode,puzzles,batchdoku_per_s,sudoku_per_s,ratio`, a side not run
+//! left empty), for scripts: `scripts/peers.sh` measures one side and one
+//! mode at a time this way, interleaved with tdoku's driver.
+//!
+//! `--write-permuted SEED OUTDIR` measures nothing: it writes each FILE's
+//! permuted working set (`bench::working_set` with SEED: the puzzles
+//! repeated to at least 20,000, each copy a different random equivalent,
+//! exactly what `--permute SEED` solves) to `OUTDIR/` under the file's own
+//! name, as 81-character lines with `.` for blanks. Every program then
+//! solves exactly the same permuted puzzles from that file.
+//!
 //! Usage: `batchdoku-peers [--min-time SECS] [--rounds N] [--only ours|theirs]
-//! [--mode first|count2] [--once] [--permute SEED] FILE...`
+//! [--mode first|count2] [--once] [--permute SEED] [--format markdown|csv] FILE...`
+//! or `batchdoku-peers --write-permuted SEED OUTDIR FILE...`
 
 use std::hint::black_box;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use batchdoku::{bench, parse, Engine, Grid, Solver};
@@ -101,7 +114,17 @@ enum Sides {
     Theirs,
 }
 
+/// How the rows are printed.
+#[derive(Clone, Copy, PartialEq)]
+enum Format {
+    Markdown,
+    Csv,
+}
+
 struct Args {
+    /// `--write-permuted SEED OUTDIR`: write permuted files, measure nothing.
+    write_permuted: Option<(u64, PathBuf)>,
+    format: Format,
     min_time: Duration,
     rounds: usize,
     sides: Sides,
@@ -112,10 +135,14 @@ struct Args {
 }
 
 const USAGE: &str = "usage: batchdoku-peers [--min-time SECS] [--rounds N] \
-                     [--only ours|theirs] [--mode first|count2] [--once] [--permute SEED] FILE...";
+                     [--only ours|theirs] [--mode first|count2] [--once] [--permute SEED] \
+                     [--format markdown|csv] FILE...\n   \
+                     or: batchdoku-peers --write-permuted SEED OUTDIR FILE...";
 
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
+        write_permuted: None,
+        format: Format::Markdown,
         min_time: Duration::from_millis(500),
         rounds: 3,
         sides: Sides::Both,
@@ -155,6 +182,21 @@ fn parse_args() -> Result<Args, String> {
             "--permute" => {
                 let v = it.next().ok_or("--permute needs a seed")?;
                 args.permute = Some(v.parse().map_err(|_| format!("bad --permute {v}"))?);
+            }
+            "--format" => {
+                args.format = match it.next().as_deref() {
+                    Some("markdown") => Format::Markdown,
+                    Some("csv") => Format::Csv,
+                    _ => return Err("--format needs markdown or csv".into()),
+                };
+            }
+            "--write-permuted" => {
+                let v = it.next().ok_or("--write-permuted needs a seed")?;
+                let seed = v
+                    .parse()
+                    .map_err(|_| format!("bad --write-permuted seed {v}"))?;
+                let dir = it.next().ok_or("--write-permuted needs an output folder")?;
+                args.write_permuted = Some((seed, dir.into()));
             }
             "-h" | "--help" => return Err(USAGE.into()),
             _ => args.files.push(a),
@@ -208,16 +250,70 @@ fn load(
     Ok((ours, theirs))
 }
 
-fn main() {
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(e) => {
+/// The set's name: the file name without its extension.
+fn set_name(path: &str) -> String {
+    Path::new(path)
+        .file_stem()
+        .map_or_else(|| path.to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// Writes each file's permuted working set (`--permute`'s: the puzzles
+/// repeated to at least 20,000, each copy a different random equivalent) to
+/// `dir` under the file's own name. A short set solved over and over in
+/// one order lets the branch predictor learn it (top95: about 1.5x the
+/// rate of 20,000 different equivalents), so the file holds them all.
+/// Every failure is reported; returns whether all files were written.
+fn write_permuted(files: &[String], seed: u64, dir: &Path) -> bool {
+    let mut ok = true;
+    for path in files {
+        let written = load(path, true, Some(seed)).and_then(|(puzzles, _)| {
+            let name = Path::new(path)
+                .file_name()
+                .ok_or_else(|| format!("{path}: no file name"))?;
+            let out = dir.join(name);
+            // Never overwrite a list with its permuted copy.
+            if out.canonicalize().ok() == Path::new(path).canonicalize().ok() {
+                return Err(format!("{}: would overwrite the input", out.display()));
+            }
+            let mut text = Vec::with_capacity(puzzles.len() * 82);
+            for g in &puzzles {
+                text.extend_from_slice(&g.to_line());
+                text.push(b'\n');
+            }
+            std::fs::write(&out, text).map_err(|e| format!("{}: {e}", out.display()))
+        });
+        if let Err(e) = written {
             eprintln!("{e}");
-            std::process::exit(2);
+            ok = false;
         }
+    }
+    ok
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// Measures every file in every mode and prints one row each.
+fn measure(args: &Args) {
+    // A side not run, or a ratio without both sides, prints as `-` in
+    // Markdown and as an empty field in CSV.
+    let missing = match args.format {
+        Format::Markdown => "-",
+        Format::Csv => "",
     };
-    println!("| set | mode | puzzles | batchdoku/s | sudoku 0.8/s | ratio |");
-    println!("|---|---|---:|---:|---:|---:|");
+    match args.format {
+        Format::Markdown => {
+            println!("| set | mode | puzzles | batchdoku/s | sudoku 0.8/s | ratio |");
+            println!("|---|---|---:|---:|---:|---:|");
+        }
+        Format::Csv => println!("set,mode,puzzles,batchdoku_per_s,sudoku_per_s,ratio"),
+    }
     let mut solver = Solver::new();
     for path in &args.files {
         let (ours, theirs) = match load(path, !args.once, args.permute) {
@@ -227,9 +323,7 @@ fn main() {
                 continue;
             }
         };
-        let name = Path::new(path)
-            .file_stem()
-            .map_or_else(|| path.clone(), |s| s.to_string_lossy().into_owned());
+        let name = set_name(path);
         for &mode in &args.modes {
             let (mut best_ours, mut best_theirs) = (0f64, 0f64);
             for _ in 0..args.rounds {
@@ -261,21 +355,47 @@ fn main() {
                 if r > 0.0 {
                     format!("{r:.0}")
                 } else {
-                    "-".into()
+                    missing.into()
                 }
             };
             let ratio = if best_ours > 0.0 && best_theirs > 0.0 {
                 format!("{:.2}", best_ours / best_theirs)
             } else {
-                "-".into()
+                missing.into()
             };
-            println!(
-                "| {name} | {} | {} | {} | {} | {ratio} |",
-                mode.name(),
-                ours.len(),
+            let cells = [
+                name.clone(),
+                mode.name().into(),
+                ours.len().to_string(),
                 show(best_ours),
                 show(best_theirs),
-            );
+                ratio,
+            ];
+            match args.format {
+                Format::Markdown => println!("| {} |", cells.join(" | ")),
+                Format::Csv => {
+                    let fields: Vec<String> = cells.iter().map(|c| csv_field(c)).collect();
+                    println!("{}", fields.join(","));
+                }
+            }
         }
+    }
+}
+
+fn main() {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    match &args.write_permuted {
+        Some((seed, dir)) => {
+            if !write_permuted(&args.files, *seed, dir) {
+                std::process::exit(2);
+            }
+        }
+        None => measure(&args),
     }
 }
