@@ -557,8 +557,8 @@ mod tests {
         })
     }
 
-    /// Runs `check` with the given path's implementation against
-    /// [`Narrow`] on many random masks.
+    /// Checks `W`'s operations against [`Narrow`]'s on many random masks.
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     fn agree_with_narrow<W: Wide>() {
         let mut state = 0x2545_F491;
         for _ in 0..3000 {
