@@ -64,6 +64,12 @@ impl Lanes {
         imp::any(self)
     }
 
+    /// Bit `k` set for each lane `k` that is not zero.
+    #[inline(always)]
+    pub(super) fn nonzero(self) -> u32 {
+        imp::nonzero(self)
+    }
+
     /// The number of set bits over all four lanes.
     #[inline(always)]
     pub(super) fn count_ones(self) -> u32 {
@@ -150,6 +156,15 @@ mod portable {
     #[inline(always)]
     pub(super) fn any(a: Lanes) -> bool {
         (a.0[0] | a.0[1] | a.0[2] | a.0[3]) != 0
+    }
+
+    #[inline(always)]
+    pub(super) fn nonzero(a: Lanes) -> u32 {
+        let mut m = 0;
+        for k in 0..4 {
+            m |= u32::from(a.0[k] != 0) << k;
+        }
+        m
     }
 
     #[inline(always)]
@@ -288,6 +303,18 @@ mod sse2 {
     pub(super) fn any(a: Lanes) -> bool {
         // SAFETY: SSE2 is always available on x86-64.
         unsafe { _mm_movemask_epi8(_mm_cmpeq_epi32(load(&a), _mm_setzero_si128())) != 0xFFFF }
+    }
+
+    #[inline(always)]
+    pub(super) fn nonzero(a: Lanes) -> u32 {
+        // SAFETY: SSE2 is always available on x86-64.
+        let zero = unsafe {
+            _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(
+                load(&a),
+                _mm_setzero_si128(),
+            )))
+        };
+        !(zero as u32) & 0xF
     }
 
     /// Bits counted per byte by the usual halving steps, then the bytes
@@ -458,6 +485,8 @@ mod tests {
             assert_eq!(imp::or(a, b), portable::or(a, b));
             assert_eq!(imp::and_not(a, b), portable::and_not(a, b));
             assert_eq!(imp::any(a), portable::any(a));
+            assert_eq!(imp::nonzero(a), portable::nonzero(a));
+            assert_eq!(portable::nonzero(a), portable::differ(a, Lanes::ZERO));
             let wide = Lanes(std::array::from_fn(|_| {
                 next().wrapping_mul(0x9E37_79B9) ^ next()
             }));

@@ -26,9 +26,10 @@
 //!
 //! # Propagation
 //!
-//! Propagation compares the masks with a copy taken at the last fixed
-//! point (`seen`, owned by the search) and checks each digit-band mask
-//! that changed:
+//! Propagation keeps a work list of the digit-band masks changed since
+//! their last check (`seen`, owned by the search; every step that changes
+//! masks reports which, so nothing compares the masks with a copy) and
+//! checks each:
 //!
 //! * locked candidates inside the band (row-to-box permutations, see
 //!   [`super::tables::MATCHED_SEGMENTS`]), which also finds a dead end
@@ -78,14 +79,20 @@ pub const fn bit_digit(bit: u16) -> u8 {
     bit.trailing_zeros() as u8 + 1
 }
 
-/// The nine digits' band masks as they were when propagation last looked
-/// at them: what changed since is what it must look at again. Owned by the
-/// search (not saved with each state): at a fixed point both copies equal
-/// the state's masks.
+/// Every digit-band lane: bit `4 * d + b` for digit `d` (0-based) and band
+/// `b`.
+const ALL_LANES: u64 = 0x7_7777_7777;
+
+/// What propagation must look at again: the digit-band masks changed since
+/// their last check, and the masks as the stack pass last saw them. Owned
+/// by the search (not saved with each state).
 #[derive(Clone, Copy)]
 pub(crate) struct Seen {
-    /// The masks as each digit-band check last saw them.
-    bands: [Lanes; 9],
+    /// The digit-band masks to check (bit `4 * d + b`), a work list: every
+    /// step that changes a mask adds its lane, so nothing has to compare
+    /// the masks with a copy (that comparison, wide loads right after
+    /// narrow stores of the same masks, stalled on store forwarding).
+    pending: u64,
     /// The masks as the stack pass last saw them, per digit.
     stacks: [Lanes; 9],
     /// Propagation runs the stack pass when at least this many cells are
@@ -94,26 +101,39 @@ pub(crate) struct Seen {
 }
 
 impl Seen {
-    /// The copies for a blank grid, to start a puzzle from.
+    /// For a state just loaded: everything to check.
     pub(crate) const fn blank() -> Seen {
         Seen {
-            bands: Node::blank().bands,
+            pending: ALL_LANES,
             stacks: Node::blank().bands,
             stack_pass_from: 1,
         }
     }
 
-    /// Resets the copies to `state`, a fixed point of propagation except
-    /// that the mask of digit `d` in band `b` has changed since.
+    /// Resets to `state`, a fixed point of propagation except that the
+    /// mask of digit `d` in band `b` has changed since.
     #[inline(always)]
     pub(crate) fn resume<W: Wide>(&mut self, state: &Node, d: usize, b: usize) {
-        // Whole-vector writes: propagation loads these as vectors next,
-        // and a narrow store cannot be forwarded to a wide load.
+        self.pending = 1 << (4 * d + b);
+        // Whole-vector writes: the stack pass loads these as vectors, and
+        // a narrow store cannot be forwarded to a wide load.
         let flipped = state.bands[d].with_lane(b, !state.bands[d].0[b]);
-        W::copy(&mut self.bands, &state.bands);
-        self.bands[d] = flipped;
         W::copy(&mut self.stacks, &state.bands);
         self.stacks[d] = flipped;
+    }
+
+    /// Adds the lanes in `changed` (bit `4 * d + b`) to the work list: the
+    /// masks a step outside propagation changed (a guess placed).
+    #[inline(always)]
+    pub(crate) fn changed(&mut self, changed: u64) {
+        self.pending |= changed;
+    }
+
+    /// Marks every mask to be checked again (after a visitor narrowed the
+    /// node, without saying which masks it changed).
+    #[inline(always)]
+    pub(crate) fn recheck_all(&mut self) {
+        self.pending = ALL_LANES;
     }
 }
 
@@ -308,23 +328,27 @@ impl Node {
     /// from the other digits, the cell's column from the digit's other
     /// bands and the cell's row, box and column mates from its own band.
     /// A digit no longer possible there is a contradiction.
+    /// Returns the lanes it changed (bit `4 * d + b`), for [`Seen`].
     #[inline(always)]
     pub(crate) fn place<W: Wide>(
         &mut self,
         d: usize,
         b: usize,
         p: u32,
-    ) -> Result<(), Contradiction> {
+    ) -> Result<u64, Contradiction> {
         let bit = 1u32 << p;
         let mine = self.bands[d].0[b];
         if mine & bit == 0 {
             return Err(Contradiction);
         }
         self.unsolved.0[b] &= !bit;
-        W::clear(&mut self.bands, Lanes::only(b, bit));
-        self.bands[d] = self.bands[d].and_not(Lanes::others(b, COLUMN_0 << (p % 9)));
+        // Lane `b` of digit `d` is among the changed: it held the cell.
+        let mut changed = W::clear(&mut self.bands, Lanes::only(b, bit));
+        let column = Lanes::others(b, COLUMN_0 << (p % 9));
+        changed |= u64::from(self.bands[d].and(column).nonzero()) << (4 * d);
+        self.bands[d] = self.bands[d].and_not(column);
         self.bands[d].0[b] = mine & !BAND_PEERS[p as usize];
-        Ok(())
+        Ok(changed)
     }
 
     /// Checks the mask of digit `d` in band `b`: locked candidates in the
@@ -335,8 +359,12 @@ impl Node {
     /// in every permutation, so the filter has already cleared that cell's
     /// box (and so column) mates in this band: placing it only has to clear
     /// the cell from the other digits and its column from the other bands.
+    ///
+    /// Returns the other lanes it changed (bit `4 * d + b`); the checked
+    /// mask itself is left at its fixed point (the filter keeps what it
+    /// keeps, and the singles are placed).
     #[inline(always)]
-    fn update<W: Wide>(&mut self, d: usize, b: usize) -> Result<(), Contradiction> {
+    fn update<W: Wide>(&mut self, d: usize, b: usize) -> Result<u64, Contradiction> {
         let mask = self.bands[d].0[b];
         let allowed = MATCHED_CELLS[segments(mask)];
         if allowed == 0 {
@@ -344,28 +372,33 @@ impl Node {
         }
         let band = mask & allowed;
         let lone = lone_in_full_rows(band) & self.unsolved.0[b];
+        let mut changed = 0;
         if lone != 0 {
             self.unsolved.0[b] &= !lone;
-            W::clear(&mut self.bands, Lanes::only(b, lone));
-            self.bands[d] = self.bands[d].and_not(Lanes::others(b, columns_of(lone)));
+            changed = W::clear(&mut self.bands, Lanes::only(b, lone));
+            let columns = Lanes::others(b, columns_of(lone));
+            changed |= u64::from(self.bands[d].and(columns).nonzero()) << (4 * d);
+            self.bands[d] = self.bands[d].and_not(columns);
         }
         self.bands[d].0[b] = band;
-        Ok(())
+        Ok(changed & !(1 << (4 * d + b)))
     }
 
-    /// Places every naked single (a cell with one digit left); returns
-    /// whether any was found. An empty cell is a contradiction, and so are
-    /// two singles of one digit that see each other.
+    /// Places every naked single (a cell with one digit left); returns the
+    /// lanes changed (bit `4 * d + b`; none when no single was found). An
+    /// empty cell is a contradiction, and so are two singles of one digit
+    /// that see each other.
     #[inline(always)]
-    fn naked_singles<W: Wide>(&mut self) -> Result<bool, Contradiction> {
+    fn naked_singles<W: Wide>(&mut self) -> Result<u64, Contradiction> {
         let (once, twice) = W::at_least_two(&self.bands);
         if self.unsolved.and_not(once).any() {
             return Err(Contradiction);
         }
         let singles = self.unsolved.and_not(twice);
         if !singles.any() {
-            return Ok(false);
+            return Ok(0);
         }
+        let mut changed = 0;
         self.unsolved = self.unsolved.and_not(singles);
         // A single's cell holds no other digit, so only its own digit's
         // masks change: its band mates and its column in the other bands.
@@ -392,22 +425,25 @@ impl Node {
             if mine.and(clear).any() {
                 return Err(Contradiction);
             }
+            // The single's own lanes too: a cell newly placed changes what
+            // the band check of its digit may place.
+            changed |= u64::from(self.bands[d].and(clear.or(mine)).nonzero()) << (4 * d);
             self.bands[d] = self.bands[d].and_not(clear);
         }
-        Ok(true)
+        Ok(changed)
     }
 
     /// The column-wise counterpart of [`update`](Self::update), for every
     /// digit: in each stack the three bands hold the digit in three
     /// different columns of the stack (a permutation again, so the same
     /// table filters band-column segments), and a column left with one
-    /// cell for the digit is a hidden single. Returns whether anything
-    /// changed. Only digits whose masks differ from `seen` are looked at
-    /// (and `seen` is brought up to date).
+    /// cell for the digit is a hidden single. Returns the lanes it changed
+    /// (bit `4 * d + b`). Only digits whose masks differ from `seen` are
+    /// looked at (and `seen` is brought up to date).
     #[inline(always)]
-    fn stacks<W: Wide>(&mut self, seen: &mut [Lanes; 9]) -> Result<bool, Contradiction> {
+    fn stacks<W: Wide>(&mut self, seen: &mut [Lanes; 9]) -> Result<u64, Contradiction> {
         let row = Lanes::bands(ROW);
-        let mut changed = false;
+        let mut changed = 0;
         // Digits unchanged since the last pass have nothing new. (A digit
         // that changes during this pass, by a single placed here, is left
         // to the next one: this pass then reports a change.)
@@ -440,8 +476,9 @@ impl Node {
             let keep = transpose_groups(a0 | a1 << 9 | a2 << 18);
             if keep != columns {
                 let spread = |b: u32| (keep >> (9 * b) & ROW) * COLUMN_0;
-                self.bands[d] = self.bands[d].and(Lanes([spread(0), spread(1), spread(2), 0]));
-                changed = true;
+                let kept = Lanes([spread(0), spread(1), spread(2), 0]);
+                changed |= u64::from(self.bands[d].and_not(kept).nonzero()) << (4 * d);
+                self.bands[d] = self.bands[d].and(kept);
             }
             // Columns left in exactly one band, in one row there, and not
             // yet holding the digit: hidden singles.
@@ -455,40 +492,36 @@ impl Node {
                     while cells != 0 {
                         let p = cells.trailing_zeros();
                         cells &= cells - 1;
-                        self.place::<W>(d, b, p)?;
+                        changed |= self.place::<W>(d, b, p)?;
                     }
                 }
-                changed = true;
             }
         }
         Ok(changed)
     }
 
-    /// Propagates until nothing changes: every mask that differs from
-    /// `seen` is checked (and `seen` brought up to date), then naked
-    /// singles are placed, and again while they find anything, then (if
-    /// at least `seen.stack_pass_from` cells are empty) the stack pass. On success `seen.bands` equals
-    /// the state's masks.
+    /// Propagates until nothing changes: every mask on `seen`'s work list
+    /// is checked (and what that changes joins the list) until the list
+    /// is empty, then naked singles are placed, and again while they find
+    /// anything, then (if at least `seen.stack_pass_from` cells are empty)
+    /// the stack pass. On success the work list is empty.
     #[inline(always)]
     pub(crate) fn propagate<W: Wide>(&mut self, seen: &mut Seen) -> Result<(), Contradiction> {
         loop {
-            let mut changed = W::differ(&self.bands, &seen.bands);
-            if changed == 0 {
-                let more = self.naked_singles::<W>()?
-                    || (self.empty_count() >= seen.stack_pass_from
-                        && self.stacks::<W>(&mut seen.stacks)?);
-                if !more {
-                    return Ok(());
-                }
-                continue;
-            }
-            while changed != 0 {
-                let i = changed.trailing_zeros() as usize;
-                changed &= changed - 1;
+            while seen.pending != 0 {
+                let i = seen.pending.trailing_zeros() as usize;
+                seen.pending &= seen.pending - 1;
                 let (d, b) = (i >> 2, i & 3);
-                self.update::<W>(d, b)?;
-                seen.bands[d].0[b] = self.bands[d].0[b];
+                seen.pending |= self.update::<W>(d, b)?;
             }
+            let mut changed = self.naked_singles::<W>()?;
+            if changed == 0 && self.empty_count() >= seen.stack_pass_from {
+                changed = self.stacks::<W>(&mut seen.stacks)?;
+            }
+            if changed == 0 {
+                return Ok(());
+            }
+            seen.pending = changed;
         }
     }
 

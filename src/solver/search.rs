@@ -7,9 +7,9 @@
 //! A guess on cell `c` with digit `d` pushes a copy of the current state
 //! with `d` removed from `c` (the untried alternatives), then places `d`.
 //! Backtracking pops that copy and carries on from it (propagation starts
-//! from the one mask the removal changed: the search keeps the masks of
-//! the last fixed point, `seen`, and propagation looks only at masks that
-//! differ from it). Each frame on the stack belongs
+//! from the one mask the removal changed: the search keeps a work list of
+//! changed masks, `seen`, and propagation looks only at those). Each frame
+//! on the stack belongs
 //! to one branch point on the current path and each branch point fills at
 //! least one more cell, so 81 frames always suffice.
 
@@ -160,7 +160,10 @@ impl Search {
             }
             match visitor.enter(cur) {
                 Flow::Continue => break,
-                Flow::Narrowed => continue,
+                Flow::Narrowed => {
+                    self.seen.recheck_all();
+                    continue;
+                }
                 Flow::Prune => return Step::Backtrack,
                 Flow::Stop => return Step::Stop,
             }
@@ -186,11 +189,16 @@ impl Search {
         frame.digit = digit as u8;
         frame.band = band as u8;
         *depth += 1;
-        if cur.place::<W>(digit, band, bit).is_err() {
-            stats.dead_ends += 1;
-            return Step::Backtrack;
+        match cur.place::<W>(digit, band, bit) {
+            Ok(changed) => {
+                self.seen.changed(changed);
+                Step::Deeper
+            }
+            Err(_) => {
+                stats.dead_ends += 1;
+                Step::Backtrack
+            }
         }
-        Step::Deeper
     }
 }
 

@@ -31,8 +31,9 @@ pub(crate) trait Wide {
     /// Bit `4 * d + k` set where lane `k` of `a[d]` and `b[d]` differ.
     fn differ(a: &[Lanes; 9], b: &[Lanes; 9]) -> u64;
 
-    /// Removes `cells` from every digit's masks.
-    fn clear(masks: &mut [Lanes; 9], cells: Lanes);
+    /// Removes `cells` from every digit's masks; returns the lanes that
+    /// changed (bit `4 * d + k` for lane `k` of digit `d`).
+    fn clear(masks: &mut [Lanes; 9], cells: Lanes) -> u64;
 
     /// The cells held by at least one digit and by at least two.
     fn at_least_two(masks: &[Lanes; 9]) -> (Lanes, Lanes);
@@ -57,10 +58,13 @@ impl Wide for Narrow {
     }
 
     #[inline(always)]
-    fn clear(masks: &mut [Lanes; 9], cells: Lanes) {
-        for m in masks.iter_mut() {
+    fn clear(masks: &mut [Lanes; 9], cells: Lanes) -> u64 {
+        let mut changed = 0;
+        for (d, m) in masks.iter_mut().enumerate() {
+            changed |= u64::from(m.and(cells).nonzero()) << (4 * d);
             *m = m.and_not(cells);
         }
+        changed
     }
 
     #[inline(always)]
@@ -319,17 +323,26 @@ mod x86 {
 
         #[target_feature(enable = "avx2")]
         #[inline]
-        pub(super) fn clear(masks: &mut [Lanes; 9], cells: Lanes) {
+        pub(super) fn clear(masks: &mut [Lanes; 9], cells: Lanes) -> u64 {
             let narrow = vector(cells);
             let wide = _mm256_broadcastsi128_si256(narrow);
+            // Lanes whose overlap with `cells` is zero keep their value.
+            let mut same = 0u64;
             for d in [0, 2, 4, 6] {
-                let v = _mm256_andnot_si256(wide, pair(masks, d));
+                let m = pair(masks, d);
+                let kept = _mm256_cmpeq_epi32(_mm256_and_si256(m, wide), _mm256_setzero_si256());
+                same |= (_mm256_movemask_ps(_mm256_castsi256_ps(kept)) as u32 as u64) << (4 * d);
                 // SAFETY: the extent `pair` loaded.
-                unsafe { _mm256_storeu_si256(at_mut(masks, d).cast(), v) };
+                unsafe {
+                    _mm256_storeu_si256(at_mut(masks, d).cast(), _mm256_andnot_si256(wide, m))
+                };
             }
-            let v = _mm_andnot_si128(narrow, last(masks));
+            let m = last(masks);
+            let kept = _mm_cmpeq_epi32(_mm_and_si128(m, narrow), _mm_setzero_si128());
+            same |= (_mm_movemask_ps(_mm_castsi128_ps(kept)) as u32 as u64) << 32;
             // SAFETY: digit 8's own 16 bytes, aligned.
-            unsafe { _mm_store_si128(at_mut(masks, 8).cast(), v) };
+            unsafe { _mm_store_si128(at_mut(masks, 8).cast(), _mm_andnot_si128(narrow, m)) };
+            !same & ((1 << 36) - 1)
         }
 
         #[target_feature(enable = "avx2")]
@@ -404,19 +417,26 @@ mod x86 {
             u64::from(low) | u64::from(high) << 16 | u64::from(eight & 0xF) << 32
         }
 
-        #[target_feature(enable = "avx512f")]
+        #[target_feature(enable = "avx512f,avx512vl")]
         #[inline]
-        pub(super) fn clear(masks: &mut [Lanes; 9], cells: Lanes) {
+        pub(super) fn clear(masks: &mut [Lanes; 9], cells: Lanes) -> u64 {
             let narrow = vector(cells);
             let wide = _mm512_broadcast_i32x4(narrow);
+            let mut changed = 0u64;
             for d in [0, 4] {
-                let v = _mm512_andnot_si512(wide, quad(masks, d));
+                let m = quad(masks, d);
+                // One mask bit per lane that overlaps `cells`.
+                changed |= u64::from(_mm512_test_epi32_mask(m, wide)) << (4 * d);
                 // SAFETY: the extent `quad` loaded.
-                unsafe { _mm512_storeu_si512(at_mut(masks, d).cast(), v) };
+                unsafe {
+                    _mm512_storeu_si512(at_mut(masks, d).cast(), _mm512_andnot_si512(wide, m))
+                };
             }
-            let v = _mm_andnot_si128(narrow, last(masks));
+            let m = last(masks);
+            changed |= u64::from(_mm_test_epi32_mask(m, narrow) & 0xF) << 32;
             // SAFETY: digit 8's own 16 bytes, aligned.
-            unsafe { _mm_store_si128(at_mut(masks, 8).cast(), v) };
+            unsafe { _mm_store_si128(at_mut(masks, 8).cast(), _mm_andnot_si128(narrow, m)) };
+            changed
         }
 
         /// Folds a 512-bit "at least one / two" count of four digit groups
@@ -482,7 +502,7 @@ mod x86 {
         }
 
         #[inline(always)]
-        fn clear(masks: &mut [Lanes; 9], cells: Lanes) {
+        fn clear(masks: &mut [Lanes; 9], cells: Lanes) -> u64 {
             // SAFETY: as above.
             unsafe { avx2::clear(masks, cells) }
         }
@@ -515,7 +535,7 @@ mod x86 {
         }
 
         #[inline(always)]
-        fn clear(masks: &mut [Lanes; 9], cells: Lanes) {
+        fn clear(masks: &mut [Lanes; 9], cells: Lanes) -> u64 {
             // SAFETY: as above.
             unsafe { avx512::clear(masks, cells) }
         }
@@ -576,9 +596,10 @@ mod tests {
             W::copy(&mut copy, &a);
             assert_eq!(copy, a);
             let (mut wide, mut narrow) = (a, a);
-            W::clear(&mut wide, b[4]);
-            Narrow::clear(&mut narrow, b[4]);
+            let changed = W::clear(&mut wide, b[4]);
+            assert_eq!(changed, Narrow::clear(&mut narrow, b[4]));
             assert_eq!(wide, narrow);
+            assert_eq!(changed, Narrow::differ(&wide, &a));
         }
     }
 
@@ -588,6 +609,9 @@ mod tests {
         for _ in 0..500 {
             let masks = random_masks(&mut state);
             let (once, twice, thrice) = Narrow::at_least_three(&masks);
+            let mut cleared = masks;
+            let changed = Narrow::clear(&mut cleared, masks[0]);
+            assert_eq!(changed, Narrow::differ(&cleared, &masks));
             assert_eq!(Narrow::at_least_two(&masks), (once, twice));
             for k in 0..4 {
                 for bit in 0..32 {
