@@ -98,7 +98,7 @@ need() { [ -n "$1" ] || { echo "peers.sh: no figure from $2" >&2; exit 2; }; }
 # the vector path), passed through as it is.
 "$B" bench -j 1 --min-time 0 --format csv "$TMP/probe.txt" > "$TMP/probe.csv"
 solver_info=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) name[i] = $i }
-  NR == 2 { for (i = 1; i <= NF; i++) if (name[i] !~ /^(file|puzzles|mode|threads|puzzles\/s|us\/puzzle|no-guess %|guesses\/puzzle|speed-up)$/) printf "%s%s=%s", sep, name[i], $i; sep = ", " }' "$TMP/probe.csv")
+  NR == 2 { for (i = 1; i <= NF; i++) if (name[i] !~ /^(file|puzzles|mode|threads|puzzles\/s|us\/puzzle|no-guess %|guesses\/puzzle|speed-up)$/) { printf "%s%s=%s", sep, name[i], $i; sep = ", " } }' "$TMP/probe.csv")
 
 {
 echo "## Side by side: batchdoku, the sudoku crate 0.8 and tdoku (1 thread)"
