@@ -486,72 +486,51 @@ mod x86 {
         }
     }
 
-    // The trait methods are inlined into the search built for the same
-    // features (`search.rs`), where the calls below are inlined in turn.
-    impl Wide for Avx2 {
-        #[inline(always)]
-        fn copy(dst: &mut [Lanes; 9], src: &[Lanes; 9]) {
-            // SAFETY: reached only from the AVX2 search (see the module).
-            unsafe { avx2::copy(dst, src) }
-        }
+    /// Implements [`Wide`] for `$path` by calling the functions of module
+    /// `$module`, built with that path's target features.
+    ///
+    /// The trait methods are inlined into the search built for the same
+    /// features (`search.rs`), where the calls are inlined in turn.
+    macro_rules! wide_path {
+        ($path:ty, $module:ident) => {
+            impl Wide for $path {
+                #[inline(always)]
+                fn copy(dst: &mut [Lanes; 9], src: &[Lanes; 9]) {
+                    // SAFETY: reached only from the search built for this
+                    // path, run once its features were detected (see the
+                    // module).
+                    unsafe { $module::copy(dst, src) }
+                }
 
-        #[inline(always)]
-        fn differ(a: &[Lanes; 9], b: &[Lanes; 9]) -> u64 {
-            // SAFETY: as above.
-            unsafe { avx2::differ(a, b) }
-        }
+                #[inline(always)]
+                fn differ(a: &[Lanes; 9], b: &[Lanes; 9]) -> u64 {
+                    // SAFETY: as above.
+                    unsafe { $module::differ(a, b) }
+                }
 
-        #[inline(always)]
-        fn clear(masks: &mut [Lanes; 9], cells: Lanes) -> u64 {
-            // SAFETY: as above.
-            unsafe { avx2::clear(masks, cells) }
-        }
+                #[inline(always)]
+                fn clear(masks: &mut [Lanes; 9], cells: Lanes) -> u64 {
+                    // SAFETY: as above.
+                    unsafe { $module::clear(masks, cells) }
+                }
 
-        #[inline(always)]
-        fn at_least_two(masks: &[Lanes; 9]) -> (Lanes, Lanes) {
-            // SAFETY: as above.
-            unsafe { avx2::at_least_two(masks) }
-        }
+                #[inline(always)]
+                fn at_least_two(masks: &[Lanes; 9]) -> (Lanes, Lanes) {
+                    // SAFETY: as above.
+                    unsafe { $module::at_least_two(masks) }
+                }
 
-        #[inline(always)]
-        fn at_least_three(masks: &[Lanes; 9]) -> (Lanes, Lanes, Lanes) {
-            // SAFETY: as above.
-            unsafe { avx2::at_least_three(masks) }
-        }
+                #[inline(always)]
+                fn at_least_three(masks: &[Lanes; 9]) -> (Lanes, Lanes, Lanes) {
+                    // SAFETY: as above.
+                    unsafe { $module::at_least_three(masks) }
+                }
+            }
+        };
     }
 
-    impl Wide for Avx512 {
-        #[inline(always)]
-        fn copy(dst: &mut [Lanes; 9], src: &[Lanes; 9]) {
-            // SAFETY: reached only from the AVX-512 search (see the
-            // module).
-            unsafe { avx512::copy(dst, src) }
-        }
-
-        #[inline(always)]
-        fn differ(a: &[Lanes; 9], b: &[Lanes; 9]) -> u64 {
-            // SAFETY: as above.
-            unsafe { avx512::differ(a, b) }
-        }
-
-        #[inline(always)]
-        fn clear(masks: &mut [Lanes; 9], cells: Lanes) -> u64 {
-            // SAFETY: as above.
-            unsafe { avx512::clear(masks, cells) }
-        }
-
-        #[inline(always)]
-        fn at_least_two(masks: &[Lanes; 9]) -> (Lanes, Lanes) {
-            // SAFETY: as above.
-            unsafe { avx512::at_least_two(masks) }
-        }
-
-        #[inline(always)]
-        fn at_least_three(masks: &[Lanes; 9]) -> (Lanes, Lanes, Lanes) {
-            // SAFETY: as above.
-            unsafe { avx512::at_least_three(masks) }
-        }
-    }
+    wide_path!(Avx2, avx2);
+    wide_path!(Avx512, avx512);
 }
 
 #[cfg(test)]
