@@ -341,14 +341,30 @@ impl Node {
         if mine & bit == 0 {
             return Err(Contradiction);
         }
-        self.unsolved.0[b] &= !bit;
         // Lane `b` of digit `d` is among the changed: it held the cell.
-        let mut changed = W::clear(&mut self.bands, Lanes::only(b, bit));
-        let column = Lanes::others(b, COLUMN_0 << (p % 9));
-        changed |= u64::from(self.bands[d].and(column).nonzero()) << (4 * d);
-        self.bands[d] = self.bands[d].and_not(column);
+        let changed = self.fill::<W>(d, b, bit);
         self.bands[d].0[b] = mine & !BAND_PEERS[p as usize];
         Ok(changed)
+    }
+
+    /// Marks `cells` of band `b` filled with digit `d`: clears them from
+    /// every digit's masks (their own digit's too: the caller sets its own
+    /// lane) and their columns from the digit's other bands. Returns the
+    /// lanes that changed.
+    #[inline(always)]
+    fn fill<W: Wide>(&mut self, d: usize, b: usize, cells: u32) -> u64 {
+        self.unsolved.0[b] &= !cells;
+        W::clear(&mut self.bands, Lanes::only(b, cells))
+            | self.remove(d, Lanes::others(b, columns_of(cells)))
+    }
+
+    /// Removes `cells` from digit `d`'s masks; returns the lanes that
+    /// changed (bit `4 * d + b`).
+    #[inline(always)]
+    fn remove(&mut self, d: usize, cells: Lanes) -> u64 {
+        let changed = u64::from(self.bands[d].and(cells).nonzero()) << (4 * d);
+        self.bands[d] = self.bands[d].and_not(cells);
+        changed
     }
 
     /// Checks the mask of digit `d` in band `b`: locked candidates in the
@@ -372,14 +388,11 @@ impl Node {
         }
         let band = mask & allowed;
         let lone = lone_in_full_rows(band) & self.unsolved.0[b];
-        let mut changed = 0;
-        if lone != 0 {
-            self.unsolved.0[b] &= !lone;
-            changed = W::clear(&mut self.bands, Lanes::only(b, lone));
-            let columns = Lanes::others(b, columns_of(lone));
-            changed |= u64::from(self.bands[d].and(columns).nonzero()) << (4 * d);
-            self.bands[d] = self.bands[d].and_not(columns);
-        }
+        let changed = if lone != 0 {
+            self.fill::<W>(d, b, lone)
+        } else {
+            0
+        };
         self.bands[d].0[b] = band;
         Ok(changed & !(1 << (4 * d + b)))
     }
@@ -427,8 +440,7 @@ impl Node {
             }
             // The single's own lanes too: a cell newly placed changes what
             // the band check of its digit may place.
-            changed |= u64::from(self.bands[d].and(clear.or(mine)).nonzero()) << (4 * d);
-            self.bands[d] = self.bands[d].and_not(clear);
+            changed |= self.remove(d, clear) | u64::from(mine.nonzero()) << (4 * d);
         }
         Ok(changed)
     }
