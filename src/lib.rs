@@ -59,8 +59,16 @@ pub mod score;
 pub mod solver;
 pub mod totals;
 
+pub use canon::{Canonicalizer, Transform, TransformError};
+pub use dlx::DlxSolver;
 pub use engine::{Engine, Outcome, Stats};
-pub use grid::Grid;
+pub use generate::{ClueTarget, GenerateError, Generated, Generator, Spec, SpecError, Symmetry};
+pub use grid::{Grid, CELLS};
+pub use parse::{
+    parse_line, InputFormat, ParseError, ParseErrorKind, ReadOptions, Record, RecordReader,
+};
+pub use rng::Rng;
+pub use score::{score, ScoreOptions, ScoreOutcome, Weights, WeightsError};
 pub use solver::{SimdPath, Solver};
 
 #[cfg(test)]
