@@ -13,9 +13,9 @@
 
 use std::time::{Duration, Instant};
 
-use batchdoku::canon::Canonicalizer;
 use batchdoku::generate::{dig, random_solution};
-use batchdoku::rng::Rng;
+use batchdoku::Canonicalizer;
+use batchdoku::Rng;
 use batchdoku::{Grid, Solver};
 mod common;
 

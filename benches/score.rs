@@ -32,8 +32,8 @@
 use std::time::{Duration, Instant};
 
 use batchdoku::generate::{dig, random_solution};
-use batchdoku::rng::Rng;
-use batchdoku::score::{score, ScoreOptions, ScoreOutcome, Weights};
+use batchdoku::Rng;
+use batchdoku::{score, ScoreOptions, ScoreOutcome, Weights};
 use batchdoku::{Grid, Solver};
 use criterion::{black_box, Criterion};
 

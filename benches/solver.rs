@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use batchdoku::jobs::EngineKind;
+use batchdoku::batch::EngineKind;
 mod common;
 
 use common::{data_dir, load, sample, sample_size, SETS};

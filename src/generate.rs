@@ -16,15 +16,14 @@
 //! (clue count, minimality, a [`Symmetry`] of the givens), and
 //! [`run_stream`] streams them in parallel, in index order, to a sink.
 
-pub mod dig;
+pub(crate) mod dig;
 mod generator;
 mod stream;
 mod symmetry;
 
-pub use dig::{dig, minimize_by_orbits, minimize_unique, random_solution, unique_puzzle};
-pub use generator::{is_minimal, ClueTarget, GenerateError, Generated, Generator, Spec, SpecError};
-pub use stream::{run as run_stream, MakePuzzle, StreamConfig, StreamReport};
+#[cfg(test)]
+pub(crate) use dig::{dig, minimize_unique, unique_puzzle};
+pub use dig::{minimize_by_orbits, random_solution};
+pub use generator::{ClueTarget, GenerateError, Generated, Generator, Spec, SpecError};
+pub use stream::{columns as stream_columns, run as run_stream, StreamConfig, StreamReport};
 pub use symmetry::{Orbits, Symmetry};
-
-/// The generator's random source, re-exported from [`crate::rng`].
-pub use crate::rng::Rng;

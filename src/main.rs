@@ -19,10 +19,6 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
         }
     };
-    if let Err(err) = cli::test_hook::init() {
-        cli::print_error(&anyhow::anyhow!(err));
-        return Exit::Fatal.into();
-    }
     cli::interrupt::install();
     match cli::run(args) {
         Ok(exit) => exit.into(),

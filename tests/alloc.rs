@@ -6,9 +6,13 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use batchdoku::output::{Column, OutputFormat, Row, RowEncoder, Status, SOLVE_COLUMNS};
-use batchdoku::parse::Record;
-use batchdoku::{parse, Engine, Grid, Solver};
+use std::sync::Arc;
+
+use batchdoku::batch::{
+    fill_row, Column, EngineKind, Job, OutputFormat, Position, Row, RowEncoder, SolveJob,
+    SOLVE_COLUMNS,
+};
+use batchdoku::{parse_line, Canonicalizer, Engine, Grid, Record, ScoreOptions, Solver, Weights};
 
 struct Counting;
 
@@ -36,7 +40,7 @@ const PUZZLES: &str = include_str!("../data/sample.txt");
 fn puzzles() -> Vec<Grid> {
     PUZZLES
         .lines()
-        .map(|l| parse::parse_line(l.as_bytes()).unwrap())
+        .map(|l| parse_line(l.as_bytes()).unwrap())
         .collect()
 }
 
@@ -75,40 +79,68 @@ fn solving_and_encoding_do_not_allocate() {
     let mut jsonl = RowEncoder::new(OutputFormat::Jsonl, &columns, &kept_names);
     let mut row = Row::default();
     let mut out = Vec::with_capacity(1 << 20);
+    // The job of `solve -k 10 --rate`, on its worker's scratch, as the
+    // pipeline runs it; a malformed record between the puzzles writes its
+    // error with its position.
+    let job = SolveJob {
+        count_limit: 10,
+        engine: EngineKind::Mrv,
+        rate: true,
+    };
+    let mut scratch = job.scratch();
+    let source: Arc<str> = Arc::from("input.txt");
+    let malformed = parse_line(b"12x");
+    let mut each = |i: usize, p: &Grid, out: &mut Vec<u8>| {
+        let first = solver.solve_first(p).unwrap();
+        let at = Position {
+            source: &source,
+            line: i as u64 + 1,
+            index: i as u64 + 1,
+        };
+        fill_row(&job, &mut scratch, Ok(p), &record, &at, &mut row);
+        row.canonical = row.solution;
+        row.transform = Some(Default::default());
+        row.dropped = Some(i as u64);
+        csv.encode(&row, &record, out).unwrap();
+        jsonl.encode(&row, &record, out).unwrap();
+        let counted = row.solutions;
+        fill_row(
+            &job,
+            &mut scratch,
+            malformed.as_ref(),
+            &record,
+            &at,
+            &mut row,
+        );
+        csv.encode(&row, &record, out).unwrap();
+        jsonl.encode(&row, &record, out).unwrap();
+        first.solutions + counted
+    };
     // Warm-up: buffers reach their working size.
-    for p in &puzzles {
-        let _ = solver.count_solutions_up_to(p, 2);
+    for (i, p) in puzzles.iter().enumerate() {
+        each(i, p, &mut out);
     }
+    out.clear();
     let mut found = 0;
     let n = allocations_during(|| {
         for (i, p) in puzzles.iter().enumerate() {
-            let first = solver.solve_first(p).unwrap();
-            let counted = solver.count_solutions_up_to(p, 10).unwrap();
-            found += first.solutions + counted.solutions;
-            row.reset(i as u64 + 1, i as u64 + 1);
-            row.puzzle = Some(*p);
-            row.status = Status::Unique;
-            row.solution = counted.solution;
-            row.solutions = counted.solutions;
-            row.guesses = counted.stats.guesses;
-            row.backtracks = counted.stats.dead_ends;
-            row.singles = Some(batchdoku::difficulty::solved_by_singles(p));
-            row.canonical = counted.solution;
-            row.transform = Some(Default::default());
-            row.dropped = Some(i as u64);
-            csv.encode(&row, &record, &mut out).unwrap();
-            jsonl.encode(&row, &record, &mut out).unwrap();
+            found += each(i, p, &mut out);
         }
     });
     assert!(found > puzzles.len() as u64);
+    let text = String::from_utf8_lossy(&out);
+    assert!(
+        text.contains(",input.txt:2: bad character 'x' at column 3"),
+        "{text}"
+    );
 
     // Scored search (branch-and-bound): everything lives in the visitor.
-    let weights = batchdoku::score::Weights::target();
-    let opts = batchdoku::score::ScoreOptions::default();
+    let weights = Weights::target();
+    let opts = ScoreOptions::default();
     let mut best_sum = 0;
     let n_score = allocations_during(|| {
         for p in &puzzles {
-            let out = batchdoku::score::score(&mut solver, p, &weights, &opts).unwrap();
+            let out = batchdoku::score(&mut solver, p, &weights, &opts).unwrap();
             best_sum += out.best.map_or(0, |b| b.0);
         }
     });
@@ -116,7 +148,7 @@ fn solving_and_encoding_do_not_allocate() {
     assert_eq!(n_score, 0, "{n_score} heap allocations in scored search");
 
     // Canonical forms: buffers grow on the first pass only.
-    let mut canon = batchdoku::canon::Canonicalizer::new();
+    let mut canon = Canonicalizer::new();
     for p in &puzzles {
         canon.canonical(p);
     }

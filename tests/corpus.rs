@@ -4,10 +4,10 @@
 
 use std::collections::HashMap;
 
-use batchdoku::canon::Transform;
-use batchdoku::grid::Grid;
-use batchdoku::parse::parse_line;
-use batchdoku::rng::Rng;
+use batchdoku::parse_line;
+use batchdoku::Grid;
+use batchdoku::Rng;
+use batchdoku::Transform;
 
 use crate::util::{col, data, run};
 

@@ -9,9 +9,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use batchdoku::generate::Symmetry;
-use batchdoku::parse::parse_line;
+use batchdoku::parse_line;
 use batchdoku::Grid;
+use batchdoku::Symmetry;
 
 use crate::util::*;
 

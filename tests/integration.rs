@@ -12,7 +12,6 @@ mod generate;
 mod hostile;
 mod interrupt;
 mod many_inputs;
-mod panics;
 mod pipeline;
 mod report;
 mod reported;

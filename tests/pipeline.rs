@@ -231,9 +231,9 @@ fn closed_stdout_ends_the_run_quietly() {
 }
 
 /// `--progress` with stderr not a terminal (a pipe here; a log file, a CI
-/// job) writes plain lines at a steady interval: records, rate, and the
-/// percentage when the total is known. The interval is shortened with the
-/// hidden `BATCHDOKU_PROGRESS_INTERVAL_MS`.
+/// job) writes plain lines at a steady interval (one second): records and
+/// rate (the percentage when the total is known is unit-tested beside the
+/// line's formatting, and generate's total beside its stream).
 #[test]
 fn progress_shows_plain_lines_when_stderr_is_not_a_terminal() {
     let dir = tempfile::tempdir().unwrap();
@@ -242,7 +242,6 @@ fn progress_shows_plain_lines_when_stderr_is_not_a_terminal() {
     let mut child = Command::new(bin())
         .args(["solve", "--progress", "-j", "2", "--batch-size", "10", "-o"])
         .arg(&out)
-        .env("BATCHDOKU_PROGRESS_INTERVAL_MS", "50")
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -253,7 +252,7 @@ fn progress_shows_plain_lines_when_stderr_is_not_a_terminal() {
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(&sample).unwrap();
     stdin.flush().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(800));
+    std::thread::sleep(std::time::Duration::from_millis(2500));
     stdin.write_all(&sample).unwrap();
     drop(stdin);
     let done = child.wait_with_output().unwrap();
@@ -284,32 +283,6 @@ fn progress_shows_plain_lines_when_stderr_is_not_a_terminal() {
     }
     assert_eq!(parse_csv(&std::fs::read(&out).unwrap()).1.len(), 422);
 
-    // generate knows its total: the lines give a percentage.
-    let r = Command::new(bin())
-        .args([
-            "generate",
-            "-n",
-            "400",
-            "-j",
-            "1",
-            "--progress",
-            "--seed",
-            "3",
-            "-o",
-        ])
-        .arg(dir.path().join("puzzles.csv"))
-        .env("BATCHDOKU_PROGRESS_INTERVAL_MS", "2")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8(r.stderr).unwrap();
-    assert_eq!(r.status.code(), Some(0), "{stderr}");
-    assert!(
-        stderr.lines().any(|l| l.starts_with("batchdoku: ")
-            && l.split(", ").nth(2).is_some_and(|p| p.ends_with('%'))),
-        "{stderr}"
-    );
     // Without --progress, a pipe gets no progress, only the summary.
     let quiet = run(&["solve", data("sample.txt").to_str().unwrap()], None);
     assert!(!quiet.stderr.contains("batchdoku: "), "{}", quiet.stderr);
@@ -327,7 +300,6 @@ fn one_sigint_stops_a_run_whose_reader_is_stalled() {
     let mut child = Command::new(bin())
         .args(["solve", "--progress", "-o"])
         .arg(&out)
-        .env("BATCHDOKU_PROGRESS_INTERVAL_MS", "20")
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

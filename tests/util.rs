@@ -102,7 +102,7 @@ pub fn col(header: &[String], name: &str) -> usize {
 
 /// Checks that a solution string is a complete valid grid keeping the givens.
 pub fn assert_solves(puzzle: &str, solution: &str) {
-    let p = batchdoku::parse::parse_line(puzzle.as_bytes()).unwrap();
-    let s = batchdoku::parse::parse_line(solution.as_bytes()).unwrap();
+    let p = batchdoku::parse_line(puzzle.as_bytes()).unwrap();
+    let s = batchdoku::parse_line(solution.as_bytes()).unwrap();
     assert!(s.solves(&p), "{solution} does not solve {puzzle}");
 }

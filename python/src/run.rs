@@ -5,16 +5,16 @@
 //! results straight into the output columns. Nothing is allocated per
 //! puzzle or per chunk, except the message of an invalid puzzle.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use batchdoku::output::Row;
-use batchdoku::parse::Record;
-use batchdoku::pipeline::{self, Job, Position};
+use batchdoku::batch::Row;
+use batchdoku::batch::{self as pipeline, Job, Position};
+use batchdoku::Record;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use batchdoku::output::Status;
+use batchdoku::batch::Status;
 
 use crate::input::{PuzzleView, Unreadable};
 
@@ -61,6 +61,7 @@ where
     let errors = Mutex::new(Vec::new());
     py.detach(|| {
         let record = Record::default();
+        let source: Arc<str> = Arc::from("puzzles");
         pool.install(|| {
             parts.enumerate().for_each_init(
                 || (job.scratch(), Row::default(), Vec::new()),
@@ -69,7 +70,7 @@ where
                     for j in 0..CHUNK.min(n - first) {
                         let i = first + j;
                         let at = Position {
-                            source: "puzzles",
+                            source: &source,
                             line: i as u64 + 1,
                             index: i as u64 + 1,
                         };
@@ -88,12 +89,9 @@ where
                         }
                         store(&mut part, j, row, scratch);
                         if row.status == Status::Invalid {
-                            // fill_row names "puzzles:<line>"; name the
-                            // row, counted from 0 as Python indexes it.
-                            let why = row
-                                .error
-                                .strip_prefix(&format!("puzzles:{}: ", at.line))
-                                .unwrap_or(&row.error);
+                            // Named by its row, counted from 0 as Python
+                            // indexes it.
+                            let why = &row.error;
                             chunk_errors.push((i, format!("row {i} (0-based): {why}")));
                         }
                     }

@@ -45,6 +45,7 @@ use crate::grid::Grid;
 /// The canonical form of `grid` and a transformation mapping `grid` to it
 /// (`t.apply(grid) == canonical`). Convenience for one-off calls; use a
 /// [`Canonicalizer`] per worker in loops.
+#[cfg_attr(not(test), allow(dead_code))]
 pub fn canonical_form(grid: &Grid) -> (Grid, Transform) {
     Canonicalizer::new().canonical(grid)
 }

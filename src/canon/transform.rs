@@ -40,6 +40,7 @@ pub struct Transform {
 
 /// Why a text form or a set of parts is not a [`Transform`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TransformError {
     /// The text does not have the four `;`-separated fields
     /// `T|N;rows=...;cols=...;digits=...`.

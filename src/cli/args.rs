@@ -8,8 +8,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use batchdoku::output::OutputFormat;
-use batchdoku::parse::InputFormat;
+use batchdoku::batch::OutputFormat;
+use batchdoku::InputFormat;
 
 use crate::cli::progress::ProgressMode;
 
@@ -458,9 +458,9 @@ pub enum ReportFormatArg {
     Markdown,
 }
 
-impl From<ReportFormatArg> for batchdoku::report::Format {
+impl From<ReportFormatArg> for crate::cli::report::Format {
     fn from(f: ReportFormatArg) -> Self {
-        use batchdoku::report::Format;
+        use crate::cli::report::Format;
         match f {
             ReportFormatArg::Html => Format::Html,
             ReportFormatArg::Json => Format::Json,
@@ -529,11 +529,11 @@ pub enum SolverArg {
     Dlx,
 }
 
-impl From<SolverArg> for batchdoku::jobs::EngineKind {
+impl From<SolverArg> for batchdoku::batch::EngineKind {
     fn from(s: SolverArg) -> Self {
         match s {
-            SolverArg::Mrv => batchdoku::jobs::EngineKind::Mrv,
-            SolverArg::Dlx => batchdoku::jobs::EngineKind::Dlx,
+            SolverArg::Mrv => batchdoku::batch::EngineKind::Mrv,
+            SolverArg::Dlx => batchdoku::batch::EngineKind::Dlx,
         }
     }
 }
@@ -629,9 +629,9 @@ pub enum SymmetryArg {
     Diagonal,
 }
 
-impl From<SymmetryArg> for batchdoku::generate::Symmetry {
+impl From<SymmetryArg> for batchdoku::Symmetry {
     fn from(s: SymmetryArg) -> Self {
-        use batchdoku::generate::Symmetry;
+        use batchdoku::Symmetry;
         match s {
             SymmetryArg::None => Symmetry::None,
             SymmetryArg::Central => Symmetry::Central,

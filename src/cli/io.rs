@@ -15,10 +15,10 @@ use std::sync::Arc;
 use anyhow::Context;
 use tempfile::NamedTempFile;
 
-use batchdoku::parse::ReadOptions;
-use batchdoku::pipeline::{self, Flushed, Input, Reopenable, Report, Sink};
-use batchdoku::score::Weights;
-use batchdoku::totals::Summary;
+use super::summary::Summary;
+use batchdoku::batch::{self, Flushed, Input, Reopenable, Sink};
+use batchdoku::ReadOptions;
+use batchdoku::Weights;
 
 use super::args::RecordArgs;
 use super::interrupt;
@@ -87,8 +87,24 @@ pub fn open_inputs(
     // its first records (format, CSV header), and parked: a regular file is
     // closed again until the run reaches it, so at most one is open at a
     // time and memory does not grow with the number of inputs.
+    // The library's errors name options, not flags: an input the CSV flags
+    // do not fit is said with the flags given.
+    let csv_flags = [
+        records.column.as_ref().map(|_| "--column"),
+        records.keep_columns.then_some("--keep-columns"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(", ");
     let open = |opened: std::io::Result<Input>, name: &str| {
-        let mut input = opened.with_context(|| name.to_owned())?;
+        let mut input = opened.map_err(anyhow::Error::new).with_context(|| {
+            if csv_flags.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{name} ({csv_flags})")
+            }
+        })?;
         input.park();
         Ok(input)
     };
@@ -99,7 +115,7 @@ pub fn open_inputs(
             .collect::<anyhow::Result<Vec<_>>>()?,
         None => paths
             .iter()
-            .map(|p| open(pipeline::open(p, &options, counter.clone()), p))
+            .map(|p| open(batch::Input::open(p, &options, counter.clone()), p))
             .collect::<anyhow::Result<Vec<_>>>()?,
     };
     Ok((inputs, counter))
@@ -177,18 +193,10 @@ pub fn open_summary(path: Option<&Path>, output: Option<&Path>) -> anyhow::Resul
 /// A temporary file beside `path`, registered for removal on a signal.
 fn open_file(path: &Path) -> anyhow::Result<Sink> {
     let sink = Sink::file(path).with_context(|| format!("{}: cannot write", path.display()))?;
-    if let Some(tmp) = temporary_path(&sink) {
-        interrupt::register(&tmp);
+    if let Some(tmp) = sink.temporary_path() {
+        interrupt::register(tmp);
     }
     Ok(sink)
-}
-
-/// The temporary file of an `-o` output.
-fn temporary_path(sink: &Sink) -> Option<std::path::PathBuf> {
-    match sink {
-        Sink::File { tmp, .. } => Some(tmp.get_ref().path().to_path_buf()),
-        _ => None,
-    }
 }
 
 /// Keeps what a run wrote: renames the flushed `-o` output and
@@ -200,26 +208,23 @@ fn temporary_path(sink: &Sink) -> Option<std::path::PathBuf> {
 pub fn keep(
     rows: Option<Flushed>,
     summary: Option<Flushed>,
-    report: &mut Report,
+    interrupted: &mut bool,
 ) -> anyhow::Result<()> {
     let temporary: Vec<_> = [&rows, &summary]
         .into_iter()
         .flatten()
-        .filter_map(|f| match f {
-            Flushed::File { tmp, .. } => Some(tmp.path().to_path_buf()),
-            Flushed::Written => None,
-        })
+        .filter_map(|f| f.temporary_path().map(Path::to_path_buf))
         .collect();
     let persist = || -> anyhow::Result<()> {
         if let Some(rows) = rows {
-            rows.persist().map_err(pipeline::Fatal::Write)?;
+            rows.persist().map_err(batch::Fatal::Write)?;
         }
         if let Some(file) = summary {
             file.persist().context("--summary-json: cannot rename")?;
         }
         Ok(())
     };
-    let kept = if report.interrupted {
+    let kept = if *interrupted {
         Some(interrupt::exclusive(persist))
     } else {
         interrupt::commit(persist)
@@ -230,7 +235,7 @@ pub fn keep(
     match kept {
         Some(result) => result,
         None => {
-            report.interrupted = true;
+            *interrupted = true;
             Ok(())
         }
     }

@@ -4,8 +4,7 @@
 //! `batchdoku: 120000 puzzles, 60000/s, 45%, 2.0 s`; nothing with
 //! `--quiet`, or by default when stderr is not a terminal.
 //!
-//! The interval of the plain lines is one second; the hidden variable
-//! `BATCHDOKU_PROGRESS_INTERVAL_MS` changes it (for tests).
+//! The interval of the plain lines is one second.
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -15,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use batchdoku::pipeline::Progress;
+use batchdoku::batch::Progress;
 
 /// When to show progress.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,20 +50,10 @@ impl StderrProgress {
             ProgressMode::Never => Kind::Hidden,
             _ if terminal => Kind::Bar(Mutex::new(None)),
             ProgressMode::Auto => Kind::Hidden,
-            ProgressMode::Always => Kind::Lines(Lines::new(line_interval())),
+            ProgressMode::Always => Kind::Lines(Lines::new(LINE_INTERVAL)),
         };
         StderrProgress { kind }
     }
-}
-
-/// The interval of plain lines: [`LINE_INTERVAL`] unless
-/// `BATCHDOKU_PROGRESS_INTERVAL_MS` says otherwise.
-fn line_interval() -> Duration {
-    std::env::var("BATCHDOKU_PROGRESS_INTERVAL_MS")
-        .ok()
-        .and_then(|ms| ms.parse::<u64>().ok())
-        .filter(|&ms| ms > 0)
-        .map_or(LINE_INTERVAL, Duration::from_millis)
 }
 
 impl Progress for StderrProgress {

@@ -54,6 +54,7 @@ pub fn random_solution(rng: &mut Rng, solver: &mut Solver) -> Grid {
 /// (all of them when `givens >= 81`). Uniqueness is not checked. Works on
 /// any grid: blank cells of `solution` count as already removed, so fewer
 /// than `givens` may remain if `solution` had fewer.
+#[cfg_attr(not(test), allow(dead_code))]
 pub fn dig(rng: &mut Rng, solution: &Grid, givens: usize) -> Grid {
     let mut order = all_cells();
     rng.shuffle(&mut order);
@@ -90,6 +91,7 @@ fn is_unique(solver: &mut Solver, puzzle: &Grid) -> bool {
 /// `min_givens` givens are left or every given has been tried (the result
 /// is then minimal: no single given can go). A `puzzle` that does not have
 /// exactly one solution is returned unchanged.
+#[cfg_attr(not(test), allow(dead_code))]
 pub fn minimize_unique(
     rng: &mut Rng,
     solver: &mut Solver,
@@ -150,6 +152,7 @@ pub fn minimize_by_orbits(
 /// by [`minimize_unique`] down to `min_givens` givens, or to a minimal
 /// puzzle if that comes first (random minimal puzzles have about 20 to 26
 /// givens, so a `min_givens` below that yields minimal puzzles).
+#[cfg_attr(not(test), allow(dead_code))]
 pub fn unique_puzzle(rng: &mut Rng, solver: &mut Solver, min_givens: usize) -> Grid {
     let solution = random_solution(rng, solver);
     minimize_unique(rng, solver, &solution, min_givens)

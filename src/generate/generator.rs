@@ -29,6 +29,7 @@ pub const MAX_KNOWN_MINIMAL_GIVENS: usize = 40;
 
 /// How many givens a generated puzzle keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ClueTarget {
     /// Remove givens until none (no orbit, with a symmetry) can go without
     /// losing uniqueness.
@@ -58,6 +59,7 @@ pub struct Spec {
 
 /// A [`Spec`] that no puzzle can meet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SpecError {
     /// A target below 17 or above 81 givens.
     #[error("{0} givens: a puzzle with exactly one solution has 17 to 81 givens")]
@@ -137,6 +139,7 @@ pub struct Generated {
 
 /// Why [`Generator::puzzle`] returned no puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum GenerateError {
     /// The stop predicate asked to stop between two attempts.
     #[error("stopped")]

@@ -8,21 +8,24 @@
 //! the pipeline writes chunks in order, so the bytes written are the same
 //! for any thread count and chunk size. At most `in_flight` chunks exist
 //! at once, so memory does not grow with the count. A worker that panics
-//! ends the run with [`Fatal::Panicked`] naming the puzzle.
+//! ends the run with [`Fatal::Panicked`] naming the puzzle. Each puzzle is
+//! a [`Row`] written by the [`RowEncoder`] every command writes through;
+//! keeping the output (renaming `-o`'s file) is the caller's, as after
+//! every other run ([`crate::batch::flush`]).
 
-use std::io::{self, Write};
 use std::ops::AddAssign;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::generate::{GenerateError, Generated, Generator};
-use crate::output::OutputFormat;
+use crate::output::{Column, OutputFormat, Row, RowEncoder, Status};
+use crate::parse::Record;
 use crate::pipeline::{self, Fatal, Feed, Halt, PanicSite, Progress, Shape, Sink, Stop, Work};
 use crate::solver::Solver;
 
-/// Makes puzzle `index`: a [`Generator`], or a wrapper around one (the
-/// binary wraps it to inject a panic in its tests).
-pub trait MakePuzzle: Sync {
+/// Makes puzzle `index`: a [`Generator`], or in the tests a wrapper that
+/// fails on purpose.
+pub(crate) trait MakePuzzle: Sync {
     /// Puzzle number `index`, as [`Generator::puzzle`] makes it;
     /// `should_stop` is polled between attempts.
     fn make_puzzle(
@@ -56,8 +59,7 @@ pub struct StreamConfig {
     /// Most puzzles per chunk handed to a worker (fewer when the count is
     /// small, so that every worker gets about four chunks).
     pub chunk_size: usize,
-    /// `Line`: the puzzle, 81 characters with `.` for blanks; `Csv`:
-    /// `puzzle,solution`; `Jsonl`: index, givens, puzzle and solution.
+    /// The output format; [`columns`] gives each format's columns.
     pub format: OutputFormat,
     /// Write the CSV header row.
     pub header: bool,
@@ -81,15 +83,41 @@ pub struct StreamReport {
     pub broken_pipe: bool,
 }
 
+/// The columns `generate` writes in `format`: the puzzle (`line`);
+/// `puzzle,solution` (CSV); index, givens, puzzle and solution (JSON
+/// lines).
+pub fn columns(format: OutputFormat) -> &'static [Column] {
+    match format {
+        OutputFormat::Line => &[Column::Puzzle],
+        OutputFormat::Csv => &[Column::Puzzle, Column::Solution],
+        OutputFormat::Jsonl => &[
+            Column::Index,
+            Column::Givens,
+            Column::Puzzle,
+            Column::Solution,
+        ],
+    }
+}
+
 /// Makes puzzles `config.start..config.start + config.count` of
 /// `generator` and writes them to `sink` in index order. `quit` is polled
 /// between puzzles and between attempts (Ctrl-C); `progress` hears of each
-/// chunk written, its position counting puzzles. The sink is finished
-/// (renamed into place) only when the run completed; after an error it is
-/// dropped, which keeps nothing.
-pub fn run<G: MakePuzzle>(
+/// chunk written, its position counting puzzles. The caller keeps the
+/// output, or not, as after [`crate::batch::run`].
+pub fn run(
+    generator: &Generator,
+    sink: &mut Sink,
+    config: &StreamConfig,
+    quit: &AtomicBool,
+    progress: &dyn Progress,
+) -> Result<StreamReport, Fatal> {
+    run_with(generator, sink, config, quit, progress)
+}
+
+/// [`run`] over any [`MakePuzzle`].
+fn run_with<G: MakePuzzle>(
     generator: &G,
-    mut sink: Sink,
+    sink: &mut Sink,
     config: &StreamConfig,
     quit: &AtomicBool,
     progress: &dyn Progress,
@@ -103,7 +131,7 @@ pub fn run<G: MakePuzzle>(
     let end = config
         .start
         .checked_add(config.count)
-        .ok_or_else(|| Fatal::Job("--start plus --count overflows".into()))?;
+        .ok_or_else(|| Fatal::Job("the first index plus the count overflows".into()))?;
     let feed = Indices {
         start: config.start,
         next: config.start,
@@ -114,10 +142,10 @@ pub fn run<G: MakePuzzle>(
         generator,
         format: config.format,
     };
-    let header = if config.header && config.format == OutputFormat::Csv {
-        HEADER
+    let header = if config.header {
+        RowEncoder::header(config.format, columns(config.format), &[])
     } else {
-        &[]
+        Vec::new()
     };
     // Many small chunks in flight let the other workers run ahead of one slow
     // puzzle (retries vary a lot) while memory stays tiny.
@@ -125,9 +153,9 @@ pub fn run<G: MakePuzzle>(
         threads,
         in_flight: 8 * threads + 8,
     };
-    let ended = pipeline::ordered::run(feed, &work, &mut sink, header, shape, quit, progress)?;
+    let ended = pipeline::ordered::run(feed, &work, sink, &header, shape, quit, progress)?;
     let made = ended.totals;
-    let mut report = StreamReport {
+    let report = StreamReport {
         puzzles: made.puzzles,
         attempts: made.attempts,
         givens: made.givens,
@@ -135,13 +163,6 @@ pub fn run<G: MakePuzzle>(
         interrupted: quit.load(Ordering::SeqCst) && made.puzzles < config.count,
         broken_pipe: ended.broken_pipe,
     };
-    if !report.interrupted && !report.broken_pipe {
-        match sink.finish() {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => report.broken_pipe = true,
-            Err(e) => return Err(Fatal::Write(e)),
-        }
-    }
     Ok(report)
 }
 
@@ -208,13 +229,24 @@ struct Puzzles<'a, G> {
     format: OutputFormat,
 }
 
+/// A worker's own: its solver, the row it fills and its encoder.
+struct Scratch {
+    solver: Solver,
+    row: Row,
+    encoder: RowEncoder,
+}
+
 impl<G: MakePuzzle> Work for Puzzles<'_, G> {
     type Items = Chunk;
-    type Scratch = Solver;
+    type Scratch = Scratch;
     type Totals = Made;
 
-    fn scratch(&self) -> Solver {
-        Solver::new()
+    fn scratch(&self) -> Scratch {
+        Scratch {
+            solver: Solver::new(),
+            row: Row::default(),
+            encoder: RowEncoder::new(self.format, columns(self.format), &[]),
+        }
     }
 
     fn len(&self, chunk: &Chunk) -> usize {
@@ -223,7 +255,7 @@ impl<G: MakePuzzle> Work for Puzzles<'_, G> {
 
     fn process(
         &self,
-        solver: &mut Solver,
+        scratch: &mut Scratch,
         chunk: &Chunk,
         k: usize,
         out: &mut Vec<u8>,
@@ -231,9 +263,22 @@ impl<G: MakePuzzle> Work for Puzzles<'_, G> {
         stop: &Stop<'_>,
     ) -> Result<(), Halt> {
         let index = chunk.first + k as u64;
-        match self.generator.make_puzzle(index, solver, &|| stop.raised()) {
+        match self
+            .generator
+            .make_puzzle(index, &mut scratch.solver, &|| stop.raised())
+        {
             Ok(g) => {
-                encode(self.format, index, &g, out);
+                let row = &mut scratch.row;
+                row.reset(index, 0);
+                row.status = Status::Unique;
+                row.solutions = 1;
+                row.puzzle = Some(g.puzzle);
+                row.solution = Some(g.solution);
+                // Encoding into a Vec fails only on a serializer bug.
+                scratch
+                    .encoder
+                    .encode(row, &Record::default(), out)
+                    .map_err(|e| Halt::Failed(Fatal::Job(Box::new(e))))?;
                 made.puzzles += 1;
                 made.attempts += g.attempts;
                 made.givens += g.puzzle.given_count() as u64;
@@ -249,38 +294,6 @@ impl<G: MakePuzzle> Work for Puzzles<'_, G> {
             index: chunk.first + k as u64,
         }
     }
-}
-
-/// The CSV header.
-const HEADER: &[u8] = b"puzzle,solution\n";
-
-/// Appends one output record for puzzle `index`.
-fn encode(format: OutputFormat, index: u64, g: &Generated, out: &mut Vec<u8>) {
-    let puzzle = g.puzzle.to_line();
-    let solution = g.solution.to_line();
-    match format {
-        OutputFormat::Line => {
-            out.extend_from_slice(&puzzle);
-        }
-        OutputFormat::Csv => {
-            out.extend_from_slice(&puzzle);
-            out.push(b',');
-            out.extend_from_slice(&solution);
-        }
-        OutputFormat::Jsonl => {
-            // Writing into a Vec cannot fail.
-            let _ = write!(
-                out,
-                "{{\"index\":{index},\"givens\":{},\"puzzle\":\"",
-                g.puzzle.given_count()
-            );
-            out.extend_from_slice(&puzzle);
-            out.extend_from_slice(b"\",\"solution\":\"");
-            out.extend_from_slice(&solution);
-            out.extend_from_slice(b"\"}");
-        }
-    }
-    out.push(b'\n');
 }
 
 #[cfg(test)]
@@ -309,15 +322,16 @@ mod tests {
     fn bytes(generator: &Generator, config: &StreamConfig) -> (Vec<u8>, StreamReport) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out");
-        let sink = Sink::file(&path).unwrap();
+        let mut sink = Sink::file(&path).unwrap();
         let report = run(
             generator,
-            sink,
+            &mut sink,
             config,
             &AtomicBool::new(false),
             &NoProgress,
         )
         .unwrap();
+        sink.finish().unwrap();
         (std::fs::read(&path).unwrap(), report)
     }
 
@@ -390,7 +404,7 @@ mod tests {
         let mut cfg = config(2, 8, OutputFormat::Csv);
         cfg.count = 0;
         let (out, report) = bytes(&g, &cfg);
-        assert_eq!(out, HEADER);
+        assert_eq!(out, b"puzzle,solution\n");
         assert_eq!(report.puzzles, 0);
         cfg.format = OutputFormat::Line;
         assert!(bytes(&g, &cfg).0.is_empty());
@@ -400,12 +414,12 @@ mod tests {
     fn a_raised_quit_flag_keeps_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out");
-        let sink = Sink::file(&path).unwrap();
+        let mut sink = Sink::file(&path).unwrap();
         let mut cfg = config(2, 1, OutputFormat::Line);
         cfg.count = 1000;
         let report = run(
             &generator(2),
-            sink,
+            &mut sink,
             &cfg,
             &AtomicBool::new(true),
             &NoProgress,
@@ -413,6 +427,7 @@ mod tests {
         .unwrap();
         assert!(report.interrupted);
         assert!(report.puzzles < 1000);
+        drop(sink);
         assert!(!path.exists());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
@@ -446,8 +461,9 @@ mod tests {
     /// the directory holds afterwards.
     fn run_faulty(maker: &Faulty, cfg: &StreamConfig) -> (Result<StreamReport, Fatal>, usize) {
         let dir = tempfile::tempdir().unwrap();
-        let sink = Sink::file(&dir.path().join("out")).unwrap();
-        let result = run(maker, sink, cfg, &AtomicBool::new(false), &NoProgress);
+        let mut sink = Sink::file(&dir.path().join("out")).unwrap();
+        let result = run_with(maker, &mut sink, cfg, &AtomicBool::new(false), &NoProgress);
+        drop(sink);
         (result, std::fs::read_dir(dir.path()).unwrap().count())
     }
 
@@ -518,10 +534,17 @@ mod tests {
         }
         let last = Last(Default::default());
         let dir = tempfile::tempdir().unwrap();
-        let sink = Sink::file(&dir.path().join("out")).unwrap();
+        let mut sink = Sink::file(&dir.path().join("out")).unwrap();
         let mut cfg = config(2, 3, OutputFormat::Line);
         cfg.start = 5;
-        run(&generator(4), sink, &cfg, &AtomicBool::new(false), &last).unwrap();
+        run(
+            &generator(4),
+            &mut sink,
+            &cfg,
+            &AtomicBool::new(false),
+            &last,
+        )
+        .unwrap();
         assert_eq!(*last.0.lock().unwrap(), (Some(30), 30, 30, true));
     }
 }

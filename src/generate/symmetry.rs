@@ -19,6 +19,7 @@ use crate::grid::{Grid, CELLS};
 
 /// A symmetry the pattern of givens must keep.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Symmetry {
     /// No constraint.
     #[default]

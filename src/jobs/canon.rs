@@ -51,6 +51,7 @@ pub(crate) fn check_givens(puzzle: &Grid, row: &mut Row) -> bool {
 
 /// What makes two records the same for `dedupe` and `overlap`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Equivalence {
     /// Equal canonical forms: one is a transformation of the other.
     Class,

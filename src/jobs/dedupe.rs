@@ -22,6 +22,7 @@ pub type ClassCount = (u64, u64);
 
 /// Which of the two passes a [`DedupeJob`] runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Pass {
     /// Record every valid record's class; write nothing.
     Count,

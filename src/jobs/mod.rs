@@ -12,6 +12,6 @@ mod solve;
 pub use canon::{CanonJob, Equivalence};
 pub use classes::{grid_key, ClassMap};
 pub use dedupe::{ClassCount, DedupeJob, Pass};
-pub use overlap::{OverlapJob, Split};
+pub use overlap::OverlapJob;
 pub use score::ScoreJob;
 pub use solve::{EngineKind, SolveJob};

@@ -14,6 +14,7 @@ use crate::solver::{SimdPath, Solver};
 
 /// Which engine solves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EngineKind {
     /// The bitmask MRV solver (default).
     Mrv,

@@ -13,6 +13,7 @@ use crate::parse::Record;
 
 /// How rows are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum OutputFormat {
     /// CSV with a header row (unless suppressed).
     Csv,
@@ -67,10 +68,10 @@ impl Serialize for JsonRow<'_> {
                 Column::Score => map.serialize_entry(key, &row.score)?,
                 Column::Nodes => map.serialize_entry(key, &row.nodes)?,
                 Column::Expected => map.serialize_entry(key, &expected_str(row.expected))?,
-                Column::Error => {
-                    let e = (!row.error.is_empty()).then_some(row.error.as_str());
-                    map.serialize_entry(key, &e)?
-                }
+                Column::Error => match row.error.is_empty() {
+                    true => map.serialize_entry(key, &None::<&str>)?,
+                    false => map.serialize_entry(key, &PositionedError(row))?,
+                },
                 Column::Trailing => {
                     map.serialize_entry(key, &String::from_utf8_lossy(&self.record.trailing))?
                 }
@@ -79,6 +80,7 @@ impl Serialize for JsonRow<'_> {
                     &String::from_utf8_lossy(self.record.kept_field(i as usize)),
                 )?,
                 Column::Backtracks => map.serialize_entry(key, &row.backtracks)?,
+                Column::Givens => map.serialize_entry(key, &row.puzzle.map(|g| g.given_count()))?,
                 Column::Singles => map.serialize_entry(key, &row.singles)?,
                 Column::Canonical => match &row.canonical {
                     Some(g) => map.serialize_entry(key, ascii(&g.to_line_with(b'0')))?,
@@ -96,6 +98,26 @@ impl Serialize for JsonRow<'_> {
     }
 }
 
+/// A row's error text as users see it: `source:line: ` (the record's
+/// position, when the row has a source) and the error.
+struct PositionedError<'a>(&'a Row);
+
+impl std::fmt::Display for PositionedError<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let row = self.0;
+        if !row.source.is_empty() {
+            write!(f, "{}:{}: ", row.source, row.line)?;
+        }
+        f.write_str(&row.error)
+    }
+}
+
+impl Serialize for PositionedError<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 fn ascii(line: &[u8]) -> &str {
     // Grid lines and transforms are ASCII by construction.
     std::str::from_utf8(line).unwrap_or("")
@@ -104,18 +126,6 @@ fn ascii(line: &[u8]) -> &str {
 fn expected_str(expected: Option<bool>) -> Option<&'static str> {
     expected.map(|m| if m { "match" } else { "mismatch" })
 }
-
-/// "00" to "99", for writing numbers two digits at a time.
-const DIGIT_PAIRS: [u8; 200] = {
-    let mut t = [0u8; 200];
-    let mut i = 0;
-    while i < 100 {
-        t[2 * i] = b'0' + (i / 10) as u8;
-        t[2 * i + 1] = b'0' + (i % 10) as u8;
-        i += 1;
-    }
-    t
-};
 
 /// Writes CSV fields into a growing byte buffer. `csv-core` decides which
 /// fields need quotes (a comma, a quote or a line break) and writes those,
@@ -173,30 +183,8 @@ impl CsvFields {
     }
 
     pub(super) fn num(&mut self, out: &mut Vec<u8>, n: i64) {
-        // Two digits at a time from the right, without the formatting
-        // machinery (three numbers per row add up).
-        let mut buf = [0u8; 20];
-        let mut at = buf.len();
-        let mut v = n.unsigned_abs();
-        while v >= 100 {
-            let pair = 2 * (v % 100) as usize;
-            v /= 100;
-            at -= 2;
-            buf[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
-        }
-        if v >= 10 {
-            let pair = 2 * v as usize;
-            at -= 2;
-            buf[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
-        } else {
-            at -= 1;
-            buf[at] = b'0' + v as u8;
-        }
-        if n < 0 {
-            at -= 1;
-            buf[at] = b'-';
-        }
-        self.plain(out, &buf[at..]);
+        let mut buf = itoa::Buffer::new();
+        self.plain(out, buf.format(n).as_bytes());
     }
 
     fn opt_num(&mut self, out: &mut Vec<u8>, n: Option<u64>) {
@@ -225,6 +213,8 @@ pub struct RowEncoder {
     columns: Vec<Column>,
     names: Vec<String>,
     csv: CsvFields,
+    /// The error text with its position, reused from row to row.
+    error: Vec<u8>,
 }
 
 impl RowEncoder {
@@ -236,18 +226,21 @@ impl RowEncoder {
             columns: columns.to_vec(),
             names: column_names(columns, kept_names),
             csv: CsvFields::new(),
+            error: Vec::new(),
         }
     }
 
     /// The header line for CSV output (empty for other formats).
     pub fn header(format: OutputFormat, columns: &[Column], kept_names: &[String]) -> Vec<u8> {
-        if format != OutputFormat::Csv {
-            return Vec::new();
+        let mut out = Vec::new();
+        if format == OutputFormat::Csv {
+            let mut csv = CsvFields::new();
+            for name in column_names(columns, kept_names) {
+                csv.field(&mut out, name.as_bytes());
+            }
+            csv.end(&mut out);
         }
-        let mut wtr = csv::Writer::from_writer(Vec::new());
-        // Writing to a Vec cannot fail.
-        let _ = wtr.write_record(column_names(columns, kept_names));
-        wtr.into_inner().unwrap_or_default()
+        out
     }
 
     /// Appends one row to `out`, taking trailing text and kept fields from
@@ -306,10 +299,19 @@ impl RowEncoder {
                 Column::Expected => {
                     csv.field(out, expected_str(row.expected).unwrap_or("").as_bytes())
                 }
-                Column::Error => csv.field(out, row.error.as_bytes()),
+                Column::Error => {
+                    self.error.clear();
+                    if !row.error.is_empty() {
+                        use std::io::Write as _;
+                        // Writing into a Vec cannot fail.
+                        let _ = write!(self.error, "{}", PositionedError(row));
+                    }
+                    csv.field(out, &self.error)
+                }
                 Column::Trailing => csv.field(out, &record.trailing),
                 Column::Kept(i) => csv.field(out, record.kept_field(i as usize)),
                 Column::Backtracks => csv.num(out, row.backtracks as i64),
+                Column::Givens => csv.opt_num(out, row.puzzle.map(|g| g.given_count() as u64)),
                 Column::Singles => match row.singles {
                     Some(s) => csv.plain(out, if s { b"true" } else { b"false" }),
                     None => csv.plain(out, b""),

@@ -10,8 +10,8 @@ pub mod schema;
 
 pub use encode::{OutputFormat, RowEncoder};
 pub use schema::{
-    column_names, Column, Row, Split, Status, CANON_COLUMNS, DEDUPE_COLUMNS, OVERLAP_COLUMNS,
-    SCORE_COLUMNS, SOLVE_COLUMNS,
+    Column, Row, Split, Status, CANON_COLUMNS, DEDUPE_COLUMNS, OVERLAP_COLUMNS, SCORE_COLUMNS,
+    SOLVE_COLUMNS,
 };
 
 #[cfg(test)]

@@ -3,11 +3,14 @@
 //! each command. What a row holds, not how it is written (that is
 //! [`encode`](super::encode)).
 
+use std::sync::Arc;
+
 use crate::canon::Transform;
 use crate::grid::Grid;
 
 /// The outcome class of one record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Status {
     /// A solution was found (count limit 1; scored search complete).
     Solved,
@@ -66,6 +69,7 @@ impl Status {
 
 /// Which input of `overlap` a row comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Split {
     /// The training input: its classes are remembered.
     Train,
@@ -86,6 +90,7 @@ impl Split {
 
 /// One output column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Column {
     /// 1-based record number in input order (for `overlap`: within the
     /// row's split).
@@ -127,6 +132,8 @@ pub enum Column {
     Dropped,
     /// The training-set line of an equivalent record (`overlap`).
     TrainLine,
+    /// Givens of the puzzle (`generate`).
+    Givens,
     /// Input CSV column `n` carried through (`--keep-columns`), counted
     /// among the kept columns.
     Kept(u16),
@@ -155,6 +162,7 @@ impl Column {
             Column::Transform => "transform",
             Column::Dropped => "dropped",
             Column::TrainLine => "train_line",
+            Column::Givens => "givens",
             Column::Kept(_) => "kept",
         }
     }
@@ -247,6 +255,10 @@ pub const OVERLAP_COLUMNS: [Column; 8] = [
 /// encoder. Reused across records: `reset` clears it.
 #[derive(Clone, Debug)]
 pub struct Row {
+    /// The input the record comes from, by name (empty when unnamed). With
+    /// [`line`](Row::line) it is the record's position: the encoders write
+    /// `source:line: ` before the error text of a row that has a source.
+    pub source: Arc<str>,
     /// 1-based record number.
     pub index: u64,
     /// Source line of the record.
@@ -281,13 +293,15 @@ pub struct Row {
     pub train_line: Option<u64>,
     /// The input the record comes from (overlap).
     pub split: Option<Split>,
-    /// Error text (empty unless invalid).
+    /// What is wrong with the record (empty unless invalid), without its
+    /// position.
     pub error: String,
 }
 
 impl Default for Row {
     fn default() -> Self {
         Row {
+            source: Arc::from(""),
             index: 0,
             line: 0,
             puzzle: None,

@@ -25,6 +25,7 @@ pub(crate) const SAMPLE_MAX_LINES: usize = 64;
 
 /// Which input format to read. `Auto` detects from the first lines.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum InputFormat {
     /// Detect the format from the first meaningful line.
     #[default]

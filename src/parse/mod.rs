@@ -20,11 +20,11 @@ mod lines;
 mod reader;
 
 pub use detect::InputFormat;
-pub use lines::MAX_LINE_BYTES;
 pub use reader::{ReadOptions, Record, RecordReader};
 
 /// What is wrong with a malformed record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParseErrorKind {
     /// Fewer than 81 cells before the end of the line or record.
     TooShort {

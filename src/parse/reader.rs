@@ -299,7 +299,7 @@ impl<R: BufRead> RecordReader<R> {
         };
         if csv_wanted && format != InputFormat::Csv {
             return Err(bad_options(format!(
-                "--column and --keep-columns need CSV input, but this input reads as {format}"
+                "a puzzle column or kept columns need CSV input, but this input reads as {format}"
             )));
         }
         let src: Source<R> = io::Cursor::new(look).chain(rdr);

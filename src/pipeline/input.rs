@@ -246,9 +246,21 @@ fn detect_compression<R: Read>(raw: &mut R) -> io::Result<(Compression, Vec<u8>)
     Ok((compression, head))
 }
 
+impl Input {
+    /// Opens `path` (`-` for stdin) to read with `options`, counting raw
+    /// bytes into `counter` (shared with the progress display).
+    pub fn open(path: &str, options: &ReadOptions, counter: Arc<AtomicU64>) -> io::Result<Input> {
+        open(path, options, counter)
+    }
+}
+
 /// Opens `path` (`-` for stdin) to read with `options`, counting raw
 /// bytes into `counter`.
-pub fn open(path: &str, options: &ReadOptions, counter: Arc<AtomicU64>) -> io::Result<Input> {
+pub(crate) fn open(
+    path: &str,
+    options: &ReadOptions,
+    counter: Arc<AtomicU64>,
+) -> io::Result<Input> {
     if path == "-" {
         let stdin = Box::new(io::stdin());
         wrap(stdin, Arc::from("<stdin>"), None, options, counter, None)
@@ -259,7 +271,7 @@ pub fn open(path: &str, options: &ReadOptions, counter: Arc<AtomicU64>) -> io::R
 
 /// Opens the file at `path` under another `name` for rows and messages
 /// (a spooled copy of stdin is still `<stdin>`).
-pub fn open_as(
+pub(crate) fn open_as(
     path: &Path,
     name: &str,
     options: &ReadOptions,

@@ -25,7 +25,9 @@ mod progress;
 mod records;
 mod sink;
 
-pub use input::{open, open_as, Input, Reopenable, Source};
+#[cfg(test)]
+pub(crate) use input::{open_as, Source};
+pub use input::{Input, Reopenable};
 pub use progress::{NoProgress, Progress};
 pub use sink::{Flushed, Sink};
 
@@ -117,6 +119,7 @@ pub struct Report {
 
 /// A fatal error: the run's output is incomplete and was not kept.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Fatal {
     /// Reading an input failed.
     #[error("{name}: {source}")]
@@ -148,6 +151,7 @@ pub enum Fatal {
 
 /// Where a panic happened, for [`Fatal::Panicked`].
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PanicSite {
     /// A worker, on record `index` of the run, at `source:line`.
     Record {
@@ -232,29 +236,34 @@ pub fn run<J: Job>(
     })
 }
 
-/// Ends a run's output: keeps it (flush, rename `-o`'s temporary file)
-/// only when the run completed; after an interruption or a closed stdout
-/// the sink is dropped, which removes the temporary file.
-pub fn finish(sink: Sink, report: &mut Report) -> Result<(), Fatal> {
-    match flush(sink, report)? {
+/// Ends a run's output (tests): keeps it (flush, rename `-o`'s temporary
+/// file) only when the run completed.
+#[cfg(test)]
+pub(crate) fn finish(sink: Sink, report: &mut Report) -> Result<(), Fatal> {
+    match flush(sink, report.interrupted, &mut report.broken_pipe)? {
         Some(flushed) => flushed.persist().map_err(Fatal::Write),
         None => Ok(()),
     }
 }
 
-/// The first step of [`finish`]: flushes the output of a completed run
-/// and returns it, not yet renamed, so that the caller can write another
-/// file first and keep both or neither. `None` after an interruption or a
-/// closed stdout (found here too, in the final flush): nothing to keep.
-pub fn flush(sink: Sink, report: &mut Report) -> Result<Option<Flushed>, Fatal> {
-    if report.interrupted || report.broken_pipe {
+/// Flushes the output of a run that completed and returns it, not yet
+/// renamed, so that the caller can write another file first and keep both
+/// or neither ([`Flushed::persist`]). `None` after an interruption or a
+/// closed stdout (`broken_pipe`, also set when the final flush finds it):
+/// nothing to keep, and dropping the sink removes its temporary file.
+pub fn flush(
+    sink: Sink,
+    interrupted: bool,
+    broken_pipe: &mut bool,
+) -> Result<Option<Flushed>, Fatal> {
+    if interrupted || *broken_pipe {
         return Ok(None);
     }
     match sink.flush_all() {
         Ok(flushed) => Ok(Some(flushed)),
         // `| head` closing stdout during the final flush is not an error.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
-            report.broken_pipe = true;
+            *broken_pipe = true;
             Ok(None)
         }
         Err(e) => Err(Fatal::Write(e)),
@@ -265,7 +274,7 @@ pub fn flush(sink: Sink, report: &mut Report) -> Result<Option<Flushed>, Fatal> 
 #[derive(Clone, Copy, Debug)]
 pub struct Position<'a> {
     /// The input's name.
-    pub source: &'a str,
+    pub source: &'a Arc<str>,
     /// The record's line in its input.
     pub line: u64,
     /// The record's 1-based number in the run.
@@ -273,7 +282,8 @@ pub struct Position<'a> {
 }
 
 /// Fills `row` for one record: a malformed record, or an invalid result of
-/// the job, becomes an `invalid` row whose error names `source:line`. The
+/// the job, becomes an `invalid` row with its error; the row keeps the
+/// record's position (`source`, `line`, `index`) as data. The
 /// one per-record step shared by the streaming pipeline and callers that
 /// hold puzzles in memory (the Python package, on a [`build_pool`] pool).
 pub fn fill_row<J: Job>(
@@ -285,6 +295,9 @@ pub fn fill_row<J: Job>(
     row: &mut Row,
 ) {
     row.reset(at.index, at.line);
+    if !Arc::ptr_eq(&row.source, at.source) {
+        row.source = Arc::clone(at.source);
+    }
     job.label(row);
     match puzzle {
         Ok(puzzle) => {
@@ -295,10 +308,6 @@ pub fn fill_row<J: Job>(
             row.status = Status::Invalid;
             let _ = write!(row.error, "{e}");
         }
-    }
-    if row.status == Status::Invalid {
-        let msg = std::mem::take(&mut row.error);
-        let _ = write!(row.error, "{}:{}: {msg}", at.source, at.line);
     }
 }
 

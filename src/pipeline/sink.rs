@@ -19,6 +19,7 @@ use tempfile::NamedTempFile;
 const WRITE_BUFFER: usize = 256 * 1024;
 
 /// An output destination.
+#[non_exhaustive]
 pub enum Sink {
     /// Standard output.
     Stdout(BufWriter<io::Stdout>),
@@ -44,6 +45,14 @@ impl std::fmt::Debug for Sink {
 }
 
 impl Sink {
+    /// The temporary file written until the output is kept, if any.
+    pub fn temporary_path(&self) -> Option<&Path> {
+        match self {
+            Sink::File { tmp, .. } => Some(tmp.get_ref().path()),
+            Sink::Stdout(_) | Sink::Special(_) => None,
+        }
+    }
+
     /// Standard output.
     pub fn stdout() -> Sink {
         Sink::Stdout(BufWriter::with_capacity(WRITE_BUFFER, io::stdout()))
@@ -126,6 +135,7 @@ impl Sink {
 /// A sink whose bytes are all written: [`Flushed::persist`] gives a
 /// temporary file its final name.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Flushed {
     /// Written in place (stdout, a device): nothing left to do.
     Written,
@@ -139,6 +149,14 @@ pub enum Flushed {
 }
 
 impl Flushed {
+    /// The temporary file waiting to be renamed, if any.
+    pub fn temporary_path(&self) -> Option<&Path> {
+        match self {
+            Flushed::Written => None,
+            Flushed::File { tmp, .. } => Some(tmp.path()),
+        }
+    }
+
     /// Renames a temporary file to its final name.
     pub fn persist(self) -> io::Result<()> {
         match self {

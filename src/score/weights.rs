@@ -22,6 +22,7 @@ const BLANK_STEPS: usize = 500;
 
 /// Why a weights table could not be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum WeightsError {
     /// The text did not hold exactly 81 integers.
     #[error("weights: expected 81 integers, found {found}")]

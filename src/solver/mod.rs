@@ -26,6 +26,7 @@ use search::Search;
 
 /// What a visitor tells the search to do next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Flow {
     /// Keep going (expand this node, or look for more solutions).
     Continue,

@@ -95,6 +95,7 @@ pub(crate) use x86::{Avx2, Avx512};
 /// A version of the search's machine code, named by the widest vectors it
 /// uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum SimdPath {
     /// Plain code (a build without the `simd` feature, or not x86-64).
     Portable,

@@ -8,10 +8,10 @@
 
 use std::io::{BufReader, Read};
 
-use batchdoku::dlx::DlxSolver;
-use batchdoku::grid::CELLS;
-use batchdoku::parse::{cell_value, parse_line, InputFormat, ParseError, Record, RecordReader};
-use batchdoku::score::{score, ScoreOptions, Weights};
+use batchdoku::DlxSolver;
+use batchdoku::CELLS;
+use batchdoku::{parse_line, InputFormat, ParseError, Record, RecordReader};
+use batchdoku::{score, ScoreOptions, Weights};
 use batchdoku::{Engine, Grid, Solver};
 
 /// Node limit for the scored searches: enough to finish most puzzles,
@@ -158,7 +158,7 @@ pub struct Engines {
 /// themselves good inputs; any other byte modulo 10). `None` when shorter.
 pub fn grid_of(data: &[u8]) -> Option<Grid> {
     let head = data.first_chunk::<CELLS>()?;
-    let cells = head.map(|b| cell_value(b).unwrap_or(b % 10));
+    let cells = head.map(cell_value);
     Some(Grid::from_cells(cells).expect("cells are 0..=9"))
 }
 
@@ -278,5 +278,16 @@ pub fn check_solve(data: &[u8], engines: &mut Engines) {
         }
     } else {
         assert!(scored.nodes >= SCORE_NODE_LIMIT, "stopped below the limit");
+    }
+}
+
+/// The value of one cell character as the parser reads it: a digit, `0`
+/// for the other blank marks (`.`, `-`, `_`, `*`); any other byte as its
+/// value mod 10.
+fn cell_value(b: u8) -> u8 {
+    match b {
+        b'0'..=b'9' => b - b'0',
+        b'.' | b'-' | b'_' | b'*' => 0,
+        _ => b % 10,
     }
 }

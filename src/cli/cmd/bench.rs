@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use batchdoku::bench::{self, Measurement};
-use batchdoku::jobs::EngineKind;
-use batchdoku::parse::{InputFormat, Record, RecordReader};
-use batchdoku::pipeline;
+use crate::cli::bench::{self, Measurement};
+use batchdoku::batch;
+use batchdoku::batch::EngineKind;
 use batchdoku::{Grid, SimdPath};
+use batchdoku::{InputFormat, Record, RecordReader};
 
 use crate::cli::args::{BenchArgs, TableFormat};
 use crate::cli::exit::Exit;
@@ -35,7 +35,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Exit> {
         args.files
             .iter()
             .map(|f| {
-                let mut input = pipeline::open(f, &Default::default(), Default::default())
+                let mut input = batch::Input::open(f, &Default::default(), Default::default())
                     .with_context(|| f.clone())?;
                 Ok((
                     f.clone(),
@@ -91,9 +91,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Exit> {
                 format!("{:.1}", m.no_guess_percent),
                 format!("{:.2}", m.guesses_per_puzzle),
                 format!("{:.2}", m.puzzles_per_second / base_rate),
-                match engine {
-                    EngineKind::Mrv => simd.to_string(),
-                    EngineKind::Dlx => "-".to_string(),
+                // Only the mrv solver has SIMD paths.
+                if engine == EngineKind::Mrv {
+                    simd.to_string()
+                } else {
+                    "-".to_string()
                 },
             ]);
         }

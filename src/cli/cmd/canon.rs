@@ -1,10 +1,10 @@
 //! `batchdoku canon`: the canonical (minlex) form of each puzzle and the
 //! transformation that maps the puzzle to it.
 
-use batchdoku::jobs::CanonJob;
-use batchdoku::output::{Column, CANON_COLUMNS};
+use batchdoku::batch::CanonJob;
+use batchdoku::batch::{Column, CANON_COLUMNS};
 
-use batchdoku::pipeline::Input;
+use batchdoku::batch::Input;
 
 use super::{one_pass, OnePass};
 use crate::cli::args::CanonArgs;

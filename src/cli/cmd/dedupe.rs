@@ -4,8 +4,8 @@
 
 use anyhow::Context;
 
-use batchdoku::jobs::{ClassMap, DedupeJob, Equivalence, Pass};
-use batchdoku::output::{Column, Status, DEDUPE_COLUMNS};
+use batchdoku::batch::{ClassMap, DedupeJob, Equivalence, Pass};
+use batchdoku::batch::{Column, Status, DEDUPE_COLUMNS};
 
 use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::DedupeArgs;

@@ -5,12 +5,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 
-use batchdoku::generate::{self, ClueTarget, Generator, Spec, StreamConfig, StreamReport};
+use batchdoku::batch::{self, GenerateConfig, GenerateReport};
+use batchdoku::{ClueTarget, Generator, Spec};
 
 use crate::cli::args::GenerateArgs;
 use crate::cli::exit::Exit;
 use crate::cli::progress::StderrProgress;
-use crate::cli::test_hook::PanicAt;
 use crate::cli::{interrupt, io};
 
 /// Below this many givens, `--clues` needs many attempts per puzzle.
@@ -32,7 +32,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
             ));
         }
     }
-    let config = StreamConfig {
+    let config = GenerateConfig {
         start: args.start,
         count: args.count,
         threads: args.run.thread_count(),
@@ -41,9 +41,10 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
         header: !args.rows.no_header,
     };
     let progress = StderrProgress::new(args.run.progress_mode());
-    let sink = io::open_output(args.run.output.as_deref())?;
-    let maker = PanicAt::new(&generator);
-    let report = generate::run_stream(&maker, sink, &config, interrupt::flag(), &progress)?;
+    let mut sink = io::open_output(args.run.output.as_deref())?;
+    let mut report = batch::generate(&generator, &mut sink, &config, interrupt::flag(), &progress)?;
+    let puzzles = batch::flush(sink, report.interrupted, &mut report.broken_pipe)?;
+    io::keep(puzzles, None, &mut report.interrupted)?;
     if !args.run.quiet && !report.broken_pipe {
         super::say(format_args!("{}", summary(seed, &config, &report)));
     }
@@ -79,7 +80,7 @@ fn clock_seed() -> u64 {
 /// The end-of-run line, e.g. `batchdoku generate: 1000 puzzles (seed 42,
 /// 24.3 givens on average, 1.00 attempts/puzzle) in 0.20 s, 5000
 /// puzzles/s, 2 threads`.
-fn summary(seed: u64, config: &StreamConfig, report: &StreamReport) -> String {
+fn summary(seed: u64, config: &GenerateConfig, report: &GenerateReport) -> String {
     let n = report.puzzles.max(1) as f64;
     let secs = report.elapsed.as_secs_f64();
     let rate = if secs > 0.0 {

@@ -21,16 +21,15 @@ use std::io::Write as _;
 
 use anyhow::Context;
 
-use batchdoku::output::{Column, OutputFormat, Status};
-use batchdoku::pipeline::{self, Config, Input, Job, Report, Sink};
-use batchdoku::totals::Summary;
+use super::summary::Summary;
+use batchdoku::batch::{self, Config, Input, Job, Report, Sink};
+use batchdoku::batch::{Column, OutputFormat, Status};
 
 use super::args::{Command, InputArgs, RecordArgs, RowArgs, RunArgs};
 use super::exit::Exit;
 use super::interrupt;
 use super::io::{self, Inputs};
 use super::progress::StderrProgress;
-use super::test_hook::PanicAt;
 
 /// Runs a parsed command.
 pub fn run(command: Command) -> anyhow::Result<Exit> {
@@ -189,9 +188,8 @@ fn pass<J: Job>(
     run: &RunArgs,
 ) -> anyhow::Result<Report> {
     let progress = StderrProgress::new(run.progress_mode());
-    let job = PanicAt::new(job);
-    Ok(pipeline::run(
-        &job,
+    Ok(batch::run(
+        job,
         inputs,
         sink,
         config,
@@ -226,14 +224,14 @@ fn conclude(
     records: &RecordArgs,
     ending: Ending,
 ) -> anyhow::Result<Exit> {
-    let rows = pipeline::flush(outputs.rows, &mut report)?;
+    let rows = batch::flush(outputs.rows, report.interrupted, &mut report.broken_pipe)?;
     let mut summary = Summary::new(command, &report.totals, report.elapsed, run.thread_count());
     summary.interrupted = report.interrupted;
     let summary_file = match (records.summary_json.as_deref(), outputs.summary) {
         (Some(path), Some(sink)) => Some(io::write_summary_json(sink, path, &summary)?),
         _ => None,
     };
-    io::keep(rows, summary_file, &mut report)?;
+    io::keep(rows, summary_file, &mut report.interrupted)?;
     if !run.quiet && !report.broken_pipe {
         say(format_args!("{summary}"));
         if let Some(note) = ending.note.filter(|_| !report.interrupted) {

@@ -4,8 +4,8 @@
 //! within that split. Exit code 1 when any test record leaks (or any
 //! record is invalid).
 
-use batchdoku::jobs::{ClassMap, OverlapJob, Split};
-use batchdoku::output::{Column, Status, OVERLAP_COLUMNS};
+use batchdoku::batch::{ClassMap, OverlapJob, Split};
+use batchdoku::batch::{Column, Status, OVERLAP_COLUMNS};
 
 use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::OverlapArgs;

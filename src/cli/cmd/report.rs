@@ -5,8 +5,8 @@
 
 use anyhow::Context;
 
-use batchdoku::output::Column;
-use batchdoku::report::{self, Format, InputInfo, ReportJob, ReportOptions};
+use crate::cli::report::{self, Format, InputInfo, ReportJob, ReportOptions};
+use batchdoku::batch::Column;
 
 use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::{FormatArg, ReportArgs, RowArgs};

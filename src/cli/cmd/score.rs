@@ -1,11 +1,11 @@
 //! `batchdoku score`: the best weighted score over all solutions of each
 //! puzzle (branch-and-bound), optionally with the solutions counted.
 
-use batchdoku::jobs::ScoreJob;
-use batchdoku::output::{Column, SCORE_COLUMNS};
-use batchdoku::score::ScoreOptions;
+use batchdoku::batch::ScoreJob;
+use batchdoku::batch::{Column, SCORE_COLUMNS};
+use batchdoku::ScoreOptions;
 
-use batchdoku::pipeline::Input;
+use batchdoku::batch::Input;
 
 use super::{one_pass, OnePass};
 use crate::cli::args::{ScoreArgs, SolverArg};

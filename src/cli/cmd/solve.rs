@@ -1,10 +1,10 @@
 //! `batchdoku solve`: the first solution of each puzzle, or its solutions
 //! counted up to a limit, with optional difficulty columns.
 
-use batchdoku::jobs::SolveJob;
-use batchdoku::output::{Column, SOLVE_COLUMNS};
+use batchdoku::batch::SolveJob;
+use batchdoku::batch::{Column, SOLVE_COLUMNS};
 
-use batchdoku::pipeline::Input;
+use batchdoku::batch::Input;
 
 use super::{one_pass, OnePass};
 use crate::cli::args::{SolveArgs, SolverArg};

@@ -10,8 +10,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::grid::CELLS;
-use crate::output::{Row, Status};
+use batchdoku::batch::{Row, Status};
+use batchdoku::CELLS;
 
 /// The first invalid records a report lists (the rest are counted).
 pub const ERRORS_SHOWN: usize = 20;
@@ -47,7 +47,9 @@ pub struct ErrorNote {
     pub index: u64,
     /// Line in its input.
     pub line: u64,
-    /// The row's error text.
+    /// The input's name.
+    pub input: String,
+    /// The row's error text (without its position).
     pub text: String,
 }
 
@@ -251,6 +253,7 @@ impl Aggregate {
             ErrorNote {
                 index: row.index,
                 line: row.line,
+                input: row.source.to_string(),
                 text: row.error.clone(),
             },
         );
@@ -294,7 +297,7 @@ fn add_arrays(a: &mut [u64], b: &[u64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
+    use batchdoku::Grid;
 
     #[test]
     fn log_bins_cover_every_value_once() {

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::aggregate::{log_bin_range, Aggregate};
-use crate::output::Status;
+use batchdoku::batch::Status;
 
 /// Bins the best-score table and plot aim for.
 const SCORE_BINS: usize = 20;
@@ -225,7 +225,12 @@ impl CorpusReport {
         let errors = total
             .errors
             .iter()
-            .map(|e| split_error(e.index, e.line, &e.text, &inputs))
+            .map(|e| ErrorEntry {
+                record: e.index,
+                input: e.input.clone(),
+                line: e.line,
+                message: e.text.clone(),
+            })
             .collect::<Vec<_>>();
         let givens = match (
             total.givens.iter().position(|&n| n > 0),
@@ -299,6 +304,7 @@ impl CorpusReport {
 
     /// The number of distributions the report plots (givens, guesses,
     /// backtracks, singles, and best scores when scored).
+    #[cfg(test)]
     pub fn distribution_count(&self) -> usize {
         4 + usize::from(self.scores.is_some())
     }
@@ -320,28 +326,5 @@ fn log_distribution(bins: &[u64], sum: u64, valid: u64) -> LogDistribution {
                 })
                 .collect()
         }),
-    }
-}
-
-/// Splits a row's error text (`input:line: message`) into its parts; the
-/// input is the longest input name that makes the prefix match.
-fn split_error(record: u64, line: u64, text: &str, inputs: &[InputInfo]) -> ErrorEntry {
-    let found = inputs
-        .iter()
-        .filter_map(|i| {
-            let prefix = format!("{}:{line}: ", i.name);
-            text.strip_prefix(&prefix)
-                .map(|rest| (i.name.len(), &i.name, rest))
-        })
-        .max_by_key(|&(len, _, _)| len);
-    let (input, message) = match found {
-        Some((_, name, rest)) => (name.clone(), rest.to_string()),
-        None => (String::new(), text.to_string()),
-    };
-    ErrorEntry {
-        record,
-        input,
-        line,
-        message,
     }
 }

@@ -1,5 +1,5 @@
 //! `report`: a corpus at a glance. One streaming pass through the
-//! [`pipeline`](crate::pipeline) solves each puzzle counting to two with
+//! [`batch::run`] solves each puzzle counting to two with
 //! the difficulty columns of `solve -k 2 --rate` (the same
 //! [`SolveJob`]), optionally scores it and finds its class up to
 //! symmetry, and feeds every finished row to a constant-memory
@@ -14,8 +14,8 @@
 //! ```
 //!
 //! The report writes no rows: [`Job::writes`] is the one place a job sees
-//! each finished row (invalid records included, their error already
-//! naming input and line), so it counts the row there into the aggregate
+//! each finished row (invalid records included, with their input and
+//! line), so it counts the row there into the aggregate
 //! of the worker it runs on (one mutex per worker, never contended) and
 //! answers `false`. Aggregates merge by sums and a minimum, so the report
 //! is the same at any thread count.
@@ -30,28 +30,23 @@ mod summary;
 mod tests;
 mod text;
 
-pub use aggregate::{
-    log_bin, log_bin_range, Aggregate, ErrorNote, ScoreHistogram, ERRORS_SHOWN, LOG_BINS,
-    SCORE_BUCKETS,
-};
-pub use summary::{
-    ClassEntry, ClassSummary, CorpusReport, ErrorEntry, GivensBin, InputInfo, LogBinCount,
-    LogDistribution, RecordTotals, RunInfo, ScoreBin, ScoreSummary, SinglesBin, SinglesSummary,
-};
+use aggregate::Aggregate;
+use summary::{ClassEntry, ClassSummary};
+pub use summary::{CorpusReport, InputInfo};
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::canon::Canonicalizer;
-use crate::engine::Engine;
-use crate::grid::Grid;
-use crate::jobs::{grid_key, ClassCount, ClassMap, EngineKind, ScoreJob, SolveJob};
-use crate::output::{Row, Status};
-use crate::parse::Record;
-use crate::pipeline::Job;
-use crate::score::{ScoreOptions, Weights};
-use crate::solver::Solver;
+use batchdoku::batch::Job;
+use batchdoku::batch::{grid_key, ClassCount, ClassMap, EngineKind, ScoreJob, SolveJob};
+use batchdoku::batch::{Row, Status};
+use batchdoku::Canonicalizer;
+use batchdoku::Engine;
+use batchdoku::Grid;
+use batchdoku::Record;
+use batchdoku::Solver;
+use batchdoku::{ScoreOptions, Weights};
 
 /// How many of the largest classes a report lists.
 pub const LARGEST_CLASSES: usize = 10;
@@ -87,15 +82,6 @@ impl Format {
             _ => None,
         }
     }
-
-    /// The format's name on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Html => "html",
-            Format::Json => "json",
-            Format::Markdown => "markdown",
-        }
-    }
 }
 
 /// Renders `report` in `format`.
@@ -129,7 +115,7 @@ struct Classes {
 
 /// The per-record work of `report`: a [`Job`] that writes no rows and
 /// aggregates them instead. Make one per run, run it through
-/// [`pipeline::run`](crate::pipeline::run), then call
+/// [`pipeline::run`](batchdoku::batch::run), then call
 /// [`finish`](ReportJob::finish).
 #[derive(Debug)]
 pub struct ReportJob {

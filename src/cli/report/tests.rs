@@ -7,11 +7,121 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 
 use super::*;
-use crate::difficulty::solved_by_singles;
-use crate::output::OutputFormat;
-use crate::parse::ReadOptions;
-use crate::pipeline::{self, Config, Sink};
-use crate::testdata::corpus::mixed_corpus;
+use batchdoku::batch::{self as pipeline, Config, Input, OutputFormat, Sink};
+use batchdoku::{parse_line, Canonicalizer, ReadOptions, Rng, Transform, CELLS};
+
+/// The sample's puzzles (each has one solution).
+fn sample() -> Vec<Grid> {
+    include_str!("../../../data/sample.txt")
+        .lines()
+        .map(|l| parse_line(l.as_bytes()).unwrap())
+        .collect()
+}
+
+/// Whether cells `a` and `b` share a row, column or box.
+fn peers(a: usize, b: usize) -> bool {
+    a != b && (a / 9 == b / 9 || a % 9 == b % 9 || (a / 27 == b / 27 && a % 9 / 3 == b % 9 / 3))
+}
+
+/// `n` puzzles of every status, a quarter each, from random equivalents of
+/// the sample: unique as they are; multiple with givens removed until a
+/// second solution appears; unsolvable with a wrong digit placed where no
+/// peer forbids it; contradictory with a given copied into a peer.
+fn mixed_corpus(seed: u64, n: usize) -> Vec<Grid> {
+    let sample = sample();
+    let mut rng = Rng::new(seed);
+    let mut solver = Solver::new();
+    (0..n)
+        .map(|i| {
+            let mut p = Transform::random(&mut rng).apply(&sample[i % sample.len()]);
+            let solution = solver.solve_first(&p).unwrap().solution.unwrap();
+            let givens: Vec<usize> = (0..CELLS).filter(|&c| p.get(c) != 0).collect();
+            let blanks: Vec<usize> = (0..CELLS).filter(|&c| p.get(c) == 0).collect();
+            match i % 4 {
+                0 => {}
+                1 => {
+                    let mut order = givens.clone();
+                    rng.shuffle(&mut order);
+                    for c in order {
+                        p.set(c, 0);
+                        if solver.count_solutions_up_to(&p, 2).unwrap().solutions == 2 {
+                            break;
+                        }
+                    }
+                }
+                2 => {
+                    let fits = |p: &Grid, c: usize, d: u8| {
+                        d != solution.get(c) && (0..CELLS).all(|o| !peers(c, o) || p.get(o) != d)
+                    };
+                    let (c, d) = blanks
+                        .iter()
+                        .flat_map(|&c| (1..=9).map(move |d| (c, d)))
+                        .find(|&(c, d)| fits(&p, c, d))
+                        .unwrap();
+                    p.set(c, d);
+                }
+                _ => {
+                    let &from = givens.first().unwrap();
+                    let to = (0..CELLS)
+                        .find(|&o| peers(from, o) && p.get(o) == 0)
+                        .unwrap();
+                    p.set(to, p.get(from));
+                }
+            }
+            p
+        })
+        .collect()
+}
+
+/// Whether naked and hidden singles alone solve `p`: a plain oracle for
+/// the report's singles count.
+fn solved_by_singles(p: &Grid) -> bool {
+    let mut g = *p;
+    let candidates = |g: &Grid, c: usize| -> u16 {
+        (1..=9u8)
+            .filter(|&d| (0..CELLS).all(|o| !peers(c, o) || g.get(o) != d))
+            .fold(0, |m, d| m | 1 << d)
+    };
+    loop {
+        let mut placed = false;
+        let blanks: Vec<usize> = (0..CELLS).filter(|&c| g.get(c) == 0).collect();
+        for c in blanks {
+            let m = candidates(&g, c);
+            if g.get(c) == 0 && m.count_ones() == 1 {
+                g.set(c, m.trailing_zeros() as u8);
+                placed = true;
+            }
+        }
+        let units = (0..9).flat_map(|k| {
+            [
+                (0..9).map(|i| 9 * k + i).collect::<Vec<_>>(),
+                (0..9).map(|i| 9 * i + k).collect(),
+                (0..9)
+                    .map(|i| 27 * (k / 3) + 3 * (k % 3) + 9 * (i / 3) + i % 3)
+                    .collect(),
+            ]
+        });
+        for unit in units {
+            for d in 1..=9u8 {
+                let spots: Vec<usize> = unit
+                    .iter()
+                    .copied()
+                    .filter(|&c| g.get(c) == 0 && candidates(&g, c) & 1 << d != 0)
+                    .collect();
+                if spots.len() == 1 && !unit.iter().any(|&c| g.get(c) == d) {
+                    g.set(spots[0], d);
+                    placed = true;
+                }
+            }
+        }
+        if g.is_complete() {
+            return true;
+        }
+        if !placed {
+            return false;
+        }
+    }
+}
 
 /// Runs a report over `text` (one input file) on `threads` workers.
 fn report_of(text: &[u8], threads: usize, options: ReportOptions) -> CorpusReport {
@@ -22,7 +132,7 @@ fn report_of(text: &[u8], threads: usize, options: ReportOptions) -> CorpusRepor
         .write_all(text)
         .unwrap();
     let counter = Arc::new(AtomicU64::new(0));
-    let input = pipeline::open(
+    let input = Input::open(
         path.to_str().unwrap(),
         &ReadOptions::default(),
         counter.clone(),
@@ -100,6 +210,7 @@ fn counts_agree_with_a_direct_count() {
     let text = corpus_text(300);
     let r = report_of(&text, 2, all_options());
     let mut solver = Solver::new();
+    let mut canon = Canonicalizer::new();
     let (mut records, mut invalid, mut unique, mut multiple, mut unsolvable) = (0, 0, 0, 0, 0);
     let mut givens = [0u64; 82];
     let mut singles = 0;
@@ -108,7 +219,7 @@ fn counts_agree_with_a_direct_count() {
     let mut forms = std::collections::HashMap::new();
     for line in text.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         records += 1;
-        let Ok(p) = crate::parse::parse_line(line) else {
+        let Ok(p) = batchdoku::parse_line(line) else {
             invalid += 1;
             continue;
         };
@@ -118,9 +229,7 @@ fn counts_agree_with_a_direct_count() {
         };
         givens[p.cells().iter().filter(|&&c| c != 0).count()] += 1;
         exact.insert(p);
-        *forms
-            .entry(crate::canon::canonical_form(&p).0)
-            .or_insert(0u64) += 1;
+        *forms.entry(canon.canonical(&p).0).or_insert(0u64) += 1;
         match out.solutions {
             0 => unsolvable += 1,
             1 => {

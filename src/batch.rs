@@ -1,0 +1,49 @@
+//! The ordered run: a stream of records through a pool of workers, one
+//! output row per record, written in input order.
+//!
+//! Public on purpose: the `batchdoku` command-line tool and the Python
+//! package are both built on it. A [`Job`] fills a [`Row`] for each record
+//! (the jobs of the commands: [`SolveJob`], [`ScoreJob`], [`CanonJob`],
+//! [`DedupeJob`], [`OverlapJob`]); [`run`] streams the records of its
+//! [`Input`]s through the job on [`Config::threads`] workers, encodes each
+//! row with a [`RowEncoder`] in one [`OutputFormat`] and writes the rows in
+//! input order to a [`Sink`]. [`fill_row`] is the same per-record step for
+//! callers that hold their puzzles in memory.
+//!
+//! ```
+//! use batchdoku::batch::{fill_row, Column, OutputFormat, Position, Row, RowEncoder, SolveJob, Status};
+//! use batchdoku::{parse_line, Record};
+//!
+//! let job = SolveJob::new(batchdoku::batch::EngineKind::Mrv, 2);
+//! let mut scratch = batchdoku::batch::Job::scratch(&job);
+//! let record = Record::default();
+//! let mut row = Row::default();
+//! let at = Position { source: "memory".into(), line: 1, index: 1 };
+//! let puzzle = parse_line(b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..");
+//! fill_row(&job, &mut scratch, puzzle.as_ref(), &record, &at, &mut row);
+//! assert_eq!(row.status, Status::Unique);
+//!
+//! let columns = [Column::Index, Column::Status, Column::Solution];
+//! let mut encoder = RowEncoder::new(OutputFormat::Csv, &columns, &[]);
+//! let mut out = Vec::new();
+//! encoder.encode(&row, &record, &mut out).unwrap();
+//! assert!(out.starts_with(b"1,unique,483921657"));
+//! ```
+
+pub use crate::generate::{
+    run_stream as generate, stream_columns as generate_columns, StreamConfig as GenerateConfig,
+    StreamReport as GenerateReport,
+};
+pub use crate::jobs::{
+    grid_key, CanonJob, ClassCount, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass,
+    ScoreJob, SolveJob,
+};
+pub use crate::output::{
+    Column, OutputFormat, Row, RowEncoder, Split, Status, CANON_COLUMNS, DEDUPE_COLUMNS,
+    OVERLAP_COLUMNS, SCORE_COLUMNS, SOLVE_COLUMNS,
+};
+pub use crate::pipeline::{
+    build_pool, fill_row, flush, run, Config, Fatal, Flushed, Input, Job, NoProgress, PanicSite,
+    Position, Progress, Reopenable, Report, Sink,
+};
+pub use crate::totals::Totals;
