@@ -1,8 +1,10 @@
 """Tests of the Python package against the CLI and the engine's contracts."""
 
 import csv
+import importlib.metadata
 import io
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -405,3 +407,21 @@ def test_to_strings_matches_join_and_round_trips():
     assert list(batchdoku.to_strings(puzzles.reshape(-1, 9, 9).astype(np.int64))) == list(batchdoku.to_strings(puzzles))
     with pytest.raises(ValueError):
         batchdoku.to_strings(np.full((1, 81), 10))
+
+
+def test_version_is_the_crates():
+    """One version: the workspace's in the root Cargo.toml, inherited by the crate and the binding, and the
+    wheel's (pyproject.toml takes it from Cargo)."""
+
+    def table(path, name):
+        text = "\n" + path.read_text()
+        start = text.index(f"\n[{name}]\n")
+        end = text.find("\n[", start + 1)
+        return text[start : end if end >= 0 else len(text)]
+
+    version = re.search(r'^version = "(.+)"$', table(ROOT / "Cargo.toml", "workspace.package"), flags=re.M)
+    assert version, "the root Cargo.toml has no [workspace.package] version"
+    for manifest in (ROOT / "Cargo.toml", ROOT / "python" / "Cargo.toml"):
+        assert re.search(r"^version\.workspace = true$", table(manifest, "package"), flags=re.M), manifest
+    assert batchdoku.__version__ == version[1]
+    assert importlib.metadata.version("batchdoku") == version[1]
