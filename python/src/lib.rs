@@ -1,11 +1,12 @@
 //! Python bindings: `batchdoku.solve`, `score`, `canon` and `read` over
 //! NumPy arrays. Each call runs a library job (`batchdoku::jobs`, or the
 //! canonical-form job over `batchdoku::canon`) through the library's
-//! per-record step and rayon pool set-up, with the GIL released (see
-//! `run.rs`). No second copy of any solver lives here: this crate only
-//! converts arrays.
+//! per-record step, with the GIL released (see `run.rs`), on a rayon pool
+//! built once per thread count for the process (see `pool.rs`). No second
+//! copy of any solver lives here: this crate only converts arrays.
 
 mod input;
+mod pool;
 mod run;
 
 use batchdoku::canon::Transform;

@@ -3,6 +3,7 @@
 import csv
 import importlib.metadata
 import io
+import multiprocessing
 import os
 import re
 import subprocess
@@ -425,3 +426,50 @@ def test_version_is_the_crates():
         assert re.search(r"^version\.workspace = true$", table(manifest, "package"), flags=re.M), manifest
     assert batchdoku.__version__ == version[1]
     assert importlib.metadata.version("batchdoku") == version[1]
+
+
+def threads(named=""):
+    """The ids of this process's threads whose name starts with ``named`` (Linux keeps its first 15 bytes)."""
+    ids = set()
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            if task.joinpath("comm").read_text().startswith(named):
+                ids.add(task.name)
+        except FileNotFoundError:  # a thread that just ended
+            pass
+    return ids
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc/self/task")
+def test_calls_reuse_one_pool_per_thread_count():
+    batchdoku.solve([HARD], threads=3)
+    # Every thread there is now, the pool's workers among them (a worker names itself once it runs).
+    before = threads()
+    batchdoku.solve([HARD] * 100, threads=3)
+    batchdoku.score([HARD], threads=3)
+    batchdoku.canon([HARD], threads=3)
+    workers = threads("batchdoku-worke")
+    # No call started a worker: they are the first call's pool, still there.
+    assert workers <= before
+    assert len(workers) >= 3
+
+
+def solve_in_child():
+    r = batchdoku.solve([HARD], threads=2)
+    raise SystemExit(0 if r["status"][0] == Status.SOLVED else 1)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+@pytest.mark.filterwarnings("ignore:.*fork.*:DeprecationWarning")
+def test_a_forked_child_builds_its_own_pool():
+    """A child forked after a call (multiprocessing's default on Linux, PySpark's workers) has the parent's pool
+    but none of its threads: it must build its own, not wait forever on workers that are not there."""
+    batchdoku.solve([HARD], threads=2)
+    child = multiprocessing.get_context("fork").Process(target=solve_in_child)
+    child.start()
+    child.join(60)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        pytest.fail("the forked child hung in solve()")
+    assert child.exitcode == 0
