@@ -53,27 +53,31 @@ NO_GRID: int = _batchdoku.NO_GRID
 
 
 class Status(IntEnum):
-    """Codes of the ``status`` array (the CLI's ``status`` column)."""
+    """Codes of the ``status`` array: the library's statuses (the CLI's ``status`` column), in its order. Each
+    member says which function returns it."""
 
     SOLVED = 0
-    """A solution was found (count_limit=1), the scored search completed, or (``canon``) the canonical form was
-    computed."""
+    """A solution was found: :func:`solve` with ``count_limit=1`` (uniqueness not checked), or :func:`score`'s
+    search ran to the end, so ``score`` is the proven best."""
     UNIQUE = 1
-    """Exactly one solution (count_limit >= 2)."""
+    """Exactly one solution: :func:`solve` with ``count_limit >= 2``."""
     MULTIPLE = 2
-    """At least two solutions (count_limit >= 2)."""
+    """At least two solutions: :func:`solve` with ``count_limit >= 2`` (``solutions`` counts up to the limit,
+    ``solution`` is the first found)."""
     UNSOLVABLE = 3
-    """Consistent givens, no solution."""
+    """Consistent givens, no solution (:func:`solve`, :func:`score`, whose ``score`` is then -1)."""
     INVALID = 4
-    """Malformed puzzle or contradictory givens; see ``error``."""
+    """A malformed puzzle, a :data:`NO_GRID` row or contradictory givens (every function); see ``error``."""
     LIMIT = 5
-    """``score`` stopped at ``node_limit``: the score is the best found so far, not proven."""
+    """:func:`score` stopped at ``node_limit``: ``score`` is the best found so far, not proven, or -1 when none
+    was found."""
     OK = 6
-    """Processed without solving (canonical forms)."""
+    """:func:`canon`: the canonical form was computed (as the CLI's ``canon``; also the rows ``dedupe`` keeps)."""
     DUPLICATE = 7
-    """A copy of an earlier puzzle (the CLI's ``dedupe``)."""
+    """The CLI's ``dedupe`` only (a copy of an earlier puzzle, counted, never written): no function here returns
+    it."""
     LEAK = 8
-    """A test puzzle equivalent to a training one (the CLI's ``overlap``)."""
+    """The CLI's ``overlap`` only (a test puzzle equivalent to a training one): no function here returns it."""
 
 
 assert [s.name.lower() for s in Status] == list(_batchdoku.STATUS_NAMES)

@@ -218,6 +218,35 @@ def test_score_noip_samples_and_cli():
     assert Status(limited["status"][0]) == Status.LIMIT
 
 
+
+def test_each_function_returns_the_statuses_status_says():
+    """What the docstrings of ``Status`` say: SOLVED from solve(count_limit=1) and a complete score search, never
+    from canon; UNIQUE and MULTIPLE from solve(count_limit >= 2) only; LIMIT from score, with the best score found
+    or -1; OK from canon only; DUPLICATE and LEAK from no function."""
+    lines = STATUSES.read_text().splitlines()
+
+    def statuses(result):
+        return [Status(s) for s in result["status"]]
+
+    assert set(statuses(batchdoku.solve(lines))) == {Status.SOLVED, Status.UNSOLVABLE, Status.INVALID}
+    assert set(statuses(batchdoku.solve(lines, count_limit=2))) == {
+        Status.UNIQUE,
+        Status.MULTIPLE,
+        Status.UNSOLVABLE,
+        Status.INVALID,
+    }
+    scored = batchdoku.score(lines)
+    assert set(statuses(scored)) == {Status.SOLVED, Status.UNSOLVABLE, Status.INVALID}
+    assert [s for s, score in zip(statuses(scored), scored["score"]) if score == -1 and s != Status.INVALID] == [
+        Status.UNSOLVABLE
+    ]
+    limited = batchdoku.score(["." * 81] * 2, node_limit=1)
+    assert statuses(limited) == [Status.LIMIT] * 2 and list(limited["score"]) == [-1, -1]
+    limited = batchdoku.score(["." * 81], node_limit=80)
+    assert statuses(limited) == [Status.LIMIT] and limited["score"][0] > 0
+    assert set(statuses(batchdoku.canon(lines))) == {Status.OK, Status.INVALID}
+
+
 def test_read_every_format_with_expected_column():
     k = batchdoku.read(KAGGLE)
     assert k["puzzles"].shape == (4, 81)
