@@ -9,14 +9,10 @@ mod input;
 mod pool;
 mod run;
 
-use batchdoku::canon::Transform;
-use batchdoku::grid::CELLS;
 use batchdoku::jobs::{CanonJob, EngineKind, ScoreJob, SolveJob};
 use batchdoku::output::{Row, Status};
-use batchdoku::parse::{InputFormat, Record};
 use batchdoku::pipeline;
-use batchdoku::score::{ScoreOptions, Weights};
-use batchdoku::Grid;
+use batchdoku::{Grid, InputFormat, ReadOptions, Record, ScoreOptions, Transform, Weights, CELLS};
 use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -299,7 +295,7 @@ fn read<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let format: InputFormat = input_format.parse().map_err(PyValueError::new_err)?;
     let result: std::io::Result<_> = py.detach(|| {
-        let options = batchdoku::parse::ReadOptions {
+        let options = ReadOptions {
             format,
             column,
             ..Default::default()
@@ -368,10 +364,7 @@ fn _batchdoku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score, m)?)?;
     m.add_function(wrap_pyfunction!(canon, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
-    m.add(
-        "STATUS_NAMES",
-        batchdoku::output::Status::ALL.map(|s| s.as_str()).to_vec(),
-    )?;
+    m.add("STATUS_NAMES", Status::ALL.map(|s| s.as_str()).to_vec())?;
     m.add("NO_GRID", NO_GRID)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

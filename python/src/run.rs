@@ -9,8 +9,8 @@
 use std::sync::Mutex;
 
 use batchdoku::output::Row;
-use batchdoku::parse::Record;
 use batchdoku::pipeline::{self, Job, Position};
+use batchdoku::Record;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
