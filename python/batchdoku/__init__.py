@@ -21,13 +21,15 @@ from 1 (``path:5``), as the CLI's.
 b'417369825'
 """
 
-import os
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, List, Optional, TypedDict
 
 import numpy as np
 
+# The native module (python/src/lib.rs): the functions and constants, re-exported as they are. Their types are in
+# _batchdoku.pyi, their docstrings are its Rust doc comments (help(batchdoku.solve) shows them).
 from . import _batchdoku
+from ._batchdoku import NO_GRID, __version__, canon, read, score, solve
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy.typing as npt
@@ -46,37 +48,37 @@ __all__ = [
     "to_strings",
     "__version__",
 ]
-__version__ = _batchdoku.__version__
-
-NO_GRID: int = _batchdoku.NO_GRID
-"""The cell value (255) filling a row that holds no grid; functions take such a row as an invalid puzzle."""
 
 
 class Status(IntEnum):
-    """Codes of the ``status`` array (the CLI's ``status`` column)."""
+    """Codes of the ``status`` array: the library's statuses (the CLI's ``status`` column), in its order. Each
+    member says which function returns it."""
 
     SOLVED = 0
-    """A solution was found (count_limit=1), the scored search completed, or (``canon``) the canonical form was
-    computed."""
+    """A solution was found: :func:`solve` with ``count_limit=1`` (uniqueness not checked), or :func:`score`'s
+    search ran to the end, so ``score`` is the proven best."""
     UNIQUE = 1
-    """Exactly one solution (count_limit >= 2)."""
+    """Exactly one solution: :func:`solve` with ``count_limit >= 2``."""
     MULTIPLE = 2
-    """At least two solutions (count_limit >= 2)."""
+    """At least two solutions: :func:`solve` with ``count_limit >= 2`` (``solutions`` counts up to the limit,
+    ``solution`` is the first found)."""
     UNSOLVABLE = 3
-    """Consistent givens, no solution."""
+    """Consistent givens, no solution (:func:`solve`, :func:`score`, whose ``score`` is then -1)."""
     INVALID = 4
-    """Malformed puzzle or contradictory givens; see ``error``."""
+    """A malformed puzzle, a :data:`NO_GRID` row or contradictory givens (every function); see ``error``."""
     LIMIT = 5
-    """``score`` stopped at ``node_limit``: the score is the best found so far, not proven."""
+    """:func:`score` stopped at ``node_limit``: ``score`` is the best found so far, not proven, or -1 when none
+    was found."""
     OK = 6
-    """Processed without solving (canonical forms)."""
+    """:func:`canon`: the canonical form was computed (as the CLI's ``canon``; also the rows ``dedupe`` keeps)."""
     DUPLICATE = 7
-    """A copy of an earlier puzzle (the CLI's ``dedupe``)."""
+    """The CLI's ``dedupe`` only (a copy of an earlier puzzle, counted, never written): no function here returns
+    it."""
     LEAK = 8
-    """A test puzzle equivalent to a training one (the CLI's ``overlap``)."""
+    """The CLI's ``overlap`` only (a test puzzle equivalent to a training one): no function here returns it."""
 
 
-assert [s.name.lower() for s in Status] == list(_batchdoku.STATUS_NAMES)
+assert [s.name.lower() for s in Status] == _batchdoku.STATUS_NAMES, "Status differs from the library's statuses"
 
 
 class SolveResult(TypedDict):
@@ -123,70 +125,6 @@ class ReadResult(_Expected):
     line: "npt.NDArray[np.uint64]"
     valid: "npt.NDArray[np.bool_]"
     error: List[Optional[str]]
-
-
-def solve(puzzles: Any, count_limit: int = 1, threads: Optional[int] = None, solver: str = "mrv") -> SolveResult:
-    """Solve every puzzle, or count its solutions up to ``count_limit`` (2 = uniqueness check).
-
-    Returns a dict with ``status`` (uint8, see :class:`Status`), ``solutions`` (uint64, at most
-    ``count_limit``), ``solution`` (uint8, shape (n, 81), a :data:`NO_GRID` row when none), ``guesses`` (uint64,
-    branch points of the search) and ``error`` (a list: ``None`` or a message). ``threads`` defaults to all cores;
-    ``solver`` is ``"mrv"`` (bitmask) or ``"dlx"`` (dancing links).
-    """
-    return _batchdoku.solve(puzzles, count_limit, threads, solver)  # type: ignore[no-any-return]
-
-
-def score(
-    puzzles: Any,
-    weights: Any = "target",
-    node_limit: Optional[int] = None,
-    threads: Optional[int] = None,
-    count: bool = False,
-) -> ScoreResult:
-    """Best ``sum(weight * digit)`` over all solutions of every puzzle (branch-and-bound).
-
-    ``weights`` is what the CLI's ``--weights`` takes: ``"target"`` (NOIP 2009: 6 on the outer ring up to 10 in
-    the centre), or the path of a weights file (81 integers, whitespace or commas), or 81 integers as a ``(9, 9)``
-    or ``(81,)`` integer array or a sequence (negative allowed). Returns ``status``, ``score`` (int64, -1 when
-    there is no solution or none was found before the limit), ``solution`` (uint8, (n, 81)), ``nodes`` (uint64),
-    ``error``, and with ``count=True`` also ``solutions`` (full enumeration, no pruning: slower). ``node_limit``
-    stops a puzzle's search early with status ``Status.LIMIT``.
-    """
-    return _batchdoku.score(puzzles, weights, node_limit, threads, count)  # type: ignore[no-any-return]
-
-
-def canon(puzzles: Any, threads: Optional[int] = None) -> CanonResult:
-    """Exact canonical ("minlex") form of every puzzle, to find equivalent copies (deduplication, leak checks).
-
-    Two puzzles are equivalent when one becomes the other by permuting the bands, the rows inside a band, the
-    stacks, the columns inside a stack, transposing, and relabelling the digits. The canonical form is the
-    lexicographically smallest 81-digit string (blanks as 0, so blanks sort first) over all of them: equivalent
-    puzzles have equal canonical forms, and only they do. Exact for every puzzle (several solutions, none,
-    complete grids), computed by the library's pruned search, never a heuristic.
-
-    Returns ``status`` (uint8: ``Status.OK`` when canonicalised (as the CLI's ``canon``), ``Status.INVALID`` for
-    a malformed puzzle, a :data:`NO_GRID` row or contradictory givens, as in :func:`solve`), ``canonical``
-    (uint8, (n, 81), a :data:`NO_GRID` row when invalid), ``transform`` and ``error`` (lists: ``None`` or a
-    string per puzzle). ``transform[i]`` maps puzzle ``i`` to its canonical form, in the library's text form
-    (``batchdoku::canon::Transform``): ``"T;rows=...;cols=...;digits=..."``, where the first field is ``T``
-    (transpose first) or ``N``, ``rows``/``cols`` give the source row/column (of the possibly transposed grid) of
-    output row/column 0..8, and ``digits`` the new label of digits 1..9; so ``canonical[r][c]`` is the new label
-    of ``src[rows[r]][cols[c]]``, and blanks stay blank.
-    """
-    return _batchdoku.canon(puzzles, threads)  # type: ignore[no-any-return]
-
-
-def read(path: Any, input_format: str = "auto", column: Optional[str] = None) -> ReadResult:
-    """Read a puzzle file in any format the CLI reads (line, csv, block, luogu, poj; .gz/.zst too).
-
-    ``input_format`` and ``column`` are the CLI's ``--input-format`` and ``--column`` (the puzzle column of a
-    CSV file, by its header name, case-insensitive; it implies CSV). Returns ``puzzles`` (uint8, (n, 81), a
-    :data:`NO_GRID` row for each malformed record, so it stays invalid when passed on), ``line`` (uint64, the
-    1-based line where each record starts), ``valid`` (bool), ``error`` (list of ``None`` or message) and, for
-    CSV files with a solution column, ``expected`` (uint8, (n, 81)). Raises ``OSError`` when the file cannot be
-    read, ``ValueError`` when the options do not fit it (no such column).
-    """
-    return _batchdoku.read(os.fspath(path), input_format, column)  # type: ignore[no-any-return]
 
 
 def to_strings(cells: Any) -> "npt.NDArray[np.bytes_]":

@@ -12,9 +12,7 @@
 //! row (read() marks malformed records so, and every function marks a grid
 //! it has not got so). Anything else raises `TypeError`.
 
-use batchdoku::Grid;
-use batchdoku::CELLS;
-use batchdoku::{parse_line, ParseError};
+use batchdoku::{parse_line, Grid, ParseError, CELLS};
 use numpy::{
     Element, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray2, PyUntypedArray,
     PyUntypedArrayMethods,

@@ -1,21 +1,18 @@
 //! Python bindings: `batchdoku.solve`, `score`, `canon` and `read` over
-//! NumPy arrays. Each call runs a library job (`batchdoku::jobs`, or the
+//! NumPy arrays. Each call runs a library job (`batchdoku::batch`, or the
 //! canonical-form job over `batchdoku::canon`) through the library's
-//! per-record step and rayon pool set-up, with the GIL released (see
-//! `run.rs`). No second copy of any solver lives here: this crate only
-//! converts arrays.
+//! per-record step, with the GIL released (see `run.rs`), on a rayon pool
+//! built once per thread count for the process (see `pool.rs`). No second
+//! copy of any solver lives here: this crate only converts arrays.
 
 mod input;
+mod pool;
 mod run;
 
-use batchdoku::batch as pipeline;
-use batchdoku::batch::{CanonJob, EngineKind, ScoreJob, SolveJob};
-use batchdoku::batch::{Row, Status};
-use batchdoku::Grid;
-use batchdoku::Transform;
-use batchdoku::CELLS;
-use batchdoku::{InputFormat, Record};
-use batchdoku::{ScoreOptions, Weights};
+use std::path::PathBuf;
+
+use batchdoku::batch::{self as pipeline, CanonJob, EngineKind, Row, ScoreJob, SolveJob, Status};
+use batchdoku::{Grid, InputFormat, ReadOptions, Record, ScoreOptions, Transform, Weights, CELLS};
 use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -133,9 +130,24 @@ fn common_columns<'py>(
     Ok(dict)
 }
 
-/// Solve puzzles: first solution (count_limit=1) or count up to a limit.
+// The doc comments of the functions below are their Python docstrings
+// (reStructuredText, as the package's); their types are in
+// batchdoku/_batchdoku.pyi, and `text_signature` is the signature Python
+// shows (and stubtest checks against the stub) where a default is given in
+// Rust as `None`.
+
+/// Solve every puzzle, or count its solutions up to ``count_limit`` (2 = uniqueness check).
+///
+/// Returns a dict with ``status`` (uint8, see :class:`Status`), ``solutions`` (uint64, at most
+/// ``count_limit``), ``solution`` (uint8, shape (n, 81), a :data:`NO_GRID` row when none),
+/// ``guesses`` (uint64, branch points of the search) and ``error`` (a list: ``None`` or a
+/// message). ``threads`` defaults to all cores; ``solver`` is ``"mrv"`` (bitmask) or ``"dlx"``
+/// (dancing links).
 #[pyfunction]
-#[pyo3(signature = (puzzles, count_limit = None, threads = None, solver = "mrv"))]
+#[pyo3(
+    signature = (puzzles, count_limit = None, threads = None, solver = "mrv"),
+    text_signature = "(puzzles, count_limit=1, threads=None, solver='mrv')"
+)]
 fn solve<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
@@ -187,9 +199,20 @@ fn solve<'py>(
     Ok(dict)
 }
 
-/// Best score over all solutions of each puzzle (branch-and-bound).
+/// Best ``sum(weight * digit)`` over all solutions of every puzzle (branch-and-bound).
+///
+/// ``weights`` is what the CLI's ``--weights`` takes: ``"target"`` (NOIP 2009: 6 on the outer
+/// ring up to 10 in the centre), or the path of a weights file (81 integers, whitespace or
+/// commas), or 81 integers as a ``(9, 9)`` or ``(81,)`` integer array or a sequence (negative
+/// allowed). Returns ``status``, ``score`` (int64, -1 when there is no solution or none was
+/// found before the limit), ``solution`` (uint8, (n, 81)), ``nodes`` (uint64), ``error``, and
+/// with ``count=True`` also ``solutions`` (full enumeration, no pruning: slower).
+/// ``node_limit`` stops a puzzle's search early with status ``Status.LIMIT``.
 #[pyfunction]
-#[pyo3(signature = (puzzles, weights = None, node_limit = None, threads = None, count = false))]
+#[pyo3(
+    signature = (puzzles, weights = None, node_limit = None, threads = None, count = false),
+    text_signature = "(puzzles, weights='target', node_limit=None, threads=None, count=False)"
+)]
 fn score<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
@@ -242,8 +265,25 @@ fn score<'py>(
     Ok(dict)
 }
 
-/// Exact canonical (minlex) form of each puzzle and the transformation
-/// that maps the puzzle to it.
+/// Exact canonical ("minlex") form of every puzzle, to find equivalent copies (deduplication,
+/// leak checks).
+///
+/// Two puzzles are equivalent when one becomes the other by permuting the bands, the rows inside
+/// a band, the stacks, the columns inside a stack, transposing, and relabelling the digits. The
+/// canonical form is the lexicographically smallest 81-digit string (blanks as 0, so blanks sort
+/// first) over all of them: equivalent puzzles have equal canonical forms, and only they do.
+/// Exact for every puzzle (several solutions, none, complete grids), computed by the library's
+/// pruned search, never a heuristic.
+///
+/// Returns ``status`` (uint8: ``Status.OK`` when canonicalised (as the CLI's ``canon``),
+/// ``Status.INVALID`` for a malformed puzzle, a :data:`NO_GRID` row or contradictory givens, as
+/// in :func:`solve`), ``canonical`` (uint8, (n, 81), a :data:`NO_GRID` row when invalid),
+/// ``transform`` and ``error`` (lists: ``None`` or a string per puzzle). ``transform[i]`` maps
+/// puzzle ``i`` to its canonical form, in the library's text form (``batchdoku::Transform``):
+/// ``"T;rows=...;cols=...;digits=..."``, where the first field is ``T`` (transpose first) or
+/// ``N``, ``rows``/``cols`` give the source row/column (of the possibly transposed grid) of
+/// output row/column 0..8, and ``digits`` the new label of digits 1..9; so ``canonical[r][c]``
+/// is the new label of ``src[rows[r]][cols[c]]``, and blanks stay blank.
 #[pyfunction]
 #[pyo3(signature = (puzzles, threads = None))]
 fn canon<'py>(
@@ -286,24 +326,35 @@ fn canon<'py>(
     Ok(dict)
 }
 
-/// Reads every record of a file in any input format the CLI reads, with
-/// the CLI's `--input-format` and `--column`.
+/// Read a puzzle file in any format the CLI reads (line, csv, block, luogu, poj; .gz/.zst too).
+///
+/// ``path`` is a ``str`` or ``os.PathLike``. ``input_format`` and ``column`` are the CLI's
+/// ``--input-format`` and ``--column`` (the puzzle column of a CSV file, by its header name,
+/// case-insensitive; it implies CSV). Returns ``puzzles`` (uint8, (n, 81), a :data:`NO_GRID`
+/// row for each malformed record, so it stays invalid when passed on), ``line`` (uint64, the
+/// 1-based line where each record starts), ``valid`` (bool), ``error`` (list of ``None`` or
+/// message) and, for CSV files with a solution column, ``expected`` (uint8, (n, 81)). Raises
+/// ``OSError`` when the file cannot be read, ``ValueError`` when the options do not fit it (no
+/// such column).
 #[pyfunction]
 #[pyo3(signature = (path, input_format = "auto", column = None))]
 fn read<'py>(
     py: Python<'py>,
-    path: &str,
+    path: PathBuf,
     input_format: &str,
     column: Option<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let path = path.to_str().ok_or_else(|| {
+        PyValueError::new_err(format!("{}: the path is not valid UTF-8", path.display()))
+    })?;
     let format: InputFormat = input_format.parse().map_err(PyValueError::new_err)?;
     let result: std::io::Result<_> = py.detach(|| {
-        let options = batchdoku::ReadOptions {
+        let options = ReadOptions {
             format,
             column,
             ..Default::default()
         };
-        let mut input = pipeline::open(path, &options, Default::default())?;
+        let mut input = pipeline::Input::open(path, &options, Default::default())?;
         let has_expected = input.has_expected();
         let mut rec = Record::default();
         let (mut cells, mut lines, mut expected, mut errors) =
@@ -360,17 +411,14 @@ fn read<'py>(
     Ok(dict)
 }
 
-/// The native module behind `batchdoku`.
+/// The native module behind ``batchdoku``, which re-exports its functions and constants.
 #[pymodule]
 fn _batchdoku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(score, m)?)?;
     m.add_function(wrap_pyfunction!(canon, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
-    m.add(
-        "STATUS_NAMES",
-        batchdoku::batch::Status::ALL.map(|s| s.as_str()).to_vec(),
-    )?;
+    m.add("STATUS_NAMES", Status::ALL.map(|s| s.as_str()).to_vec())?;
     m.add("NO_GRID", NO_GRID)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -1,9 +1,10 @@
-//! Runs a library [`Job`] over every puzzle of one call: one rayon pool
-//! per call (built by the library, as for the CLI), the GIL released, and
-//! each worker parsing its puzzles, filling one reused row through the
-//! library's per-record step ([`pipeline::fill_row`]) and writing the
-//! results straight into the output columns. Nothing is allocated per
-//! puzzle or per chunk, except the message of an invalid puzzle.
+//! Runs a library [`Job`] over every puzzle of one call: on the process's
+//! rayon pool for the call's thread count ([`crate::pool`]), the GIL
+//! released, and each worker parsing its puzzles, filling one reused row
+//! through the library's per-record step ([`pipeline::fill_row`]) and
+//! writing the results straight into the output columns. Nothing is
+//! allocated per puzzle or per chunk, except the message of an invalid
+//! puzzle.
 
 use std::sync::{Arc, Mutex};
 
@@ -57,7 +58,7 @@ where
     F: Fn(&mut P::Item, usize, &Row, &J::Scratch) + Sync,
 {
     let n = puzzles.len();
-    let pool = pipeline::build_pool(threads).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let pool = crate::pool::pool(threads).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     let errors = Mutex::new(Vec::new());
     py.detach(|| {
         let record = Record::default();

@@ -1,8 +1,11 @@
 """Tests of the Python package against the CLI and the engine's contracts."""
 
 import csv
+import importlib.metadata
 import io
+import multiprocessing
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -215,6 +218,35 @@ def test_score_noip_samples_and_cli():
     assert Status(limited["status"][0]) == Status.LIMIT
 
 
+
+def test_each_function_returns_the_statuses_status_says():
+    """What the docstrings of ``Status`` say: SOLVED from solve(count_limit=1) and a complete score search, never
+    from canon; UNIQUE and MULTIPLE from solve(count_limit >= 2) only; LIMIT from score, with the best score found
+    or -1; OK from canon only; DUPLICATE and LEAK from no function."""
+    lines = STATUSES.read_text().splitlines()
+
+    def statuses(result):
+        return [Status(s) for s in result["status"]]
+
+    assert set(statuses(batchdoku.solve(lines))) == {Status.SOLVED, Status.UNSOLVABLE, Status.INVALID}
+    assert set(statuses(batchdoku.solve(lines, count_limit=2))) == {
+        Status.UNIQUE,
+        Status.MULTIPLE,
+        Status.UNSOLVABLE,
+        Status.INVALID,
+    }
+    scored = batchdoku.score(lines)
+    assert set(statuses(scored)) == {Status.SOLVED, Status.UNSOLVABLE, Status.INVALID}
+    assert [s for s, score in zip(statuses(scored), scored["score"]) if score == -1 and s != Status.INVALID] == [
+        Status.UNSOLVABLE
+    ]
+    limited = batchdoku.score(["." * 81] * 2, node_limit=1)
+    assert statuses(limited) == [Status.LIMIT] * 2 and list(limited["score"]) == [-1, -1]
+    limited = batchdoku.score(["." * 81], node_limit=80)
+    assert statuses(limited) == [Status.LIMIT] and limited["score"][0] > 0
+    assert set(statuses(batchdoku.canon(lines))) == {Status.OK, Status.INVALID}
+
+
 def test_read_every_format_with_expected_column():
     k = batchdoku.read(KAGGLE)
     assert k["puzzles"].shape == (4, 81)
@@ -405,3 +437,68 @@ def test_to_strings_matches_join_and_round_trips():
     assert list(batchdoku.to_strings(puzzles.reshape(-1, 9, 9).astype(np.int64))) == list(batchdoku.to_strings(puzzles))
     with pytest.raises(ValueError):
         batchdoku.to_strings(np.full((1, 81), 10))
+
+
+def test_version_is_the_crates():
+    """One version: the workspace's in the root Cargo.toml, inherited by the crate and the binding, and the
+    wheel's (pyproject.toml takes it from Cargo)."""
+
+    def table(path, name):
+        text = "\n" + path.read_text()
+        start = text.index(f"\n[{name}]\n")
+        end = text.find("\n[", start + 1)
+        return text[start : end if end >= 0 else len(text)]
+
+    version = re.search(r'^version = "(.+)"$', table(ROOT / "Cargo.toml", "workspace.package"), flags=re.M)
+    assert version, "the root Cargo.toml has no [workspace.package] version"
+    for manifest in (ROOT / "Cargo.toml", ROOT / "python" / "Cargo.toml"):
+        assert re.search(r"^version\.workspace = true$", table(manifest, "package"), flags=re.M), manifest
+    assert batchdoku.__version__ == version[1]
+    assert importlib.metadata.version("batchdoku") == version[1]
+
+
+def threads(named=""):
+    """The ids of this process's threads whose name starts with ``named`` (Linux keeps its first 15 bytes)."""
+    ids = set()
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            if task.joinpath("comm").read_text().startswith(named):
+                ids.add(task.name)
+        except FileNotFoundError:  # a thread that just ended
+            pass
+    return ids
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc/self/task")
+def test_calls_reuse_one_pool_per_thread_count():
+    batchdoku.solve([HARD], threads=3)
+    # Every thread there is now, the pool's workers among them (a worker names itself once it runs).
+    before = threads()
+    batchdoku.solve([HARD] * 100, threads=3)
+    batchdoku.score([HARD], threads=3)
+    batchdoku.canon([HARD], threads=3)
+    workers = threads("batchdoku-worke")
+    # No call started a worker: they are the first call's pool, still there.
+    assert workers <= before
+    assert len(workers) >= 3
+
+
+def solve_in_child():
+    r = batchdoku.solve([HARD], threads=2)
+    raise SystemExit(0 if r["status"][0] == Status.SOLVED else 1)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+@pytest.mark.filterwarnings("ignore:.*fork.*:DeprecationWarning")
+def test_a_forked_child_builds_its_own_pool():
+    """A child forked after a call (multiprocessing's default on Linux, PySpark's workers) has the parent's pool
+    but none of its threads: it must build its own, not wait forever on workers that are not there."""
+    batchdoku.solve([HARD], threads=2)
+    child = multiprocessing.get_context("fork").Process(target=solve_in_child)
+    child.start()
+    child.join(60)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        pytest.fail("the forked child hung in solve()")
+    assert child.exitcode == 0

@@ -1,0 +1,62 @@
+# The native module (python/src/lib.rs), which the package re-exports: its functions' and constants' types, and
+# nothing else. The result types and Status are declared in __init__.py; the functions' docstrings are their Rust
+# doc comments. python/tests/test_typing.py checks this stub against the built module (mypy's stubtest).
+import os
+from typing import Any, Final, List, Literal, Optional, Protocol, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import CanonResult, ReadResult, ScoreResult, SolveResult
+
+__all__ = ["solve", "score", "canon", "read", "STATUS_NAMES", "NO_GRID", "__version__"]
+
+__version__: Final[str]
+# The cell value filling a row that holds no grid; every function takes such a row as an invalid puzzle.
+NO_GRID: Final = 255
+# The library's status names, in the order of their codes (Status checks itself against them).
+STATUS_NAMES: Final[List[str]]
+
+class _ToNumpy(Protocol):
+    def to_numpy(self) -> Any: ...
+
+# What the functions take as puzzles: strings (a list, a NumPy string or object array, a pandas Series: anything
+# with ``to_numpy()``), or integer cells shaped (n, 81) or (n, 9, 9).
+_Puzzles = Union[
+    Sequence[str],
+    Sequence[bytes],
+    Sequence[Optional[str]],
+    npt.NDArray[np.str_],
+    npt.NDArray[np.bytes_],
+    npt.NDArray[np.object_],
+    npt.NDArray[np.integer],
+    _ToNumpy,
+]
+# What score() takes as weights: the CLI's ``--weights`` (a name or a file's path) or 81 integers.
+_Weights = Union[
+    Literal["target"],
+    str,
+    "os.PathLike[str]",
+    Sequence[int],
+    npt.NDArray[np.integer],
+]
+
+def solve(
+    puzzles: _Puzzles,
+    count_limit: int = 1,
+    threads: Optional[int] = None,
+    solver: Literal["mrv", "dlx"] = "mrv",
+) -> SolveResult: ...
+def score(
+    puzzles: _Puzzles,
+    weights: _Weights = "target",
+    node_limit: Optional[int] = None,
+    threads: Optional[int] = None,
+    count: bool = False,
+) -> ScoreResult: ...
+def canon(puzzles: _Puzzles, threads: Optional[int] = None) -> CanonResult: ...
+def read(
+    path: Union[str, "os.PathLike[str]"],
+    input_format: Literal["auto", "line", "csv", "block", "luogu", "poj"] = "auto",
+    column: Optional[str] = None,
+) -> ReadResult: ...
