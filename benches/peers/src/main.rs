@@ -21,7 +21,7 @@
 //! inlined, so `--toggle-collect='*ours_pass*'` isolates them.
 //!
 //! `--permute SEED` gives both solvers a random equivalent of each puzzle
-//! instead (`batchdoku::bench::permuted`, the same as `batchdoku bench
+//! instead (`permuted` below, the same as `batchdoku bench
 //! --permute`): lists kept in a canonical form favour a search that tries
 //! low digits in the top rows first, and tdoku's benchmark, the source of
 //! the anchors in `../shared/ANCHORS.md`, permutes every puzzle too.
@@ -32,7 +32,7 @@
 //! mode at a time this way, interleaved with tdoku's driver.
 //!
 //! `--write-permuted SEED OUTDIR` measures nothing: it writes each FILE's
-//! permuted working set (`bench::working_set` with SEED: the puzzles
+//! permuted working set (`working_set` below with SEED: the puzzles
 //! repeated to at least 20,000, each copy a different random equivalent,
 //! exactly what `--permute SEED` solves) to `OUTDIR/` under the file's own
 //! name, as 81-character lines with `.` for blanks. Every program then
@@ -46,7 +46,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use batchdoku::{bench, parse, Engine, Grid, Solver};
+use batchdoku::{parse_line, Engine, Grid, Rng, Solver, Transform};
 use sudoku::Sudoku;
 
 /// The two modes measured.
@@ -227,7 +227,7 @@ fn load(
         if line.is_empty() {
             continue;
         }
-        let Ok(g) = parse::parse_line(line.as_bytes()) else {
+        let Ok(g) = parse_line(line.as_bytes()) else {
             continue;
         };
         if Sudoku::from_bytes(*g.cells()).is_ok() {
@@ -238,8 +238,8 @@ fn load(
         return Err(format!("{path}: no puzzles"));
     }
     let ours = match (replicate, permute) {
-        (true, _) => bench::working_set(&ours, permute),
-        (false, Some(seed)) => bench::permuted(&ours, seed),
+        (true, _) => working_set(&ours, permute),
+        (false, Some(seed)) => permuted(&ours, seed),
         (false, None) => ours,
     };
     // A permuted puzzle is valid whenever the original is.
@@ -398,4 +398,30 @@ fn main() {
         }
         None => measure(&args),
     }
+}
+
+/// The smallest working set `batchdoku bench` solves: short sets are
+/// repeated up to it, so a run is not dominated by start-up.
+const MIN_WORKING_SET: usize = 20_000;
+
+/// `puzzles` repeated into a working set of at least [`MIN_WORKING_SET`],
+/// each copy then [`permuted`] if a seed is given: `batchdoku bench`'s
+/// working set, from the library's public parts.
+fn working_set(puzzles: &[Grid], permute: Option<u64>) -> Vec<Grid> {
+    let reps = MIN_WORKING_SET.div_ceil(puzzles.len().max(1));
+    let set = puzzles.repeat(reps);
+    match permute {
+        None => set,
+        Some(seed) => permuted(&set, seed),
+    }
+}
+
+/// Each puzzle replaced by a random equivalent, entry `i` drawn from
+/// `seed` and `i` alone, as `batchdoku bench --permute` draws it.
+fn permuted(puzzles: &[Grid], seed: u64) -> Vec<Grid> {
+    puzzles
+        .iter()
+        .enumerate()
+        .map(|(i, p)| Transform::random(&mut Rng::for_item(seed, i as u64)).apply(p))
+        .collect()
 }
