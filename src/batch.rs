@@ -11,14 +11,18 @@
 //! callers that hold their puzzles in memory.
 //!
 //! ```
-//! use batchdoku::batch::{fill_row, Column, OutputFormat, Position, Row, RowEncoder, SolveJob, Status};
+//! use std::sync::Arc;
+//! use batchdoku::batch::{
+//!     fill_row, Column, EngineKind, Job, OutputFormat, Position, Row, RowEncoder, SolveJob, Status,
+//! };
 //! use batchdoku::{parse_line, Record};
 //!
-//! let job = SolveJob::new(batchdoku::batch::EngineKind::Mrv, 2);
-//! let mut scratch = batchdoku::batch::Job::scratch(&job);
+//! let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, rate: false };
+//! let mut scratch = job.scratch(); // one per worker
 //! let record = Record::default();
 //! let mut row = Row::default();
-//! let at = Position { source: "memory".into(), line: 1, index: 1 };
+//! let source: Arc<str> = Arc::from("memory");
+//! let at = Position { source: &source, line: 1, index: 1 };
 //! let puzzle = parse_line(b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..");
 //! fill_row(&job, &mut scratch, puzzle.as_ref(), &record, &at, &mut row);
 //! assert_eq!(row.status, Status::Unique);

@@ -50,6 +50,7 @@ mod engine;
 mod generate;
 mod grid;
 mod jobs;
+mod names;
 mod output;
 mod parse;
 mod pipeline;

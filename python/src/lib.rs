@@ -12,9 +12,11 @@ mod run;
 use std::path::PathBuf;
 
 use batchdoku::batch::{self as pipeline, CanonJob, EngineKind, Row, ScoreJob, SolveJob, Status};
-use batchdoku::{Grid, InputFormat, ReadOptions, Record, ScoreOptions, Transform, Weights, CELLS};
+use batchdoku::{
+    Grid, InputFormat, ReadOptions, Record, ScoreOptions, Transform, Weights, WeightsError, CELLS,
+};
 use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
@@ -58,16 +60,19 @@ fn weights_arg(weights: Option<&Bound<'_, PyAny>>) -> PyResult<Weights> {
     let Some(w) = weights else {
         return Ok(Weights::target());
     };
-    if w.extract::<String>().is_ok_and(|s| s == "target") {
-        return Ok(Weights::target());
-    }
     if w.is_instance_of::<PyString>() || w.hasattr("__fspath__")? {
-        let path: std::path::PathBuf = w.extract()?;
-        let shown = path.display().to_string();
-        let file =
-            std::fs::File::open(&path).map_err(|e| PyOSError::new_err(format!("{shown}: {e}")))?;
-        return Weights::from_reader(std::io::BufReader::new(file))
-            .map_err(|e| PyValueError::new_err(format!("{shown}: {e}")));
+        // `target` or a path, read by the library as `--weights` reads it.
+        let path: PathBuf = w.extract()?;
+        let spec = path.to_str().ok_or_else(|| {
+            PyValueError::new_err(format!("{}: the path is not valid UTF-8", path.display()))
+        })?;
+        return Weights::from_spec(spec).map_err(|e| match e {
+            WeightsError::Io {
+                kind: std::io::ErrorKind::NotFound,
+            } => PyFileNotFoundError::new_err(format!("{spec}: {e}")),
+            WeightsError::Io { .. } => PyOSError::new_err(format!("{spec}: {e}")),
+            _ => PyValueError::new_err(format!("{spec}: {e}")),
+        });
     }
     let bad = || {
         PyTypeError::new_err(
@@ -159,15 +164,7 @@ fn solve<'py>(
         .map(|k| at_least_one(k, "count_limit"))
         .transpose()?
         .unwrap_or(1);
-    let engine = match solver {
-        "mrv" => EngineKind::Mrv,
-        "dlx" => EngineKind::Dlx,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "solver must be 'mrv' or 'dlx', got {other:?}"
-            )))
-        }
-    };
+    let engine: EngineKind = solver.parse().map_err(PyValueError::new_err)?;
     let threads = threads_arg(threads)?;
     let puzzles = Puzzles::extract(puzzles)?;
     let view = puzzles.view();

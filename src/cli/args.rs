@@ -1,15 +1,17 @@
 //! The command line as clap types: the subcommands, the run flags every
 //! streaming command shares ([`RunArgs`], one definition flattened into
-//! each), and the enum-valued flags with their conversions into library
-//! enums (done here, once). Shell completions and the man page are
-//! generated from these same definitions.
+//! each), and the flags whose values are a library vocabulary (formats,
+//! engines, symmetries), listed and parsed by the library ([`one_of`]).
+//! Shell completions and the man page are generated from these same
+//! definitions.
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use batchdoku::batch::OutputFormat;
-use batchdoku::InputFormat;
+use batchdoku::batch::{EngineKind, OutputFormat};
+use batchdoku::{InputFormat, SimdPath, Symmetry};
 
 use crate::cli::progress::ProgressMode;
 
@@ -161,8 +163,8 @@ pub struct BenchArgs {
     pub count_limit: u64,
 
     /// Solving engine.
-    #[arg(long, value_enum, default_value_t = SolverArg::Mrv)]
-    pub solver: SolverArg,
+    #[arg(long, default_value = "mrv", value_parser = engines())]
+    pub solver: EngineKind,
 
     /// The mrv solver's machine code: `auto` (the best this CPU has),
     /// `avx512`, `avx2`, `sse2` or `portable`; a path this build or CPU
@@ -225,8 +227,8 @@ pub struct RowArgs {
     /// line (one 81-character grid per row: the solution, an empty line
     /// when none; for canon the canonical form; for dedupe and overlap the
     /// puzzle).
-    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
-    pub format: FormatArg,
+    #[arg(long, default_value = "csv", value_parser = output_formats())]
+    pub format: OutputFormat,
 
     /// Do not write the CSV header row.
     #[arg(long)]
@@ -291,8 +293,8 @@ impl RunArgs {
 #[derive(Debug, Args)]
 pub struct RecordArgs {
     /// Input format (auto detects from the first lines).
-    #[arg(long, value_enum, default_value_t = InputFormatArg::Auto, value_name = "FORMAT")]
-    pub input_format: InputFormatArg,
+    #[arg(long, default_value = "auto", value_name = "FORMAT", value_parser = input_formats())]
+    pub input_format: InputFormat,
 
     /// CSV input: take the puzzle from the column with this header name
     /// (case-insensitive; implies CSV input). Default: the first of
@@ -342,8 +344,8 @@ pub struct SolveArgs {
 
     /// Solving engine: mrv (bitmask, minimum remaining values) or dlx
     /// (dancing links, for cross-checking).
-    #[arg(long, value_enum, default_value_t = SolverArg::Mrv)]
-    pub solver: SolverArg,
+    #[arg(long, default_value = "mrv", value_parser = engines())]
+    pub solver: EngineKind,
 
     /// Add difficulty columns: `backtracks` (dead ends of the search that
     /// also gives `guesses`) and `singles` (true when naked and hidden
@@ -385,8 +387,8 @@ pub struct ScoreArgs {
     pub count: bool,
 
     /// Engine: only mrv supports scored search (dlx is refused).
-    #[arg(long, value_enum, default_value_t = SolverArg::Mrv)]
-    pub solver: SolverArg,
+    #[arg(long, default_value = "mrv", value_parser = engines())]
+    pub solver: EngineKind,
 }
 
 /// `batchdoku canon`.
@@ -469,75 +471,6 @@ impl From<ReportFormatArg> for crate::cli::report::Format {
     }
 }
 
-/// `--format`.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum FormatArg {
-    /// CSV with a header row.
-    Csv,
-    /// One JSON object per line.
-    Jsonl,
-    /// One 81-character grid per record (see --format).
-    Line,
-}
-
-impl From<FormatArg> for OutputFormat {
-    fn from(f: FormatArg) -> Self {
-        match f {
-            FormatArg::Csv => OutputFormat::Csv,
-            FormatArg::Jsonl => OutputFormat::Jsonl,
-            FormatArg::Line => OutputFormat::Line,
-        }
-    }
-}
-
-/// `--input-format`.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum InputFormatArg {
-    /// Detect from the first lines.
-    Auto,
-    /// One 81-character puzzle per line.
-    Line,
-    /// CSV with a header (quizzes,solutions / puzzle,solution).
-    Csv,
-    /// Grids of 9 lines of 9 cells.
-    Block,
-    /// Luogu P10481: a count line, then that many block grids.
-    Luogu,
-    /// POJ 3074: 81-character lines ended by a line `end`.
-    Poj,
-}
-
-impl From<InputFormatArg> for InputFormat {
-    fn from(f: InputFormatArg) -> Self {
-        match f {
-            InputFormatArg::Auto => InputFormat::Auto,
-            InputFormatArg::Line => InputFormat::Line,
-            InputFormatArg::Csv => InputFormat::Csv,
-            InputFormatArg::Block => InputFormat::Block,
-            InputFormatArg::Luogu => InputFormat::Luogu,
-            InputFormatArg::Poj => InputFormat::Poj,
-        }
-    }
-}
-
-/// `--solver`.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum SolverArg {
-    /// Bitmask solver with minimum-remaining-values branching.
-    Mrv,
-    /// Dancing links (exact cover, Algorithm X).
-    Dlx,
-}
-
-impl From<SolverArg> for batchdoku::batch::EngineKind {
-    fn from(s: SolverArg) -> Self {
-        match s {
-            SolverArg::Mrv => batchdoku::batch::EngineKind::Mrv,
-            SolverArg::Dlx => batchdoku::batch::EngineKind::Dlx,
-        }
-    }
-}
-
 /// `batchdoku generate`.
 #[derive(Debug, Args)]
 #[command(mut_arg("format", |a| a.default_value("line").help(GENERATE_FORMAT_HELP)))]
@@ -587,8 +520,8 @@ pub struct GenerateArgs {
     pub minimal: bool,
 
     /// Symmetry of the pattern of givens.
-    #[arg(long, value_enum, default_value_t = SymmetryArg::None)]
-    pub symmetry: SymmetryArg,
+    #[arg(long, default_value = "none", value_parser = symmetries())]
+    pub symmetry: Symmetry,
 
     /// Random seed (any u64). Default: drawn from the clock and printed in
     /// the summary; give it to reproduce a run.
@@ -614,53 +547,68 @@ puzzle,solution), jsonl (index, givens, puzzle, solution).";
 const GENERATE_BATCH_HELP: &str = "Most puzzles per chunk handed to a worker (fewer for small \
 counts); does not change the output.";
 
-/// `generate --symmetry`.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum SymmetryArg {
-    /// No constraint on where the givens are.
-    None,
-    /// 180-degree rotation (pairs of cells plus the centre).
-    Central,
-    /// 90-degree rotation (fours plus the centre).
-    Quarter,
-    /// Left-right reflection.
-    Mirror,
-    /// Reflection in the main diagonal.
-    Diagonal,
+/// A value parser for a library vocabulary: the names (with their help)
+/// from the library's list, the value from the library's `FromStr`.
+fn one_of<T>(
+    all: &[T],
+    name: fn(T) -> &'static str,
+    help: fn(T) -> &'static str,
+) -> impl TypedValueParser<Value = T>
+where
+    T: Copy + std::str::FromStr<Err = String> + Send + Sync + 'static,
+{
+    let values = all
+        .iter()
+        .map(|&v| PossibleValue::new(name(v)).help(help(v)));
+    // Only the names listed get here, and each is the library's own.
+    PossibleValuesParser::new(values).try_map(|text| text.parse::<T>())
 }
 
-impl From<SymmetryArg> for batchdoku::Symmetry {
-    fn from(s: SymmetryArg) -> Self {
-        use batchdoku::Symmetry;
-        match s {
-            SymmetryArg::None => Symmetry::None,
-            SymmetryArg::Central => Symmetry::Central,
-            SymmetryArg::Quarter => Symmetry::Quarter,
-            SymmetryArg::Mirror => Symmetry::Mirror,
-            SymmetryArg::Diagonal => Symmetry::Diagonal,
-        }
-    }
+fn output_formats() -> impl TypedValueParser<Value = OutputFormat> {
+    one_of(
+        &OutputFormat::ALL,
+        OutputFormat::as_str,
+        OutputFormat::description,
+    )
+}
+
+fn input_formats() -> impl TypedValueParser<Value = InputFormat> {
+    one_of(
+        &InputFormat::ALL,
+        InputFormat::as_str,
+        InputFormat::description,
+    )
+}
+
+fn engines() -> impl TypedValueParser<Value = EngineKind> {
+    one_of(
+        &EngineKind::ALL,
+        EngineKind::as_str,
+        EngineKind::description,
+    )
+}
+
+fn symmetries() -> impl TypedValueParser<Value = Symmetry> {
+    one_of(&Symmetry::ALL, Symmetry::as_str, Symmetry::description)
 }
 
 /// `bench --simd`: a path, or `None` for `auto`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SimdChoice(pub Option<batchdoku::SimdPath>);
+pub struct SimdChoice(pub Option<SimdPath>);
 
 /// `bench --simd`: `auto` or a path this build and CPU can run.
 fn parse_simd(text: &str) -> Result<SimdChoice, String> {
     if text == "auto" {
         return Ok(SimdChoice(None));
     }
-    let names: Vec<&str> = batchdoku::SimdPath::ALL
-        .iter()
-        .map(|p| p.as_str())
-        .collect();
-    let path = batchdoku::SimdPath::from_name(text)
-        .ok_or_else(|| format!("expected auto or one of {}", names.join(", ")))?;
+    let names: Vec<&str> = SimdPath::ALL.iter().map(|p| p.as_str()).collect();
+    let path = text
+        .parse::<SimdPath>()
+        .map_err(|_| format!("expected auto or one of {}", names.join(", ")))?;
     if path.is_available() {
         Ok(SimdChoice(Some(path)))
     } else {
-        let have: Vec<&str> = batchdoku::SimdPath::ALL
+        let have: Vec<&str> = SimdPath::ALL
             .iter()
             .filter(|p| p.is_available())
             .map(|p| p.as_str())

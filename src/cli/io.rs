@@ -78,7 +78,7 @@ pub fn open_inputs(
 ) -> anyhow::Result<Inputs> {
     let counter = Arc::new(AtomicU64::new(0));
     let options = ReadOptions {
-        format: records.input_format.into(),
+        format: records.input_format,
         column: records.column.clone(),
         keep_columns: records.keep_columns,
     };
@@ -155,12 +155,7 @@ pub fn is_stdin(path: &str) -> bool {
 /// The weights `--weights` (and `report --score`) name: `target` or a
 /// weights file.
 pub fn load_weights(spec: &str) -> anyhow::Result<Weights> {
-    if spec == "target" {
-        return Ok(Weights::target());
-    }
-    let file = std::fs::File::open(spec).with_context(|| spec.to_string())?;
-    Weights::from_reader(std::io::BufReader::new(file))
-        .with_context(|| format!("{spec}: bad weights file"))
+    Weights::from_spec(spec).with_context(|| format!("{spec}: bad weights file"))
 }
 
 /// The output: stdout for `None` or `-`, else a temporary file beside the

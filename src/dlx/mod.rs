@@ -37,9 +37,9 @@ use matrix::{cell_digit_of, column_of, Choice, Links};
 /// - `stopped`: the search ended because `limit` solutions were found.
 ///
 /// ```
-/// use batchdoku::{dlx::DlxSolver, Engine};
+/// use batchdoku::{parse_line, DlxSolver, Engine};
 /// let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-/// let puzzle = batchdoku::parse::parse_line(line.as_bytes()).unwrap();
+/// let puzzle = parse_line(line.as_bytes()).unwrap();
 /// let mut dlx = DlxSolver::new();
 /// let outcome = dlx.count_solutions_up_to(&puzzle, 2).unwrap();
 /// assert_eq!(outcome.solutions, 1);

@@ -34,6 +34,15 @@ pub enum Symmetry {
     Diagonal,
 }
 
+impl std::str::FromStr for Symmetry {
+    type Err = String;
+
+    /// Parses a symmetry name (ASCII case-insensitive).
+    fn from_str(s: &str) -> Result<Symmetry, String> {
+        crate::names::parse_name("symmetry", &Symmetry::ALL, Symmetry::as_str, s)
+    }
+}
+
 impl Symmetry {
     /// Every symmetry, in the order the command line lists them.
     pub const ALL: [Symmetry; 5] = [
@@ -52,6 +61,17 @@ impl Symmetry {
             Symmetry::Quarter => "quarter",
             Symmetry::Mirror => "mirror",
             Symmetry::Diagonal => "diagonal",
+        }
+    }
+
+    /// What the symmetry keeps, in a few words (for help texts).
+    pub fn description(self) -> &'static str {
+        match self {
+            Symmetry::None => "no constraint on where the givens are",
+            Symmetry::Central => "180-degree rotation (pairs of cells plus the centre)",
+            Symmetry::Quarter => "90-degree rotation (fours plus the centre)",
+            Symmetry::Mirror => "left-right reflection",
+            Symmetry::Diagonal => "reflection in the main diagonal",
         }
     }
 

@@ -23,6 +23,17 @@ pub enum EngineKind {
 }
 
 impl EngineKind {
+    /// Every engine, the default first.
+    pub const ALL: [EngineKind; 2] = [EngineKind::Mrv, EngineKind::Dlx];
+
+    /// What the engine is, in a few words (for help texts).
+    pub fn description(self) -> &'static str {
+        match self {
+            EngineKind::Mrv => "bitmask solver with minimum-remaining-values branching",
+            EngineKind::Dlx => "dancing links (exact cover, Algorithm X)",
+        }
+    }
+
     /// The engine's name on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -45,6 +56,15 @@ impl EngineKind {
             ),
             EngineKind::Dlx => Box::new(DlxSolver::new()),
         }
+    }
+}
+
+impl std::str::FromStr for EngineKind {
+    type Err = String;
+
+    /// Parses an engine name (ASCII case-insensitive).
+    fn from_str(s: &str) -> Result<EngineKind, String> {
+        crate::names::parse_name("solver", &EngineKind::ALL, EngineKind::as_str, s)
     }
 }
 

@@ -26,6 +26,9 @@ pub enum OutputFormat {
 }
 
 impl OutputFormat {
+    /// Every format, in the order listed to users.
+    pub const ALL: [OutputFormat; 3] = [OutputFormat::Csv, OutputFormat::Jsonl, OutputFormat::Line];
+
     /// The format's name on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -33,6 +36,24 @@ impl OutputFormat {
             OutputFormat::Jsonl => "jsonl",
             OutputFormat::Line => "line",
         }
+    }
+
+    /// What the format writes, in a few words (for help texts).
+    pub fn description(self) -> &'static str {
+        match self {
+            OutputFormat::Csv => "CSV with a header row",
+            OutputFormat::Jsonl => "one JSON object per line",
+            OutputFormat::Line => "one 81-character grid per record",
+        }
+    }
+}
+
+impl std::str::FromStr for OutputFormat {
+    type Err = String;
+
+    /// Parses a format name (ASCII case-insensitive).
+    fn from_str(s: &str) -> Result<OutputFormat, String> {
+        crate::names::parse_name("output format", &OutputFormat::ALL, OutputFormat::as_str, s)
     }
 }
 

@@ -61,9 +61,33 @@ impl Status {
         }
     }
 
+    /// What the status means, in a few words (for help texts).
+    pub fn description(self) -> &'static str {
+        match self {
+            Status::Solved => "a solution was found",
+            Status::Unique => "exactly one solution",
+            Status::Multiple => "at least two solutions",
+            Status::Unsolvable => "consistent givens but no solution",
+            Status::Invalid => "malformed record or contradictory givens",
+            Status::Limit => "the node limit was hit; the result is not proven",
+            Status::Ok => "processed without solving",
+            Status::Duplicate => "a copy of an earlier record",
+            Status::Leak => "a test record equivalent to a training record",
+        }
+    }
+
     /// Position in [`Status::ALL`].
     pub fn ordinal(self) -> usize {
         self as usize
+    }
+}
+
+impl std::str::FromStr for Status {
+    type Err = String;
+
+    /// Parses a status name (ASCII case-insensitive).
+    fn from_str(s: &str) -> Result<Status, String> {
+        crate::names::parse_name("status", &Status::ALL, Status::as_str, s)
     }
 }
 

@@ -66,6 +66,18 @@ impl InputFormat {
             InputFormat::Poj => "poj",
         }
     }
+
+    /// What the format is, in a few words (for help texts).
+    pub fn description(self) -> &'static str {
+        match self {
+            InputFormat::Auto => "detect from the first lines",
+            InputFormat::Line => "one 81-character puzzle per line",
+            InputFormat::Csv => "CSV with a header (quizzes,solutions / puzzle,solution)",
+            InputFormat::Block => "grids of 9 lines of 9 cells",
+            InputFormat::Luogu => "Luogu P10481: a count line, then that many block grids",
+            InputFormat::Poj => "POJ 3074: 81-character lines ended by a line `end`",
+        }
+    }
 }
 
 impl fmt::Display for InputFormat {
@@ -79,17 +91,7 @@ impl FromStr for InputFormat {
 
     /// Parses a format name (ASCII case-insensitive).
     fn from_str(s: &str) -> Result<InputFormat, String> {
-        let name = s.trim();
-        InputFormat::ALL
-            .into_iter()
-            .find(|f| f.as_str().eq_ignore_ascii_case(name))
-            .ok_or_else(|| {
-                let choices: Vec<&str> = InputFormat::ALL.iter().map(|f| f.as_str()).collect();
-                format!(
-                    "unknown input format '{s}' (expected one of: {})",
-                    choices.join(", ")
-                )
-            })
+        crate::names::parse_name("input format", &InputFormat::ALL, InputFormat::as_str, s)
     }
 }
 

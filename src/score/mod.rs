@@ -31,8 +31,7 @@
 //! Nothing is allocated per puzzle: the tables live in the visitor.
 //!
 //! ```
-//! use batchdoku::score::{score, ScoreOptions, Weights};
-//! use batchdoku::{parse::parse_line, Solver};
+//! use batchdoku::{parse_line, score, ScoreOptions, Solver, Weights};
 //! let puzzle = parse_line(
 //!     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
 //! )

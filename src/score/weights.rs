@@ -46,18 +46,25 @@ pub enum WeightsError {
         /// 1-based position of the token within its line.
         token: usize,
     },
-    /// The reader failed.
+    /// The reader failed (or the file could not be opened).
     #[error("weights: read error: {kind}")]
     Io {
         /// The kind of I/O error.
         kind: std::io::ErrorKind,
+    },
+    /// A weights file longer than [`Weights::MAX_FILE_BYTES`]: not a
+    /// weights table (`/dev/zero`, a corpus given by mistake).
+    #[error("weights: more than {limit} bytes, not a table of 81 integers")]
+    TooLarge {
+        /// The limit, in bytes.
+        limit: usize,
     },
 }
 
 /// A weight per cell (row-major, cell = 9 * row + column).
 ///
 /// ```
-/// use batchdoku::score::Weights;
+/// use batchdoku::Weights;
 /// let w = Weights::target();
 /// assert_eq!(w.get(0), 6); // corner
 /// assert_eq!(w.get(40), 10); // centre
@@ -138,8 +145,36 @@ impl Weights {
         &self.start
     }
 
+    /// The longest weights file [`Weights::from_spec`] reads.
+    pub const MAX_FILE_BYTES: usize = 64 * 1024;
+
+    /// The weights `spec` names, as `score --weights` and the Python
+    /// package's `weights=` take it: `target` ([`Weights::target`]) or the
+    /// path of a weights file of at most [`MAX_FILE_BYTES`](Self::MAX_FILE_BYTES),
+    /// read as [`Weights::from_reader`] reads it.
+    pub fn from_spec(spec: &str) -> Result<Weights, WeightsError> {
+        use std::io::Read as _;
+        if spec == "target" {
+            return Ok(Weights::target());
+        }
+        let io = |e: std::io::Error| WeightsError::Io { kind: e.kind() };
+        let mut text = Vec::new();
+        std::fs::File::open(spec)
+            .map_err(io)?
+            .take(Self::MAX_FILE_BYTES as u64 + 1)
+            .read_to_end(&mut text)
+            .map_err(io)?;
+        if text.len() > Self::MAX_FILE_BYTES {
+            return Err(WeightsError::TooLarge {
+                limit: Self::MAX_FILE_BYTES,
+            });
+        }
+        Weights::from_reader(text.as_slice())
+    }
+
     /// Reads a table of 81 integers from `reader`: whitespace- and/or
-    /// comma-separated, row-major, line breaks not significant.
+    /// comma-separated, row-major, line breaks not significant (LF or
+    /// CRLF), after an optional UTF-8 byte order mark.
     pub fn from_reader<R: BufRead>(reader: R) -> Result<Weights, WeightsError> {
         let mut parser = TableParser::default();
         for (index, line) in reader.lines().enumerate() {
@@ -173,6 +208,13 @@ struct TableParser {
 
 impl TableParser {
     fn line(&mut self, line_no: usize, line: &str) -> Result<(), WeightsError> {
+        // A byte order mark opens the first line of a file saved by some
+        // editors; `lines` has already dropped the CR of a CRLF.
+        let line = if line_no == 1 {
+            line.strip_prefix('\u{feff}').unwrap_or(line)
+        } else {
+            line
+        };
         let tokens = line
             .split(|ch: char| ch == ',' || ch.is_whitespace())
             .filter(|t| !t.is_empty());

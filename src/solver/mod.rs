@@ -139,7 +139,7 @@ impl Visitor for CountUpTo {
 /// ```
 /// use batchdoku::{Grid, Solver, Engine};
 /// let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-/// let puzzle: Grid = batchdoku::parse::parse_line(line.as_bytes()).unwrap();
+/// let puzzle: Grid = batchdoku::parse_line(line.as_bytes()).unwrap();
 /// let mut solver = Solver::new();
 /// let outcome = solver.count_solutions_up_to(&puzzle, 2).unwrap();
 /// assert_eq!(outcome.solutions, 1);

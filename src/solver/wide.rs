@@ -108,6 +108,15 @@ pub enum SimdPath {
     Avx512,
 }
 
+impl std::str::FromStr for SimdPath {
+    type Err = String;
+
+    /// Parses a path name (ASCII case-insensitive).
+    fn from_str(s: &str) -> Result<SimdPath, String> {
+        crate::names::parse_name("SIMD path", &SimdPath::ALL, SimdPath::as_str, s)
+    }
+}
+
 impl SimdPath {
     /// Every path, narrowest first.
     pub const ALL: [SimdPath; 4] = [
@@ -125,11 +134,6 @@ impl SimdPath {
             SimdPath::Avx2 => "avx2",
             SimdPath::Avx512 => "avx512",
         }
-    }
-
-    /// The path named `name` (as [`as_str`](Self::as_str) gives it).
-    pub fn from_name(name: &str) -> Option<SimdPath> {
-        SimdPath::ALL.into_iter().find(|p| p.as_str() == name)
     }
 
     /// The best path this build can run on this CPU, detected once per
@@ -627,9 +631,9 @@ mod tests {
     #[test]
     fn paths_have_names_and_the_best_is_available() {
         for path in SimdPath::ALL {
-            assert_eq!(SimdPath::from_name(path.as_str()), Some(path));
+            assert_eq!(path.as_str().parse::<SimdPath>(), Ok(path));
         }
-        assert_eq!(SimdPath::from_name("mmx"), None);
+        assert!("mmx".parse::<SimdPath>().is_err());
         assert!(SimdPath::detect().is_available());
         let simd = cfg!(all(feature = "simd", target_arch = "x86_64"));
         assert_eq!(SimdPath::Sse2.is_available(), simd);

@@ -23,7 +23,7 @@ const SAMPLE: &str = include_str!("../../../data/sample.txt");
 
 /// Runs the benchmark and prints the table on stdout.
 pub fn run(args: &BenchArgs) -> anyhow::Result<Exit> {
-    let engine: EngineKind = args.solver.into();
+    let engine: EngineKind = args.solver;
     let simd = args.simd.0.unwrap_or_else(SimdPath::detect);
     let min_time = Duration::from_secs_f64(args.min_time);
     let sets: Vec<(String, Vec<Grid>)> = if args.files.is_empty() {

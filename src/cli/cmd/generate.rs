@@ -37,7 +37,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
         count: args.count,
         threads: args.run.thread_count(),
         chunk_size: args.run.batch_size as usize,
-        format: args.rows.format.into(),
+        format: args.rows.format,
         header: !args.rows.no_header,
     };
     let progress = StderrProgress::new(args.run.progress_mode());
@@ -65,7 +65,7 @@ fn spec_of(args: &GenerateArgs) -> Spec {
     Spec {
         clues,
         minimal: args.minimal,
-        symmetry: args.symmetry.into(),
+        symmetry: args.symmetry,
     }
 }
 

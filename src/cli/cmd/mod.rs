@@ -72,7 +72,7 @@ fn settings(
     line_column: Column,
     inputs: &[&[Input]],
 ) -> anyhow::Result<Config> {
-    let format: OutputFormat = rows.format.into();
+    let format: OutputFormat = rows.format;
     let mut kept_names: Vec<String> = Vec::new();
     let mut named_by: Option<&str> = None;
     for input in inputs.iter().flat_map(|i| i.iter()) {

@@ -9,7 +9,7 @@ use crate::cli::report::{self, Format, InputInfo, ReportJob, ReportOptions};
 use batchdoku::batch::Column;
 
 use super::{conclude, open_outputs, pass, settings, Ending};
-use crate::cli::args::{FormatArg, ReportArgs, RowArgs};
+use crate::cli::args::{ReportArgs, RowArgs};
 use crate::cli::exit::Exit;
 use crate::cli::io;
 
@@ -42,7 +42,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
         .collect();
     // The pass writes no rows: no header, no columns.
     let rows = RowArgs {
-        format: FormatArg::Csv,
+        format: batchdoku::batch::OutputFormat::Csv,
         no_header: true,
     };
     let config = settings(

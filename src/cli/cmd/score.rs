@@ -8,13 +8,13 @@ use batchdoku::ScoreOptions;
 use batchdoku::batch::Input;
 
 use super::{one_pass, OnePass};
-use crate::cli::args::{ScoreArgs, SolverArg};
+use crate::cli::args::ScoreArgs;
 use crate::cli::exit::Exit;
 use crate::cli::io;
 
 /// Runs `score`.
 pub fn run(args: &ScoreArgs) -> anyhow::Result<Exit> {
-    if let SolverArg::Dlx = args.solver {
+    if args.solver == batchdoku::batch::EngineKind::Dlx {
         anyhow::bail!("score: the dlx engine does not support scored search; use --solver mrv");
     }
     let weights = io::load_weights(&args.weights)?;

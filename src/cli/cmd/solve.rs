@@ -7,17 +7,17 @@ use batchdoku::batch::{Column, SOLVE_COLUMNS};
 use batchdoku::batch::Input;
 
 use super::{one_pass, OnePass};
-use crate::cli::args::{SolveArgs, SolverArg};
+use crate::cli::args::SolveArgs;
 use crate::cli::exit::Exit;
 
 /// Runs `solve`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
-    if args.rate && matches!(args.solver, SolverArg::Dlx) {
+    if args.rate && args.solver == batchdoku::batch::EngineKind::Dlx {
         anyhow::bail!("solve: --rate counts the mrv search; it cannot be used with --solver dlx");
     }
     let job = SolveJob {
         count_limit: args.count_limit,
-        engine: args.solver.into(),
+        engine: args.solver,
         rate: args.rate,
     };
     let flags = OnePass {
