@@ -35,19 +35,15 @@
 //! ```
 
 pub use crate::generate::{
-    run_stream as generate, stream_columns as generate_columns, StreamConfig as GenerateConfig,
-    StreamReport as GenerateReport,
+    run_stream as generate, StreamConfig as GenerateConfig, StreamReport as GenerateReport,
 };
 pub use crate::jobs::{
-    grid_key, CanonJob, ClassCount, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass,
-    ScoreJob, SolveJob,
+    grid_key, CanonJob, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass, ScoreJob,
+    SolveJob,
 };
-pub use crate::output::{
-    Column, OutputFormat, Row, RowEncoder, Split, Status, CANON_COLUMNS, DEDUPE_COLUMNS,
-    OVERLAP_COLUMNS, SCORE_COLUMNS, SOLVE_COLUMNS,
-};
+pub use crate::output::{Column, OutputFormat, Row, RowEncoder, Split, Status};
 pub use crate::pipeline::{
-    build_pool, fill_row, flush, run, Config, Fatal, Flushed, Input, Job, NoProgress, PanicSite,
-    Position, Progress, Reopenable, Report, Sink,
+    build_pool, fill_row, flush, run, Config, Fatal, Flushed, Input, Job, PanicSite, Position,
+    Progress, Reopenable, Report, Sink,
 };
 pub use crate::totals::Totals;

@@ -25,5 +25,5 @@ mod symmetry;
 pub(crate) use dig::{dig, minimize_unique, unique_puzzle};
 pub use dig::{minimize_by_orbits, random_solution};
 pub use generator::{ClueTarget, GenerateError, Generated, Generator, Spec, SpecError};
-pub use stream::{columns as stream_columns, run as run_stream, StreamConfig, StreamReport};
+pub use stream::{run as run_stream, StreamConfig, StreamReport};
 pub use symmetry::{Orbits, Symmetry};

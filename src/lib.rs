@@ -73,3 +73,8 @@ pub use solver::{SimdPath, Solver};
 
 #[cfg(test)]
 mod testdata;
+
+/// The README's Rust examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

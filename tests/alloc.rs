@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 use batchdoku::batch::{
     fill_row, Column, EngineKind, Job, OutputFormat, Position, Row, RowEncoder, SolveJob,
-    SOLVE_COLUMNS,
 };
 use batchdoku::{parse_line, Canonicalizer, Engine, Grid, Record, ScoreOptions, Solver, Weights};
 
@@ -62,7 +61,7 @@ fn solving_and_encoding_do_not_allocate() {
     let puzzles = puzzles();
     let mut solver = Solver::new();
     // Every column a row can have, rating and canonical ones included.
-    let mut columns = SOLVE_COLUMNS.to_vec();
+    let mut columns = SolveJob::COLUMNS.to_vec();
     columns.extend([
         Column::Backtracks,
         Column::Singles,

@@ -301,7 +301,6 @@ mod tests {
     use super::*;
     use crate::generate::{ClueTarget, Spec};
     use crate::pipeline::tests::within;
-    use crate::pipeline::NoProgress;
 
     fn generator(seed: u64) -> Generator {
         Generator::new(Spec::default(), seed).unwrap()
@@ -323,14 +322,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out");
         let mut sink = Sink::file(&path).unwrap();
-        let report = run(
-            generator,
-            &mut sink,
-            config,
-            &AtomicBool::new(false),
-            &NoProgress,
-        )
-        .unwrap();
+        let report = run(generator, &mut sink, config, &AtomicBool::new(false), &()).unwrap();
         sink.finish().unwrap();
         (std::fs::read(&path).unwrap(), report)
     }
@@ -417,14 +409,7 @@ mod tests {
         let mut sink = Sink::file(&path).unwrap();
         let mut cfg = config(2, 1, OutputFormat::Line);
         cfg.count = 1000;
-        let report = run(
-            &generator(2),
-            &mut sink,
-            &cfg,
-            &AtomicBool::new(true),
-            &NoProgress,
-        )
-        .unwrap();
+        let report = run(&generator(2), &mut sink, &cfg, &AtomicBool::new(true), &()).unwrap();
         assert!(report.interrupted);
         assert!(report.puzzles < 1000);
         drop(sink);
@@ -462,7 +447,7 @@ mod tests {
     fn run_faulty(maker: &Faulty, cfg: &StreamConfig) -> (Result<StreamReport, Fatal>, usize) {
         let dir = tempfile::tempdir().unwrap();
         let mut sink = Sink::file(&dir.path().join("out")).unwrap();
-        let result = run_with(maker, &mut sink, cfg, &AtomicBool::new(false), &NoProgress);
+        let result = run_with(maker, &mut sink, cfg, &AtomicBool::new(false), &());
         drop(sink);
         (result, std::fs::read_dir(dir.path()).unwrap().count())
     }

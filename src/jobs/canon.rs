@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use super::classes::grid_key;
 use crate::canon::Canonicalizer;
 use crate::grid::Grid;
-use crate::output::{Row, Status};
+use crate::output::{Column, Row, Status, CANON_COLUMNS};
 use crate::parse::Record;
 use crate::pipeline::Job;
 
@@ -16,6 +16,12 @@ use crate::pipeline::Job;
 /// `invalid` and get no transformation, as the contract asks.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CanonJob;
+
+impl CanonJob {
+    /// The columns of `canon`, before the optional ones (`expected`, `trailing`,
+    /// kept input columns).
+    pub const COLUMNS: &'static [Column] = &CANON_COLUMNS;
+}
 
 impl Job for CanonJob {
     type Scratch = Canonicalizer;

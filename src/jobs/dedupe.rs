@@ -13,7 +13,7 @@ use super::canon::{class_key, Equivalence};
 use super::classes::ClassMap;
 use crate::canon::Canonicalizer;
 use crate::grid::Grid;
-use crate::output::{Row, Status};
+use crate::output::{Column, Row, Status, DEDUPE_COLUMNS};
 use crate::parse::Record;
 use crate::pipeline::Job;
 
@@ -39,6 +39,12 @@ pub struct DedupeJob<'a> {
     pub pass: Pass,
     /// The classes, filled by the count pass and read by the emit pass.
     pub classes: &'a ClassMap<ClassCount>,
+}
+
+impl DedupeJob<'_> {
+    /// The columns of `dedupe`, before the optional ones (`expected`, `trailing`,
+    /// kept input columns).
+    pub const COLUMNS: &'static [Column] = &DEDUPE_COLUMNS;
 }
 
 impl Job for DedupeJob<'_> {

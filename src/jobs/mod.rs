@@ -11,7 +11,7 @@ mod solve;
 
 pub use canon::{CanonJob, Equivalence};
 pub use classes::{grid_key, ClassMap};
-pub use dedupe::{ClassCount, DedupeJob, Pass};
+pub use dedupe::{DedupeJob, Pass};
 pub use overlap::OverlapJob;
 pub use score::ScoreJob;
 pub use solve::{EngineKind, SolveJob};

@@ -8,7 +8,7 @@ use super::canon::{class_key, Equivalence};
 use super::classes::ClassMap;
 use crate::canon::Canonicalizer;
 use crate::grid::Grid;
-use crate::output::{Row, Status};
+use crate::output::{Column, Row, Status, OVERLAP_COLUMNS};
 use crate::parse::Record;
 use crate::pipeline::Job;
 
@@ -23,6 +23,12 @@ pub struct OverlapJob<'a> {
     pub split: Split,
     /// Training classes and the first training line of each.
     pub classes: &'a ClassMap<u64>,
+}
+
+impl OverlapJob<'_> {
+    /// The columns of `overlap`, before the optional ones (`expected`, `trailing`,
+    /// kept input columns).
+    pub const COLUMNS: &'static [Column] = &OVERLAP_COLUMNS;
 }
 
 impl Job for OverlapJob<'_> {

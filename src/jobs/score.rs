@@ -4,9 +4,9 @@
 use std::fmt::Write as _;
 
 use crate::grid::Grid;
-use crate::output::{Row, Status};
+use crate::output::{Column, Row, Status, SCORE_COLUMNS};
 use crate::parse::Record;
-use crate::pipeline::Job;
+use crate::pipeline::{internal_error, Job};
 use crate::score::{score, ScoreOptions, Weights};
 use crate::solver::Solver;
 
@@ -17,6 +17,12 @@ pub struct ScoreJob {
     pub weights: Weights,
     /// Node limit and counting.
     pub options: ScoreOptions,
+}
+
+impl ScoreJob {
+    /// The columns of `score`, before the optional ones (`expected`, `trailing`,
+    /// kept input columns).
+    pub const COLUMNS: &'static [Column] = &SCORE_COLUMNS;
 }
 
 impl Job for ScoreJob {
@@ -43,10 +49,7 @@ impl Job for ScoreJob {
                 // Answers are checked: the grid must solve the puzzle and
                 // reach the score reported.
                 if !grid.solves(puzzle) || self.weights.score(&grid) != best {
-                    row.status = Status::Invalid;
-                    row.error
-                        .push_str("internal error: scored search returned an invalid solution");
-                    return;
+                    internal_error("the scored search returned an invalid solution");
                 }
                 row.score = Some(best);
                 row.solution = Some(grid);

@@ -7,9 +7,9 @@ use crate::difficulty::solved_by_singles;
 use crate::dlx::DlxSolver;
 use crate::engine::Engine;
 use crate::grid::Grid;
-use crate::output::{Row, Status};
+use crate::output::{Column, Row, Status, SOLVE_COLUMNS};
 use crate::parse::Record;
-use crate::pipeline::Job;
+use crate::pipeline::{internal_error, Job};
 use crate::solver::{SimdPath, Solver};
 
 /// Which engine solves.
@@ -81,6 +81,12 @@ pub struct SolveJob {
     pub rate: bool,
 }
 
+impl SolveJob {
+    /// The columns of `solve`, before the optional ones (`expected`, `trailing`,
+    /// kept input columns).
+    pub const COLUMNS: &'static [Column] = &SOLVE_COLUMNS;
+}
+
 impl Job for SolveJob {
     type Scratch = Box<dyn Engine + Send>;
 
@@ -111,15 +117,9 @@ impl Job for SolveJob {
         row.solutions = outcome.solutions;
         row.solution = outcome.solution;
         // Answers are checked: a solution that does not solve the puzzle is
-        // an internal error, reported instead of written.
-        if let Some(solution) = &outcome.solution {
-            if !solution.solves(puzzle) {
-                row.status = Status::Invalid;
-                row.solution = None;
-                row.error
-                    .push_str("internal error: engine returned an invalid solution");
-                return;
-            }
+        // a bug, which ends the run rather than pass for bad input.
+        if outcome.solution.is_some_and(|s| !s.solves(puzzle)) {
+            internal_error("the engine returned an invalid solution");
         }
         row.status = match (self.count_limit, outcome.solutions) {
             (_, 0) => Status::Unsolvable,

@@ -28,7 +28,7 @@ mod sink;
 #[cfg(test)]
 pub(crate) use input::{open_as, Source};
 pub use input::{Input, Reopenable};
-pub use progress::{NoProgress, Progress};
+pub use progress::Progress;
 pub use sink::{Flushed, Sink};
 
 pub(crate) use ordered::{Feed, Halt, Shape, Stop, Work};
@@ -268,6 +268,16 @@ pub fn flush(
         }
         Err(e) => Err(Fatal::Write(e)),
     }
+}
+
+/// Ends the run for a bug a worker found (an engine's answer that fails
+/// its check). A bug never passes for bad input (an `invalid` row): the
+/// panic ends the run as [`Fatal::Panicked`], naming the record, and the
+/// binary exits 2 keeping nothing, as for every internal error
+/// (`generate`'s failed final check included).
+#[cold]
+pub(crate) fn internal_error(what: &str) -> ! {
+    panic!("internal error: {what}")
 }
 
 /// Where a record came from, for its row and its error message.

@@ -2,7 +2,7 @@
 //! library calls a [`Progress`] from the writer (once per batch written)
 //! and the caller decides what to draw. The command-line binary draws a
 //! bar on a terminal or plain lines in a log; the Python package and other
-//! library users draw nothing ([`NoProgress`]). Keeping the drawing out of
+//! library users draw nothing (`&()`). Keeping the drawing out of
 //! the library keeps terminal crates out of its dependencies.
 
 /// Receives a run's progress. Every call comes from the thread that called
@@ -24,11 +24,8 @@ pub trait Progress {
     fn finish(&self);
 }
 
-/// Shows nothing.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoProgress;
-
-impl Progress for NoProgress {
+/// `()` shows nothing.
+impl Progress for () {
     fn start(&self, _total: Option<u64>) {}
     fn update(&self, _records: u64, _position: u64) {}
     fn finish(&self) {}

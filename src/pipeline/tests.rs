@@ -152,7 +152,7 @@ fn rows_are_in_order_whatever_the_threads_and_batches() {
         vec![input("a", &text), input("b", &text)],
         &config(1, 1000),
         &quit,
-        &NoProgress,
+        &(),
     );
     let report = first.unwrap();
     assert_eq!(report.totals.records, 200);
@@ -164,7 +164,7 @@ fn rows_are_in_order_whatever_the_threads_and_batches() {
             vec![input("a", &text), input("b", &text)],
             &config(threads, batch),
             &quit,
-            &NoProgress,
+            &(),
         );
         result.unwrap();
         assert_eq!(other.unwrap(), one, "{threads} threads, batches of {batch}");
@@ -288,7 +288,7 @@ fn a_panicking_worker_ends_the_run_naming_the_record() {
                 inputs,
                 &config(threads, batch),
                 &AtomicBool::new(false),
-                &NoProgress,
+                &(),
             )
         });
         let err = result.unwrap_err();
@@ -328,13 +328,7 @@ fn a_worker_panicking_as_it_starts_ends_the_run() {
             in_scratch: true,
         };
         let inputs = vec![input("mem", &text(300))];
-        run_into_file(
-            &job,
-            inputs,
-            &config(2, 1),
-            &AtomicBool::new(false),
-            &NoProgress,
-        )
+        run_into_file(&job, inputs, &config(2, 1), &AtomicBool::new(false), &())
     });
     let err = result.unwrap_err();
     assert_eq!(
@@ -375,13 +369,8 @@ fn a_stopped_run_does_not_wait_for_a_stalled_reader() {
             in_scratch: false,
         };
         let inputs = vec![input_from("<stdin>", source, None)];
-        let (result, _, files) = run_into_file(
-            &job,
-            inputs,
-            &config(2, 1),
-            &AtomicBool::new(false),
-            &NoProgress,
-        );
+        let (result, _, files) =
+            run_into_file(&job, inputs, &config(2, 1), &AtomicBool::new(false), &());
         assert_eq!(files, 0);
         result
     });
@@ -423,7 +412,7 @@ fn a_read_error_is_fatal_and_keeps_nothing() {
             inputs,
             &config(2, 4),
             &AtomicBool::new(false),
-            &NoProgress,
+            &(),
         )
     });
     let err = result.unwrap_err();
@@ -461,7 +450,7 @@ fn a_raised_quit_flag_stops_the_run_and_keeps_nothing() {
             quit: &quit,
         };
         let inputs = vec![input("mem", &text(3000))];
-        let (result, kept, files) = run_into_file(&job, inputs, &config(2, 4), &quit, &NoProgress);
+        let (result, kept, files) = run_into_file(&job, inputs, &config(2, 4), &quit, &());
         (result.unwrap(), kept, files)
     });
     assert!(report.interrupted);

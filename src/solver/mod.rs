@@ -17,7 +17,7 @@ mod search;
 mod tables;
 mod wide;
 
-pub use node::{bit_digit, digit_bit, Contradiction, Node, ALL_DIGITS};
+pub use node::{Contradiction, Node};
 pub use wide::SimdPath;
 
 use crate::engine::{Engine, Outcome, Stats};

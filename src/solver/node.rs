@@ -61,21 +61,23 @@ use super::wide::Wide;
 use crate::grid::{Grid, CELLS};
 
 /// All nine digits as a candidate mask.
-pub const ALL_DIGITS: u16 = 0x1FF;
+#[cfg(test)]
+pub(crate) const ALL_DIGITS: u16 = 0x1FF;
 
 /// A dead end: some cell or unit has no way left to hold a digit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Contradiction;
 
 /// The candidate mask bit of digit `d` (1..=9).
+#[cfg(test)]
 #[inline(always)]
-pub const fn digit_bit(d: u8) -> u16 {
+pub(crate) const fn digit_bit(d: u8) -> u16 {
     1 << (d - 1)
 }
 
 /// The digit of a single-bit candidate mask.
 #[inline(always)]
-pub const fn bit_digit(bit: u16) -> u8 {
+pub(crate) const fn bit_digit(bit: u16) -> u8 {
     bit.trailing_zeros() as u8 + 1
 }
 
@@ -199,7 +201,8 @@ impl Node {
         Ok(())
     }
 
-    /// The candidate mask of a cell (0 once the cell is filled).
+    /// The candidate mask of a cell: bit `d - 1` set when digit `d` may
+    /// still go there (0 once the cell is filled).
     #[inline]
     pub fn candidates(&self, cell: usize) -> u16 {
         let (b, p) = (cell / 27, cell % 27);

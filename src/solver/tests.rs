@@ -1,6 +1,7 @@
 //! Unit and property tests of the search: known puzzles, every status, and
 //! counts checked against a deliberately naive reference counter.
 
+use super::node::digit_bit;
 use super::*;
 use crate::testdata::{grid, naive_fits, EASY, HARD, PLATINUM, SOLVED};
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! transformation that maps the puzzle to it.
 
 use batchdoku::batch::CanonJob;
-use batchdoku::batch::{Column, CANON_COLUMNS};
+use batchdoku::batch::Column;
 
 use batchdoku::batch::Input;
 
@@ -18,6 +18,6 @@ pub fn run(args: &CanonArgs) -> anyhow::Result<Exit> {
         rows: &args.rows,
         records: &args.records,
     };
-    let columns = |_: &[Input]| CANON_COLUMNS.to_vec();
+    let columns = |_: &[Input]| CanonJob::COLUMNS.to_vec();
     one_pass("canon", &CanonJob, flags, columns, Column::Canonical)
 }

@@ -5,7 +5,7 @@
 use anyhow::Context;
 
 use batchdoku::batch::{ClassMap, DedupeJob, Equivalence, Pass};
-use batchdoku::batch::{Column, Status, DEDUPE_COLUMNS};
+use batchdoku::batch::{Column, Status};
 
 use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::DedupeArgs;
@@ -22,7 +22,7 @@ pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
     } else {
         Equivalence::Class
     };
-    let mut columns = DEDUPE_COLUMNS.to_vec();
+    let mut columns = DedupeJob::COLUMNS.to_vec();
     if args.exact {
         columns.retain(|&c| c != Column::Canonical);
     }

@@ -5,7 +5,7 @@
 //! record is invalid).
 
 use batchdoku::batch::{ClassMap, OverlapJob, Split};
-use batchdoku::batch::{Column, Status, OVERLAP_COLUMNS};
+use batchdoku::batch::{Column, Status};
 
 use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::OverlapArgs;
@@ -20,7 +20,7 @@ pub fn run(args: &OverlapArgs) -> anyhow::Result<Exit> {
     let mut outputs = open_outputs(&args.run, &args.records)?;
     let train = io::open_inputs(std::slice::from_ref(&args.train), None, &args.records)?;
     let test = io::open_inputs(std::slice::from_ref(&args.test), None, &args.records)?;
-    let columns = OVERLAP_COLUMNS.to_vec();
+    let columns = OverlapJob::COLUMNS.to_vec();
     let config = settings(
         &args.run,
         &args.rows,

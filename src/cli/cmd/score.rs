@@ -1,8 +1,8 @@
 //! `batchdoku score`: the best weighted score over all solutions of each
 //! puzzle (branch-and-bound), optionally with the solutions counted.
 
+use batchdoku::batch::Column;
 use batchdoku::batch::ScoreJob;
-use batchdoku::batch::{Column, SCORE_COLUMNS};
 use batchdoku::ScoreOptions;
 
 use batchdoku::batch::Input;
@@ -33,7 +33,7 @@ pub fn run(args: &ScoreArgs) -> anyhow::Result<Exit> {
         records: &args.records,
     };
     let columns = |_: &[Input]| {
-        let mut columns = SCORE_COLUMNS.to_vec();
+        let mut columns = ScoreJob::COLUMNS.to_vec();
         if args.count {
             columns.push(Column::Solutions);
         }

@@ -1,8 +1,8 @@
 //! `batchdoku solve`: the first solution of each puzzle, or its solutions
 //! counted up to a limit, with optional difficulty columns.
 
+use batchdoku::batch::Column;
 use batchdoku::batch::SolveJob;
-use batchdoku::batch::{Column, SOLVE_COLUMNS};
 
 use batchdoku::batch::Input;
 
@@ -27,7 +27,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
         records: &args.records,
     };
     let columns = |inputs: &[Input]| {
-        let mut columns = SOLVE_COLUMNS.to_vec();
+        let mut columns = SolveJob::COLUMNS.to_vec();
         if args.rate {
             let at = columns
                 .iter()

@@ -39,7 +39,10 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use batchdoku::batch::Job;
-use batchdoku::batch::{grid_key, ClassCount, ClassMap, EngineKind, ScoreJob, SolveJob};
+use batchdoku::batch::{grid_key, ClassMap, EngineKind, ScoreJob, SolveJob};
+
+/// A class's first record and its size.
+type ClassCount = (u64, u64);
 use batchdoku::batch::{Row, Status};
 use batchdoku::Canonicalizer;
 use batchdoku::Engine;

@@ -153,16 +153,7 @@ fn report_of(text: &[u8], threads: usize, options: ReportOptions) -> CorpusRepor
     let job = ReportJob::new(options, threads);
     let mut sink = Sink::file(&dir.path().join("out")).unwrap();
     let quit = AtomicBool::new(false);
-    let run = pipeline::run(
-        &job,
-        vec![input],
-        &mut sink,
-        &config,
-        &quit,
-        &counter,
-        &pipeline::NoProgress,
-    )
-    .unwrap();
+    let run = pipeline::run(&job, vec![input], &mut sink, &config, &quit, &counter, &()).unwrap();
     assert_eq!(run.totals.rows, 0, "a report writes no rows");
     job.finish(info, run.elapsed, threads)
 }
