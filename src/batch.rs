@@ -38,8 +38,7 @@ pub use crate::generate::{
     run_stream as generate, StreamConfig as GenerateConfig, StreamReport as GenerateReport,
 };
 pub use crate::jobs::{
-    grid_key, CanonJob, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass, ScoreJob,
-    SolveJob,
+    CanonJob, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass, ScoreJob, SolveJob,
 };
 pub use crate::output::{Column, OutputFormat, Row, RowEncoder, Split, Status};
 pub use crate::pipeline::{

@@ -152,6 +152,9 @@ impl Default for Grid {
 }
 
 impl Grid {
+    /// Cells in a grid: 81.
+    pub const CELLS: usize = CELLS;
+
     /// The empty grid (every cell blank).
     pub const fn empty() -> Grid {
         Grid([0; CELLS])

@@ -63,7 +63,7 @@ pub use canon::{Canonicalizer, Transform, TransformError};
 pub use dlx::DlxSolver;
 pub use engine::{Engine, Outcome, Stats};
 pub use generate::{ClueTarget, GenerateError, Generated, Generator, Spec, SpecError, Symmetry};
-pub use grid::{Grid, CELLS};
+pub use grid::Grid;
 pub use parse::{
     parse_line, InputFormat, ParseError, ParseErrorKind, ReadOptions, Record, RecordReader,
 };

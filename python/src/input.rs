@@ -12,7 +12,7 @@
 //! row (read() marks malformed records so, and every function marks a grid
 //! it has not got so). Anything else raises `TypeError`.
 
-use batchdoku::{parse_line, Grid, ParseError, CELLS};
+use batchdoku::{parse_line, Grid, ParseError};
 use numpy::{
     Element, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray2, PyUntypedArray,
     PyUntypedArrayMethods,
@@ -87,10 +87,10 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
 /// [`NO_GRID`]. `get(c)` is cell `c`'s value; the error is the first cell
 /// out of range and its value.
 fn check_cells(get: impl Fn(usize) -> i128) -> Result<(), (usize, i128)> {
-    if (0..CELLS).all(|c| get(c) == i128::from(NO_GRID)) {
+    if (0..Grid::CELLS).all(|c| get(c) == i128::from(NO_GRID)) {
         return Ok(());
     }
-    match (0..CELLS).find(|&c| !(0..=9).contains(&get(c))) {
+    match (0..Grid::CELLS).find(|&c| !(0..=9).contains(&get(c))) {
         None => Ok(()),
         Some(c) => Err((c, get(c))),
     }
@@ -113,7 +113,7 @@ fn convert<T: Element + Copy + Into<i128>>(array: &Bound<'_, PyAny>) -> PyResult
     };
     let view = typed.readonly();
     let values = view.as_slice()?;
-    for (i, row) in values.chunks_exact(CELLS).enumerate() {
+    for (i, row) in values.chunks_exact(Grid::CELLS).enumerate() {
         check_row(i, |c| row[c].into())?;
     }
     // Every value is 0..=9 or 255 now, so the cast keeps it.
@@ -199,7 +199,7 @@ impl<'py> Puzzles<'py> {
             b'S' | b'U' => {
                 let n = shape[0];
                 let width = if kind == b'U' { itemsize / 4 } else { itemsize };
-                let mut bytes = Vec::with_capacity(n * width.min(CELLS));
+                let mut bytes = Vec::with_capacity(n * width.min(Grid::CELLS));
                 let mut ends = Vec::with_capacity(n);
                 if width == 0 {
                     ends.resize(n, 0);
@@ -236,7 +236,7 @@ impl<'py> Puzzles<'py> {
             }
             b'u' | b'i' => {
                 let n = match shape[..] {
-                    [n, c] if c == CELLS => n,
+                    [n, c] if c == Grid::CELLS => n,
                     [n, 9, 9] => n,
                     _ => {
                         return Err(PyValueError::new_err(format!(
@@ -249,7 +249,7 @@ impl<'py> Puzzles<'py> {
                     // as_slice() also takes a Fortran-order array, whose
                     // cells are not in row-major order: borrow C order only.
                     if let (true, Ok(values)) = (typed.is_c_contiguous(), typed.as_slice()) {
-                        for (i, row) in values.chunks_exact(CELLS).enumerate() {
+                        for (i, row) in values.chunks_exact(Grid::CELLS).enumerate() {
                             check_row(i, |c| row[c].into())?;
                         }
                         return Ok(Puzzles::Array(typed));
@@ -257,7 +257,7 @@ impl<'py> Puzzles<'py> {
                 }
                 let flat = numpy
                     .call_method1("ascontiguousarray", (obj,))?
-                    .call_method1("reshape", ((n, CELLS),))?;
+                    .call_method1("reshape", ((n, Grid::CELLS),))?;
                 macro_rules! first_of {
                     ($($t:ty),*) => {
                         $(if let Some(cells) = convert::<$t>(&flat)? {
@@ -288,7 +288,7 @@ impl PuzzleView<'_> {
     /// Number of puzzles.
     pub fn len(&self) -> usize {
         match self {
-            PuzzleView::Cells(cells) => cells.len() / CELLS,
+            PuzzleView::Cells(cells) => cells.len() / Grid::CELLS,
             PuzzleView::Lines { ends, .. } => ends.len(),
         }
     }
@@ -298,7 +298,7 @@ impl PuzzleView<'_> {
     pub fn parse(&self, i: usize) -> Result<Grid, Unreadable> {
         match self {
             PuzzleView::Cells(cells) => {
-                let row: [u8; CELLS] = cells[i * CELLS..(i + 1) * CELLS]
+                let row: [u8; Grid::CELLS] = cells[i * Grid::CELLS..(i + 1) * Grid::CELLS]
                     .try_into()
                     .expect("81 cells");
                 Grid::from_cells(row).ok_or(Unreadable::NoGrid)
@@ -317,9 +317,9 @@ mod tests {
 
     #[test]
     fn array_rows_of_no_grid_are_unreadable() {
-        let mut cells = vec![0u8; 2 * CELLS];
+        let mut cells = vec![0u8; 2 * Grid::CELLS];
         cells[3] = 9;
-        cells[CELLS..].fill(NO_GRID);
+        cells[Grid::CELLS..].fill(NO_GRID);
         let view = PuzzleView::Cells(&cells);
         assert_eq!(view.len(), 2);
         assert_eq!(view.parse(0).ok().unwrap().cells()[3], 9);

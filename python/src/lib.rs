@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use batchdoku::batch::{self as pipeline, CanonJob, EngineKind, Row, ScoreJob, SolveJob, Status};
 use batchdoku::{
-    Grid, InputFormat, ReadOptions, Record, ScoreOptions, Transform, Weights, WeightsError, CELLS,
+    Grid, InputFormat, ReadOptions, Record, ScoreOptions, Transform, Weights, WeightsError,
 };
 use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyValueError};
@@ -28,7 +28,7 @@ use run::{run_job, thread_count, CHUNK};
 /// as [`NO_GRID`] rows so a puzzle without a grid keeps that marker.
 fn put_grid(cells: &mut [u8], j: usize, grid: Option<&Grid>) {
     if let Some(g) = grid {
-        cells[j * CELLS..(j + 1) * CELLS].copy_from_slice(g.cells());
+        cells[j * Grid::CELLS..(j + 1) * Grid::CELLS].copy_from_slice(g.cells());
     }
 }
 
@@ -85,7 +85,7 @@ fn weights_arg(weights: Option<&Bound<'_, PyAny>>) -> PyResult<Weights> {
             return Err(bad());
         }
         let shape = w.cast::<PyUntypedArray>()?.shape().to_vec();
-        if shape != [CELLS] && shape != [9, 9] {
+        if shape != [Grid::CELLS] && shape != [9, 9] {
             return Err(PyValueError::new_err(format!(
                 "weights: expected shape (9, 9) or (81,), got {shape:?}"
             )));
@@ -94,13 +94,13 @@ fn weights_arg(weights: Option<&Bound<'_, PyAny>>) -> PyResult<Weights> {
     } else {
         w.extract().map_err(|_| bad())?
     };
-    if values.len() != CELLS {
+    if values.len() != Grid::CELLS {
         return Err(PyValueError::new_err(format!(
             "weights: expected 81 integers, got {}",
             values.len()
         )));
     }
-    let mut cells = [0i32; CELLS];
+    let mut cells = [0i32; Grid::CELLS];
     for (c, &v) in cells.iter_mut().zip(&values) {
         *c = i32::try_from(v).map_err(|_| {
             PyValueError::new_err(format!(
@@ -125,7 +125,7 @@ fn common_columns<'py>(
     dict.set_item("status", PyArray1::from_vec(py, status))?;
     dict.set_item(
         cells_name,
-        PyArray1::from_vec(py, cells).reshape([n, CELLS])?,
+        PyArray1::from_vec(py, cells).reshape([n, Grid::CELLS])?,
     )?;
     let error = PyList::new(py, (0..n).map(|_| py.None()))?;
     for (i, msg) in errors {
@@ -175,12 +175,12 @@ fn solve<'py>(
         rate: false,
     };
     let mut status = vec![0u8; n];
-    let mut solution = vec![NO_GRID; n * CELLS];
+    let mut solution = vec![NO_GRID; n * Grid::CELLS];
     let mut solutions = vec![0u64; n];
     let mut guesses = vec![0u64; n];
     let parts = status
         .par_chunks_mut(CHUNK)
-        .zip(solution.par_chunks_mut(CHUNK * CELLS))
+        .zip(solution.par_chunks_mut(CHUNK * Grid::CELLS))
         .zip(solutions.par_chunks_mut(CHUNK))
         .zip(guesses.par_chunks_mut(CHUNK));
     let errors = run_job(py, &job, view, threads, parts, |part, j, row: &Row, _| {
@@ -235,13 +235,13 @@ fn score<'py>(
         },
     };
     let mut status = vec![0u8; n];
-    let mut solution = vec![NO_GRID; n * CELLS];
+    let mut solution = vec![NO_GRID; n * Grid::CELLS];
     let mut scores = vec![0i64; n];
     let mut nodes = vec![0u64; n];
     let mut solutions = vec![0u64; n];
     let parts = status
         .par_chunks_mut(CHUNK)
-        .zip(solution.par_chunks_mut(CHUNK * CELLS))
+        .zip(solution.par_chunks_mut(CHUNK * Grid::CELLS))
         .zip(scores.par_chunks_mut(CHUNK))
         .zip(nodes.par_chunks_mut(CHUNK))
         .zip(solutions.par_chunks_mut(CHUNK));
@@ -293,11 +293,11 @@ fn canon<'py>(
     let view = puzzles.view();
     let n = view.len();
     let mut status = vec![0u8; n];
-    let mut canonical = vec![NO_GRID; n * CELLS];
+    let mut canonical = vec![NO_GRID; n * Grid::CELLS];
     let mut transforms = vec![Transform::identity(); n];
     let parts = status
         .par_chunks_mut(CHUNK)
-        .zip(canonical.par_chunks_mut(CHUNK * CELLS))
+        .zip(canonical.par_chunks_mut(CHUNK * Grid::CELLS))
         .zip(transforms.par_chunks_mut(CHUNK));
     let errors = run_job(py, &CanonJob, view, threads, parts, |part, j, row, _| {
         let ((status, canonical), transforms) = part;
@@ -362,14 +362,14 @@ fn read<'py>(
                 Ok(g) => cells.extend_from_slice(g.cells()),
                 Err(e) => {
                     // Marked, so the row stays invalid wherever it goes.
-                    cells.extend_from_slice(&[NO_GRID; CELLS]);
+                    cells.extend_from_slice(&[NO_GRID; Grid::CELLS]);
                     errors.push((i, format!("row {i} (0-based): {path}:{}: {e}", rec.line)));
                 }
             }
             if has_expected {
                 match &rec.expected {
                     Some(Ok(g)) => expected.extend_from_slice(g.cells()),
-                    _ => expected.extend_from_slice(&[NO_GRID; CELLS]),
+                    _ => expected.extend_from_slice(&[NO_GRID; Grid::CELLS]),
                 }
             }
             lines.push(rec.line);
@@ -394,7 +394,7 @@ fn read<'py>(
     }
     dict.set_item(
         "puzzles",
-        PyArray1::from_vec(py, cells).reshape([n, CELLS])?,
+        PyArray1::from_vec(py, cells).reshape([n, Grid::CELLS])?,
     )?;
     dict.set_item("line", PyArray1::from_vec(py, lines))?;
     dict.set_item("valid", PyArray1::from_vec(py, valid))?;
@@ -402,7 +402,7 @@ fn read<'py>(
     if let Some(expected) = expected {
         dict.set_item(
             "expected",
-            PyArray1::from_vec(py, expected).reshape([n, CELLS])?,
+            PyArray1::from_vec(py, expected).reshape([n, Grid::CELLS])?,
         )?;
     }
     Ok(dict)

@@ -4,7 +4,6 @@
 
 use std::fmt::Write as _;
 
-use super::classes::grid_key;
 use crate::canon::Canonicalizer;
 use crate::grid::Grid;
 use crate::output::{Column, Row, Status, CANON_COLUMNS};
@@ -65,15 +64,16 @@ pub enum Equivalence {
     Exact,
 }
 
-/// The class key of a valid puzzle, filling the row's canonical form when
-/// classes are by canonical form. `None` (and the row marked invalid) for
-/// contradictory givens, which are never merged with anything.
-pub(crate) fn class_key(
+/// The grid that stands for a valid puzzle's class (its canonical form, or
+/// the puzzle itself for exact matching), filling the row's canonical form
+/// when classes are by canonical form. `None` (and the row marked invalid)
+/// for contradictory givens, which are never merged with anything.
+pub(crate) fn class_of(
     equivalence: Equivalence,
     canon: &mut Canonicalizer,
     puzzle: &Grid,
     row: &mut Row,
-) -> Option<u128> {
+) -> Option<Grid> {
     if !check_givens(puzzle, row) {
         return None;
     }
@@ -81,9 +81,9 @@ pub(crate) fn class_key(
         Equivalence::Class => {
             let form = canon.canonical(puzzle).0;
             row.canonical = Some(form);
-            grid_key(&form)
+            form
         }
-        Equivalence::Exact => grid_key(puzzle),
+        Equivalence::Exact => *puzzle,
     })
 }
 
@@ -129,12 +129,12 @@ mod tests {
     }
 
     #[test]
-    fn exact_keys_differ_for_equivalent_puzzles_but_class_keys_agree() {
+    fn exact_classes_differ_for_equivalent_puzzles_but_canonical_classes_agree() {
         let p = grid(EASY);
         let moved = Transform::random(&mut Rng::new(3)).apply(&p);
         assert_ne!(moved, p);
         let mut c = Canonicalizer::new();
-        let mut key = |e, g: &Grid| class_key(e, &mut c, g, &mut Row::default());
+        let mut key = |e, g: &Grid| class_of(e, &mut c, g, &mut Row::default());
         assert_eq!(key(Equivalence::Class, &p), key(Equivalence::Class, &moved));
         assert_ne!(key(Equivalence::Exact, &p), key(Equivalence::Exact, &moved));
         let mut bad = Grid::default();

@@ -21,7 +21,7 @@ pub const SHARDS: usize = 64;
 /// The 128-bit key of a grid: XXH3-128 of its 81 cell values. Distinct
 /// grids collide with probability about n² / 2¹²⁹ over n grids (below
 /// 10⁻²² for ten million).
-pub fn grid_key(grid: &Grid) -> u128 {
+pub(crate) fn grid_key(grid: &Grid) -> u128 {
     xxhash_rust::xxh3::xxh3_128(grid.cells())
 }
 
@@ -48,7 +48,10 @@ impl Hasher for KeyHasher {
 
 type Shard<V> = HashMap<u128, V, BuildHasherDefault<KeyHasher>>;
 
-/// A concurrent map from class keys to values, shared by the workers.
+/// A concurrent map from grids (each class's representative: its canonical
+/// form, or the puzzle itself) to values, shared by the workers. Only a
+/// 128-bit hash of each grid is stored (see `grid_key`), so memory per class
+/// is the key and the value.
 pub struct ClassMap<V> {
     shards: Box<[Mutex<Shard<V>>]>,
 }
@@ -74,8 +77,13 @@ impl<V: Copy> ClassMap<V> {
         self.shards[i].lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Inserts `value` for a new `key`, or merges it into the present one.
-    pub fn upsert(&self, key: u128, value: V, merge: impl FnOnce(&mut V, V)) {
+    /// Inserts `value` for a new `grid`, or merges it into the present one.
+    pub fn upsert(&self, grid: &Grid, value: V, merge: impl FnOnce(&mut V, V)) {
+        self.upsert_key(grid_key(grid), value, merge);
+    }
+
+    /// [`upsert`](Self::upsert) by key.
+    fn upsert_key(&self, key: u128, value: V, merge: impl FnOnce(&mut V, V)) {
         let mut shard = self.shard(key);
         match shard.get_mut(&key) {
             Some(present) => merge(present, value),
@@ -85,8 +93,13 @@ impl<V: Copy> ClassMap<V> {
         }
     }
 
-    /// The value of `key`, if present.
-    pub fn get(&self, key: u128) -> Option<V> {
+    /// The value of `grid`, if present.
+    pub fn get(&self, grid: &Grid) -> Option<V> {
+        self.get_key(grid_key(grid))
+    }
+
+    /// [`get`](Self::get) by key.
+    fn get_key(&self, key: u128) -> Option<V> {
         self.shard(key).get(&key).copied()
     }
 
@@ -103,13 +116,13 @@ impl<V: Copy> ClassMap<V> {
         self.len() == 0
     }
 
-    /// Calls `f` with every key and value, shard by shard (in no
-    /// particular order: callers that need one sort what they keep).
-    pub fn for_each(&self, mut f: impl FnMut(u128, V)) {
+    /// Calls `f` with every value, shard by shard (in no particular order:
+    /// callers that need one sort what they keep).
+    pub fn for_each(&self, mut f: impl FnMut(V)) {
         for shard in self.shards.iter() {
             let shard = shard.lock().unwrap_or_else(|e| e.into_inner());
-            for (&key, &value) in shard.iter() {
-                f(key, value);
+            for &value in shard.values() {
+                f(value);
             }
         }
     }
@@ -147,7 +160,7 @@ mod tests {
                 .unwrap();
             pool.install(|| {
                 keys.par_iter().enumerate().for_each(|(i, &k)| {
-                    map.upsert(k, (i as u64, 1), |v, new| {
+                    map.upsert_key(k, (i as u64, 1), |v, new| {
                         v.0 = v.0.min(new.0);
                         v.1 += new.1;
                     })
@@ -160,12 +173,13 @@ mod tests {
         for k in 0..777u64 {
             let key = u128::from(k) << 100 | u128::from(k);
             let expected_count = (10_000 - k).div_ceil(777);
-            assert_eq!(one.get(key), Some((k, expected_count)));
-            assert_eq!(two.get(key), one.get(key));
+            assert_eq!(one.get_key(key), Some((k, expected_count)));
+            assert_eq!(two.get_key(key), one.get_key(key));
         }
-        assert_eq!(one.get(12345), None);
+        assert_eq!(one.get_key(12345), None);
+        assert_eq!(one.get(&grid(EASY)), None);
         let (mut keys_seen, mut records) = (0, 0);
-        one.for_each(|_, (_, count)| {
+        one.for_each(|(_, count)| {
             keys_seen += 1;
             records += count;
         });

@@ -9,7 +9,7 @@
 //! minimum and a sum), so the output does not depend on the thread count.
 //! Invalid records are never merged: each keeps its row, in place.
 
-use super::canon::{class_key, Equivalence};
+use super::canon::{class_of, Equivalence};
 use super::classes::ClassMap;
 use crate::canon::Canonicalizer;
 use crate::grid::Grid;
@@ -55,15 +55,15 @@ impl Job for DedupeJob<'_> {
     }
 
     fn process(&self, canon: &mut Canonicalizer, puzzle: &Grid, _: &Record, row: &mut Row) {
-        let Some(key) = class_key(self.equivalence, canon, puzzle, row) else {
+        let Some(class) = class_of(self.equivalence, canon, puzzle, row) else {
             return;
         };
         match self.pass {
-            Pass::Count => self.classes.upsert(key, (row.index, 1), |v, new| {
+            Pass::Count => self.classes.upsert(&class, (row.index, 1), |v, new| {
                 v.0 = v.0.min(new.0);
                 v.1 += new.1;
             }),
-            Pass::Emit => match self.classes.get(key) {
+            Pass::Emit => match self.classes.get(&class) {
                 Some((first, _)) if first != row.index => row.status = Status::Duplicate,
                 Some((_, count)) => row.dropped = Some(count - 1),
                 // Only when the input changed between the passes.

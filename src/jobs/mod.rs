@@ -10,7 +10,7 @@ mod score;
 mod solve;
 
 pub use canon::{CanonJob, Equivalence};
-pub use classes::{grid_key, ClassMap};
+pub use classes::ClassMap;
 pub use dedupe::{DedupeJob, Pass};
 pub use overlap::OverlapJob;
 pub use score::ScoreJob;

@@ -4,7 +4,7 @@
 //! test record whose class is there. Invalid records of either input get
 //! their row, in place, as everywhere.
 
-use super::canon::{class_key, Equivalence};
+use super::canon::{class_of, Equivalence};
 use super::classes::ClassMap;
 use crate::canon::Canonicalizer;
 use crate::grid::Grid;
@@ -43,15 +43,15 @@ impl Job for OverlapJob<'_> {
     }
 
     fn process(&self, canon: &mut Canonicalizer, puzzle: &Grid, record: &Record, row: &mut Row) {
-        let Some(key) = class_key(Equivalence::Class, canon, puzzle, row) else {
+        let Some(class) = class_of(Equivalence::Class, canon, puzzle, row) else {
             return;
         };
         match self.split {
-            Split::Train => self.classes.upsert(key, record.line, |v, new| {
+            Split::Train => self.classes.upsert(&class, record.line, |v, new| {
                 *v = (*v).min(new);
             }),
             Split::Test => {
-                if let Some(line) = self.classes.get(key) {
+                if let Some(line) = self.classes.get(&class) {
                     row.status = Status::Leak;
                     row.train_line = Some(line);
                 }

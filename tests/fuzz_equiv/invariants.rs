@@ -9,7 +9,6 @@
 use std::io::{BufReader, Read};
 
 use batchdoku::DlxSolver;
-use batchdoku::CELLS;
 use batchdoku::{parse_line, InputFormat, ParseError, Record, RecordReader};
 use batchdoku::{score, ScoreOptions, Weights};
 use batchdoku::{Engine, Grid, Solver};
@@ -157,7 +156,7 @@ pub struct Engines {
 /// each a cell (`cell_value` for cell characters, so puzzle lines are
 /// themselves good inputs; any other byte modulo 10). `None` when shorter.
 pub fn grid_of(data: &[u8]) -> Option<Grid> {
-    let head = data.first_chunk::<CELLS>()?;
+    let head = data.first_chunk::<{ Grid::CELLS }>()?;
     let cells = head.map(cell_value);
     Some(Grid::from_cells(cells).expect("cells are 0..=9"))
 }
@@ -166,8 +165,8 @@ pub fn grid_of(data: &[u8]) -> Option<Grid> {
 /// input has 81 more bytes, one signed weight per cell from them.
 pub fn weights_of(data: &[u8]) -> Weights {
     match data
-        .get(CELLS..)
-        .and_then(|rest| rest.first_chunk::<CELLS>())
+        .get(Grid::CELLS..)
+        .and_then(|rest| rest.first_chunk::<{ Grid::CELLS }>())
     {
         Some(raw) => Weights::new(raw.map(|b| i32::from(b as i8))),
         None => Weights::target(),

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use batchdoku::batch::{Row, Status};
-use batchdoku::CELLS;
+use batchdoku::Grid;
 
 /// The first invalid records a report lists (the rest are counted).
 pub const ERRORS_SHOWN: usize = 20;
@@ -176,11 +176,11 @@ pub struct Aggregate {
     /// [`ERRORS_SHOWN`]).
     pub errors: Vec<ErrorNote>,
     /// Valid records per number of givens.
-    pub givens: [u64; CELLS + 1],
+    pub givens: [u64; Grid::CELLS + 1],
     /// Unique puzzles per number of givens.
-    pub unique_by_givens: [u64; CELLS + 1],
+    pub unique_by_givens: [u64; Grid::CELLS + 1],
     /// Unique puzzles solved by singles alone, per number of givens.
-    pub singles_by_givens: [u64; CELLS + 1],
+    pub singles_by_givens: [u64; Grid::CELLS + 1],
     /// Valid records per log-scaled bin of guesses.
     pub guesses: [u64; LOG_BINS],
     /// Valid records per log-scaled bin of backtracks.
@@ -199,9 +199,9 @@ impl Default for Aggregate {
             records: 0,
             by_status: [0; Status::ALL.len()],
             errors: Vec::new(),
-            givens: [0; CELLS + 1],
-            unique_by_givens: [0; CELLS + 1],
-            singles_by_givens: [0; CELLS + 1],
+            givens: [0; Grid::CELLS + 1],
+            unique_by_givens: [0; Grid::CELLS + 1],
+            singles_by_givens: [0; Grid::CELLS + 1],
             guesses: [0; LOG_BINS],
             backtracks: [0; LOG_BINS],
             guesses_sum: 0,

@@ -39,7 +39,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use batchdoku::batch::Job;
-use batchdoku::batch::{grid_key, ClassMap, EngineKind, ScoreJob, SolveJob};
+use batchdoku::batch::{ClassMap, EngineKind, ScoreJob, SolveJob};
 
 /// A class's first record and its size.
 type ClassCount = (u64, u64);
@@ -208,13 +208,11 @@ impl Job for ReportJob {
         }
         if let Some(classes) = &self.classes {
             let form = scratch.canon.canonical(puzzle).0;
-            classes
-                .canonical
-                .upsert(grid_key(&form), (row.index, 1), |v, new| {
-                    v.0 = v.0.min(new.0);
-                    v.1 += new.1;
-                });
-            classes.exact.upsert(grid_key(puzzle), (), |_, _| {});
+            classes.canonical.upsert(&form, (row.index, 1), |v, new| {
+                v.0 = v.0.min(new.0);
+                v.1 += new.1;
+            });
+            classes.exact.upsert(puzzle, (), |_, _| {});
         }
         if let Some((_, job)) = &self.score {
             if matches!(row.status, Status::Unique | Status::Multiple) {
@@ -251,7 +249,7 @@ fn class_summary(classes: &Classes, valid: u64) -> ClassSummary {
     let distinct_puzzles = classes.exact.len() as u64;
     let mut largest: Vec<ClassCount> = Vec::with_capacity(4 * LARGEST_CLASSES);
     let by_size = |a: &ClassCount, b: &ClassCount| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
-    classes.canonical.for_each(|_, value| {
+    classes.canonical.for_each(|value| {
         if value.1 >= 2 {
             largest.push(value);
             if largest.len() == largest.capacity() {

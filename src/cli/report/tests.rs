@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::*;
 use batchdoku::batch::{self as pipeline, Config, Input, OutputFormat, Sink};
-use batchdoku::{parse_line, Canonicalizer, ReadOptions, Rng, Transform, CELLS};
+use batchdoku::{parse_line, Canonicalizer, ReadOptions, Rng, Transform};
 
 /// The sample's puzzles (each has one solution).
 fn sample() -> Vec<Grid> {
@@ -35,8 +35,8 @@ fn mixed_corpus(seed: u64, n: usize) -> Vec<Grid> {
         .map(|i| {
             let mut p = Transform::random(&mut rng).apply(&sample[i % sample.len()]);
             let solution = solver.solve_first(&p).unwrap().solution.unwrap();
-            let givens: Vec<usize> = (0..CELLS).filter(|&c| p.get(c) != 0).collect();
-            let blanks: Vec<usize> = (0..CELLS).filter(|&c| p.get(c) == 0).collect();
+            let givens: Vec<usize> = (0..Grid::CELLS).filter(|&c| p.get(c) != 0).collect();
+            let blanks: Vec<usize> = (0..Grid::CELLS).filter(|&c| p.get(c) == 0).collect();
             match i % 4 {
                 0 => {}
                 1 => {
@@ -51,7 +51,8 @@ fn mixed_corpus(seed: u64, n: usize) -> Vec<Grid> {
                 }
                 2 => {
                     let fits = |p: &Grid, c: usize, d: u8| {
-                        d != solution.get(c) && (0..CELLS).all(|o| !peers(c, o) || p.get(o) != d)
+                        d != solution.get(c)
+                            && (0..Grid::CELLS).all(|o| !peers(c, o) || p.get(o) != d)
                     };
                     let (c, d) = blanks
                         .iter()
@@ -62,7 +63,7 @@ fn mixed_corpus(seed: u64, n: usize) -> Vec<Grid> {
                 }
                 _ => {
                     let &from = givens.first().unwrap();
-                    let to = (0..CELLS)
+                    let to = (0..Grid::CELLS)
                         .find(|&o| peers(from, o) && p.get(o) == 0)
                         .unwrap();
                     p.set(to, p.get(from));
@@ -79,12 +80,12 @@ fn solved_by_singles(p: &Grid) -> bool {
     let mut g = *p;
     let candidates = |g: &Grid, c: usize| -> u16 {
         (1..=9u8)
-            .filter(|&d| (0..CELLS).all(|o| !peers(c, o) || g.get(o) != d))
+            .filter(|&d| (0..Grid::CELLS).all(|o| !peers(c, o) || g.get(o) != d))
             .fold(0, |m, d| m | 1 << d)
     };
     loop {
         let mut placed = false;
-        let blanks: Vec<usize> = (0..CELLS).filter(|&c| g.get(c) == 0).collect();
+        let blanks: Vec<usize> = (0..Grid::CELLS).filter(|&c| g.get(c) == 0).collect();
         for c in blanks {
             let m = candidates(&g, c);
             if g.get(c) == 0 && m.count_ones() == 1 {
