@@ -14,7 +14,7 @@ use crate::parse::{parse_line, InputFormat, ReadOptions};
 use crate::testdata::{EASY, HARD};
 
 #[test]
-fn fill_row_names_source_and_line_of_invalid_records() {
+fn fill_row_keeps_the_position_of_invalid_records_as_data() {
     let lines = [
         &b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"[..],
         b"not a puzzle",
