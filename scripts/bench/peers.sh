@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side by side in one run, one thread: batchdoku, the `sudoku` crate 0.8 and tdoku on exactly the same puzzles.
-# Usage: scripts/peers.sh [DATA_DIR]   (default $BATCHDOKU_DATA, else ../shared/data; every DATA_DIR/*.txt is a set)
+# Usage: scripts/bench/peers.sh [DATA_DIR]   (default $BATCHDOKU_DATA, else ../shared/data; every DATA_DIR/*.txt is a set)
 #
 # For each set, as given and permuted, first solution (limit 1) and count-to-2 (limit 2), the three programs run
 # one after the other, REPEATS times (interleaved, so a burst of other work on the machine hits all three alike),
@@ -23,7 +23,7 @@
 # REPEATS (default 3), PERMUTE_SEED (default 1), TDOKU_DIR (default ../shared/peers/tdoku).
 set -euo pipefail
 shopt -s inherit_errexit
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 DATA=${1:-${BATCHDOKU_DATA:-../shared/data}}
 MIN_SECONDS=${MIN_SECONDS:-1.5}
 REPEATS=${REPEATS:-3}
@@ -33,8 +33,8 @@ RUN_DIR=${BENCH_RUN_DIR:-target/bench-runs/$(date +%Y-%m-%d)-$(hostname)}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$RUN_DIR"
-# shellcheck source=scripts/bench_lib.sh
-source scripts/bench_lib.sh
+# shellcheck source=scripts/bench/bench_lib.sh
+source scripts/bench/bench_lib.sh
 
 files=()
 if [ -n "${SETS:-}" ]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CI helper for scripts/ci_spark.sh: makes the small test corpora and compares the cluster recipes' Parquet
+"""CI helper for scripts/ci/ci_spark.sh: makes the small test corpora and compares the cluster recipes' Parquet
 output with the CLI's CSV output on the same input.
 
     cluster_check.py make DIR                    corpus.txt (with equivalent copies, blank, comment and

@@ -13,7 +13,7 @@
 #   5. dedupe and 6. overlap on the local cluster: kept rows and leaks equal `batchdoku dedupe` / `overlap`;
 #   7. Dask (dask_solve.py): a CSV solved through map_partitions equals the CLI's rows.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 VENV=${SPARK_VENV:-target/spark-venv}
 MASTER=${SPARK_CI_MASTER:-local-cluster[2,1,1024]}
 B=target/release/batchdoku
@@ -50,7 +50,7 @@ SPARK_HOME="$TMP/spark-home"
 mkdir "$SPARK_HOME"
 for f in "$("$PY" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')"/*; do ln -s "$f" "$SPARK_HOME/"; done
 export SPARK_HOME PYSPARK_PYTHON="$PWD/$PY" PYSPARK_DRIVER_PYTHON="$PWD/$PY"
-"$PY" scripts/cluster_check.py make "$TMP/d"
+"$PY" scripts/ci/cluster_check.py make "$TMP/d"
 D="$TMP/d"
 passed=0
 ok() { passed=$((passed + 1)); echo "ci_spark: ok: $*" >&2; }
@@ -63,7 +63,7 @@ spark() { # spark LOG script args...: runs a Spark recipe, shows its log's end w
 }
 
 # 1. The pipe path on separate executors.
-spark "$TMP/p1.log" scripts/spark_solve.py --binary "$B" --input "$D/corpus.txt" --output "$TMP/p1" \
+spark "$TMP/p1.log" examples/cluster/spark_solve.py --binary "$B" --input "$D/corpus.txt" --output "$TMP/p1" \
   --master "$MASTER" --partitions 3 -- solve -k 2 --format line
 "$B" solve -q -k 2 --format line "$D/corpus.txt" > "$TMP/p1.direct" || [ $? -eq 1 ]
 cat "$TMP"/p1/part-* | cmp -s - "$TMP/p1.direct" \
@@ -71,7 +71,7 @@ cat "$TMP"/p1/part-* | cmp -s - "$TMP/p1.direct" \
 ok "pipe path on $MASTER: $(grep -c '' "$TMP/p1.direct") rows (blank, comment and malformed lines in the input) equal the CLI's"
 
 # 2. The pipe path in local mode on a CSV with a header.
-spark "$TMP/p2.log" scripts/spark_solve.py --binary "$B" --input "$D/corpus.csv" --output "$TMP/p2" \
+spark "$TMP/p2.log" examples/cluster/spark_solve.py --binary "$B" --input "$D/corpus.csv" --output "$TMP/p2" \
   --master 'local[2]' --partitions 3 -- solve --keep-columns
 "$B" solve -q --no-header --keep-columns "$D/corpus.csv" > "$TMP/p2.direct"
 cat "$TMP"/p2/part-* | cut -d, -f3- > "$TMP/p2.spark"   # index and line count within each partition
@@ -80,7 +80,7 @@ cut -d, -f3- "$TMP/p2.direct" | cmp -s - "$TMP/p2.spark" \
 ok "pipe path in local[2] on a CSV with a header: $(grep -c '' "$TMP/p2.direct") rows equal the CLI's"
 
 # 3. A real failure fails the job, saying why.
-if "$PY" scripts/spark_solve.py --binary "$B" --input "$D/corpus.txt" --output "$TMP/p3" --master 'local[2]' \
+if "$PY" examples/cluster/spark_solve.py --binary "$B" --input "$D/corpus.txt" --output "$TMP/p3" --master 'local[2]' \
      --conf spark.task.maxFailures=1 -- solve --no-such-flag > "$TMP/p3.log" 2>&1; then
   echo "ci_spark: FAIL: a failing binary did not fail the Spark job" >&2
   exit 1
@@ -90,27 +90,27 @@ grep -q 'batchdoku exited with code 2' "$TMP/p3.log" \
 ok "a failing binary fails the Spark job: $(grep -o 'spark_solve: partition [0-9]*: batchdoku exited with code 2' "$TMP/p3.log" | head -1)"
 
 # 4. The Arrow path.
-spark "$TMP/a.log" scripts/spark_frames.py solve -k 2 --input "$D/corpus.txt" --output "$TMP/a" --master "$MASTER"
+spark "$TMP/a.log" examples/cluster/spark_frames.py solve -k 2 --input "$D/corpus.txt" --output "$TMP/a" --master "$MASTER"
 "$B" solve -q -k 2 --input-format line "$D/corpus.txt" > "$TMP/a.csv" || [ $? -eq 1 ]
-"$PY" scripts/cluster_check.py solve "$TMP/a.csv" "$TMP/a"
+"$PY" scripts/ci/cluster_check.py solve "$TMP/a.csv" "$TMP/a"
 ok "Arrow path (mapInArrow) on $MASTER equals the CLI"
 
 # 5. Dedupe and 6. overlap, grouping by canonical form in Spark.
-spark "$TMP/dd.log" scripts/spark_frames.py dedupe --input "$D/corpus.txt" --output "$TMP/dd" --master "$MASTER"
+spark "$TMP/dd.log" examples/cluster/spark_frames.py dedupe --input "$D/corpus.txt" --output "$TMP/dd" --master "$MASTER"
 "$B" dedupe -q "$D/corpus.txt" > "$TMP/dd.csv" || [ $? -eq 1 ]
-"$PY" scripts/cluster_check.py dedupe "$TMP/dd.csv" "$TMP/dd"
+"$PY" scripts/ci/cluster_check.py dedupe "$TMP/dd.csv" "$TMP/dd"
 ok "dedupe on $MASTER keeps the CLI's rows"
-spark "$TMP/ov.log" scripts/spark_frames.py overlap --train "$D/train.txt" --test "$D/test.txt" --output "$TMP/ov" \
+spark "$TMP/ov.log" examples/cluster/spark_frames.py overlap --train "$D/train.txt" --test "$D/test.txt" --output "$TMP/ov" \
   --master "$MASTER"
 "$B" overlap -q "$D/train.txt" "$D/test.txt" > "$TMP/ov.csv" || [ $? -eq 1 ]
-"$PY" scripts/cluster_check.py overlap "$TMP/ov.csv" "$TMP/ov"
+"$PY" scripts/ci/cluster_check.py overlap "$TMP/ov.csv" "$TMP/ov"
 ok "overlap on $MASTER finds the CLI's leaks"
 
 # 7. Dask.
 t=$(date +%s)
-"$PY" scripts/dask_solve.py --input "$D/corpus.csv" --output "$TMP/dk" --blocksize 40kB
+"$PY" examples/cluster/dask_solve.py --input "$D/corpus.csv" --output "$TMP/dk" --blocksize 40kB
 "$B" solve -q --keep-columns "$D/corpus.csv" > "$TMP/dk.csv"
-"$PY" scripts/cluster_check.py dask "$TMP/dk.csv" "$TMP/dk"
+"$PY" scripts/ci/cluster_check.py dask "$TMP/dk.csv" "$TMP/dk"
 ok "Dask map_partitions with meta equals the CLI ($(( $(date +%s) - t )) s wall)"
 
 echo "ci_spark: Spark and Dask checks took $(( $(date +%s) - all_start )) s in all" >&2

@@ -2,7 +2,7 @@
 """batchdoku on Dask: solve a CSV corpus partition by partition with dask.dataframe and the Python package.
 
     pip install ./python "dask[dataframe]" pyarrow
-    python3 scripts/dask_solve.py --input 'corpus/*.csv' --output solved/ [--column puzzle] [-k 2]
+    python3 examples/cluster/dask_solve.py --input 'corpus/*.csv' --output solved/ [--column puzzle] [-k 2]
 
 Reads every CSV with `dtype=str` (pandas would otherwise read a puzzle such as `003070...` as an integer and drop
 its zeros), solves each partition in one `batchdoku.solve` call (threads=1: Dask runs one task per core) through

@@ -19,7 +19,7 @@ Each partition's records stream through `batchdoku solve` (stdin -> stdout, one 
 
 Local mode, no cluster needed:
 
-    python3 scripts/spark_solve.py --binary target/release/batchdoku \\
+    python3 examples/cluster/spark_solve.py --binary target/release/batchdoku \\
         --input data/sample.txt --output /tmp/solved --master 'local[2]' -- solve -k 2 --format line
 
 Everything after `--` is passed to batchdoku (default: `solve --format csv`); `--no-header`, `-q`, `-j 1` and the

@@ -4,7 +4,7 @@
 # virtual environment with what the README's recipes need, and runs the package's pytest suite: results compared
 # with the CLI, every `python` block of the README's Python section run on the fixtures, and `mypy --strict` on them.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 start=$(date +%s)
 VENV=${PY_VENV:-target/py-venv}
 if [ ! -x "$VENV/bin/python" ]; then

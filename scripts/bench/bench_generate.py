@@ -11,7 +11,7 @@ kept runs as puzzles/s:
 
 Linux only (/proc/stat, os.wait4). Prints a Markdown table.
 
-    python3 scripts/bench_generate.py [--binary target/release/batchdoku] [--runs 5]
+    python3 scripts/bench/bench_generate.py [--binary target/release/batchdoku] [--runs 5]
 """
 
 import argparse

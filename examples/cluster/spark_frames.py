@@ -18,7 +18,7 @@ by form (groupBy, a shuffle), and the first record of each class is the one with
 (`line` for text input, else the row's position in read order, or `--order COLUMN`). Invalid records are never
 merged: each keeps its own row in dedupe, and never leaks in overlap (the CLI's rules).
 
-    python3 scripts/spark_frames.py solve --input data/sample.txt --output /tmp/solved --master 'local[2]'
+    python3 examples/cluster/spark_frames.py solve --input data/sample.txt --output /tmp/solved --master 'local[2]'
 """
 
 import argparse

@@ -3,9 +3,9 @@
 # write CSV to /dev/null) on each public set, replicated to about SECONDS_PER_RUN seconds of work, at 1 and 2
 # threads; then dedupe's peak memory on 1M and 4M distinct puzzles (random row/band/digit shuffles of the
 # 17-clue set, so distinct strings but few classes: the --exact table holds one entry per distinct puzzle).
-# Re-run with: scripts/bench_corpus.sh [DATA_DIR]. SKIP_MEMORY=1 skips the memory step.
+# Re-run with: scripts/bench/bench_corpus.sh [DATA_DIR]. SKIP_MEMORY=1 skips the memory step.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 DATA=${1:-${BATCHDOKU_DATA:-../shared/data}}
 PER_RUN=${SECONDS_PER_RUN:-3}
 TMP=$(mktemp -d)
@@ -13,8 +13,8 @@ trap 'rm -rf "$TMP"' EXIT
 cargo build --release --quiet
 B=target/release/batchdoku
 
-# shellcheck source=scripts/bench_lib.sh
-source scripts/bench_lib.sh
+# shellcheck source=scripts/bench/bench_lib.sh
+source scripts/bench/bench_lib.sh
 # rate N CMD...: puzzles/s of one run over N records.
 rate() {
   local n=$1 t0 t1; shift

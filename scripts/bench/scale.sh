@@ -5,7 +5,7 @@
 # throughput for each. Memory must stay flat (10M within 10 % of 1M) and
 # under 64 MB; every puzzle must come back as exactly one row, in order.
 #
-# Usage: scripts/scale.sh [DATA_DIR]   (default ../shared/data)
+# Usage: scripts/bench/scale.sh [DATA_DIR]   (default ../shared/data)
 # Environment: THREADS (default 2), SCALE_SIZES (default "1000000 10000000"),
 #              MAX_RSS_MB (default 64), BATCHDOKU (a prebuilt binary).
 #
@@ -15,7 +15,7 @@
 # stream is generated on the fly at far more than solving speed and no two
 # passes are byte-identical. Nothing is written to disk but the timings.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 DATA=${1:-${BATCHDOKU_DATA:-../shared/data}}
 THREADS=${THREADS:-2}
 SIZES=${SCALE_SIZES:-"1000000 10000000"}

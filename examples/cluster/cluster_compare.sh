@@ -2,10 +2,10 @@
 # Side by side on one input, in one run: the CLI (`solve -j CORES`), the Spark pipe path (spark_solve.py), the
 # Spark Arrow path (spark_frames.py solve, from the text file and from Parquet) and Dask (dask_solve.py), all at
 # the same core count. Spark job time excludes Spark start-up (reported apart); Dask time includes its start.
-#   scripts/cluster_compare.sh [COPIES of data/sample.txt, default 1000] [CORES, default 2]
-# Uses the virtual environment that scripts/ci_spark.sh sets up (run that first). For the README's figures.
+#   examples/cluster/cluster_compare.sh [COPIES of data/sample.txt, default 1000] [CORES, default 2]
+# Uses the virtual environment that scripts/ci/ci_spark.sh sets up (run that first). For the README's figures.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 COPIES=${1:-1000}
 CORES=${2:-2}
 VENV=${SPARK_VENV:-target/spark-venv}
@@ -32,7 +32,7 @@ t0=$(date +%s.%N)
 cli=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 echo "CLI solve -j $CORES:        ${cli} s, $(rate "$cli") puzzles/s"
 
-"$PY" scripts/spark_solve.py --binary "$B" --input "$TMP/in.txt" --output "$TMP/pipe" --master "local[$CORES]" \
+"$PY" examples/cluster/spark_solve.py --binary "$B" --input "$TMP/in.txt" --output "$TMP/pipe" --master "local[$CORES]" \
   --partitions "$((CORES * 2))" -- solve --format line 2> "$TMP/pipe.log"   # textFile: no maxPartitionBytes
 job=$(grep -o 'job [0-9.]*' "$TMP/pipe.log" | cut -d' ' -f2)
 up=$(grep -o 'start-up [0-9.]*' "$TMP/pipe.log" | cut -d' ' -f2)
@@ -41,7 +41,7 @@ echo "Spark pipe, local[$CORES]:   ${job} s, $(rate "$job") puzzles/s (Spark sta
 for src in text parquet; do
   in="$TMP/in.txt"
   [ "$src" = parquet ] && in="$TMP/in.parquet"
-  "$PY" scripts/spark_frames.py solve --input "$in" --input-format "$src" --output "$TMP/arrow-$src" \
+  "$PY" examples/cluster/spark_frames.py solve --input "$in" --input-format "$src" --output "$TMP/arrow-$src" \
     --master "local[$CORES]" --warm-up --repeat 2 --conf spark.sql.files.maxPartitionBytes=4m 2> "$TMP/arrow-$src.log"
   first=$(grep -o 'job [0-9.]*' "$TMP/arrow-$src.log" | head -1 | cut -d' ' -f2)
   job=$(grep -o 'job [0-9.]*' "$TMP/arrow-$src.log" | tail -1 | cut -d' ' -f2)
@@ -51,7 +51,7 @@ for src in text parquet; do
 done
 
 t0=$(date +%s.%N)
-"$PY" scripts/dask_solve.py --input "$TMP/in.csv" --output "$TMP/dask" --blocksize 4MB 2> /dev/null
+"$PY" examples/cluster/dask_solve.py --input "$TMP/in.csv" --output "$TMP/dask" --blocksize 4MB 2> /dev/null
 dk=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 echo "Dask processes:            ${dk} s, $(rate "$dk") puzzles/s (with Python and Dask start)"
 echo "after: $(uptime | sed 's/.*load/load/')"

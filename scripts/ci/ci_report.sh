@@ -6,11 +6,11 @@
 # the browser logged no console or load error, and that the page holds one
 # <svg> plot per distribution.
 #
-# Usage: bash scripts/ci_report.sh [--screenshot PATH]
+# Usage: bash scripts/ci/ci_report.sh [--screenshot PATH]
 #   --screenshot PATH  also write the sample page's laptop screenshot there
 #                      (how docs/report-sample.png is made).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 shot_out=""
 if [[ "${1:-}" == "--screenshot" ]]; then

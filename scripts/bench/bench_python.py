@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Throughput of batchdoku.solve on puzzles held in a NumPy array, against the CLI's solver-only rate.
 
-    python3 scripts/bench_python.py [SET] [--n 1000000] [--threads 1,2] [--count-limit 1] [--rounds 3]
+    python3 scripts/bench/bench_python.py [SET] [--n 1000000] [--threads 1,2] [--count-limit 1] [--rounds 3]
 
 SET defaults to ../shared/data/puzzles2_17_clue.txt, replicated to --n puzzles (a uint8 array of shape (n, 81)).
 For each thread count, --rounds times (default 3), interleaved: one call of batchdoku.solve and one
@@ -18,7 +18,7 @@ import numpy as np
 
 import batchdoku
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the crate root
 
 
 def main():

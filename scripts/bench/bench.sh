@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Whole-program benchmarks for BENCHMARKS.md. Re-run with: scripts/bench.sh [DATA_DIR]
+# Whole-program benchmarks for BENCHMARKS.md. Re-run with: scripts/bench/bench.sh [DATA_DIR]
 #
 #  1. solver-only rate per public set (`batchdoku bench`, puzzles in memory, 1 thread),
 #  2. end-to-end `solve` (read + parse + solve + CSV write to /dev/null) on each set, replicated so that one run
 #     lasts about 4 s, at 1 and 2 threads, for first-solution and count-to-2 modes,
 #  3. thread scaling on a >= 1M-puzzle input (puzzles2_17_clue replicated),
 #  4. peak memory (max RSS, /usr/bin/time -v) for 1M and 10M puzzles streamed from stdin,
-#  5. single-thread rates side by side with the `sudoku` crate and tdoku (scripts/peers.sh; its MIN_SECONDS, SETS and
+#  5. single-thread rates side by side with the `sudoku` crate and tdoku (scripts/bench/peers.sh; its MIN_SECONDS, SETS and
 #     TDOKU_DIR apply).
 #
 # Output: a Markdown report on stdout and in target/bench-runs/<date>-<host>/report.md (with raw CSV beside it;
@@ -15,7 +15,7 @@
 # runs, the runs of one row interleaved; step 5 too), SKIP_MEMORY=1 to skip step 4, SKIP_PEERS=1 to skip step 5,
 # PERMUTE_SEED (default 1): step 5 runs once on the files as given and once on permuted copies from this seed.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 DATA=${1:-${BATCHDOKU_DATA:-../shared/data}}
 PER_RUN=${SECONDS_PER_RUN:-4}
 REPEATS=${REPEATS:-3}
@@ -26,8 +26,8 @@ mkdir -p "$RUN_DIR"
 cargo build --release --quiet
 B=target/release/batchdoku
 
-# shellcheck source=scripts/bench_lib.sh
-source scripts/bench_lib.sh
+# shellcheck source=scripts/bench/bench_lib.sh
+source scripts/bench/bench_lib.sh
 # e2e FILE THREADS K: puzzles/s of a whole `solve` run, wall clock.
 e2e() {
   local n t0 t1; n=$(grep -c '' "$1")
@@ -110,9 +110,9 @@ if [ "${SKIP_MEMORY:-0}" != 1 ]; then
   done
 fi
 
-# 5. Side by side with the `sudoku` crate 0.8 and tdoku on the same puzzles, as given and permuted (scripts/peers.sh,
+# 5. Side by side with the `sudoku` crate 0.8 and tdoku on the same puzzles, as given and permuted (scripts/bench/peers.sh,
 #    which writes its own peers.md and peers_raw.csv into the same folder). SKIP_PEERS=1 to skip.
 if [ "${SKIP_PEERS:-0}" != 1 ]; then
   echo | tee -a "$RUN_DIR/report.md"
-  BENCH_RUN_DIR=$RUN_DIR REPEATS=$REPEATS scripts/peers.sh "$DATA" | tee -a "$RUN_DIR/report.md"
+  BENCH_RUN_DIR=$RUN_DIR REPEATS=$REPEATS scripts/bench/peers.sh "$DATA" | tee -a "$RUN_DIR/report.md"
 fi
