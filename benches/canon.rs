@@ -1,25 +1,24 @@
-//! Canonical-form (minlex) throughput on the public benchmark sets in
-//! `../shared/data/` (absent sets are skipped), single thread, one reused
-//! [`Canonicalizer`]. Puzzles are parsed before timing. Also complete
-//! grids (generated with a fixed seed) and sparse multi-solution puzzles,
-//! the cases with the most ties.
+//! Canonical-form (minlex) throughput, single thread, one reused
+//! [`Canonicalizer`]. Puzzles are parsed before timing. Sets: the tiered
+//! sets committed in `data/bench/` (compiled in), the public sets of
+//! `../shared/data/` that are present (a line on stderr says which were
+//! used and which skipped; see `common`), then complete grids (generated
+//! with a fixed seed) and sparse multi-solution puzzles, the cases with
+//! the most ties.
 //!
 //! `cargo bench --bench canon`. Before criterion runs, a one-pass report
 //! prints puzzles/s over each whole set, how many puzzles are already in
 //! canonical form and how many distinct forms the set has (skip it with
-//! `CANON_BENCH_NO_REPORT`). `BATCHDOKU_DATA` reads the sets from
+//! `CANON_BENCH_NO_REPORT`). `BATCHDOKU_DATA` reads the public sets from
 //! elsewhere; `BATCHDOKU_BENCH_SAMPLE` sets how many puzzles of each set
 //! criterion times (default 2000, spread evenly over the file).
 
 use std::time::{Duration, Instant};
 
-use batchdoku::generate::{dig, random_solution};
-use batchdoku::Canonicalizer;
-use batchdoku::Rng;
-use batchdoku::{Grid, Solver};
+use batchdoku::{Canonicalizer, Grid, Rng, Solver};
 mod common;
 
-use common::{load, sample, sample_size, SETS};
+use common::{dig, public_sets, random_solution, sample, sample_size, tiers};
 use criterion::{black_box, BenchmarkId, Criterion, Throughput};
 
 /// Generated sets: `n / 10` complete grids (about 2 ms each: the first
@@ -51,10 +50,8 @@ fn rate(canon: &mut Canonicalizer, set: &[Grid]) -> f64 {
 
 fn main() {
     let n = sample_size();
-    let mut sets: Vec<(String, Vec<Grid>)> = SETS
-        .iter()
-        .filter_map(|s| load(s).map(|all| (s.to_string(), all)))
-        .collect();
+    let mut sets = tiers();
+    sets.extend(public_sets("canon bench"));
     sets.extend(generated(n).into_iter().map(|(s, g)| (s.to_string(), g)));
     let mut canon = Canonicalizer::new();
     if std::env::var_os("CANON_BENCH_NO_REPORT").is_none() {

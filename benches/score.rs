@@ -1,11 +1,12 @@
 //! Benchmark of the scored search (branch-and-bound over the one search
 //! loop) against the same loop with pruning off.
 //!
-//! The puzzles are made deterministically: complete grids obtained from a
-//! fixed solution by relabelling digits and permuting bands, rows, stacks
-//! and columns (and transposing), then blanked down to a given count with a
-//! fixed seed. They need not have a unique solution (most have many, which
-//! is what makes the scored search hard).
+//! The puzzles are made deterministically, with a fixed seed per given
+//! count: random complete grids (`common::random_solution`: three diagonal
+//! boxes at random, completed by the solver, then relabelled and permuted),
+//! blanked down to the given count (`common::dig`). They need not have a
+//! unique solution (most have many, which is what makes the scored search
+//! hard). No file is read, so the bench runs the same on a fresh clone.
 //!
 //! Before the criterion groups run, a one-pass report prints a markdown
 //! table: per given count, the mean and largest time and the mean nodes
@@ -31,10 +32,10 @@
 
 use std::time::{Duration, Instant};
 
-use batchdoku::generate::{dig, random_solution};
-use batchdoku::Rng;
-use batchdoku::{score, ScoreOptions, ScoreOutcome, Weights};
-use batchdoku::{Grid, Solver};
+use batchdoku::{score, Grid, Rng, ScoreOptions, ScoreOutcome, Solver, Weights};
+mod common;
+
+use common::{dig, random_solution};
 use criterion::{black_box, Criterion};
 
 /// `count` puzzles with exactly `givens` givens each (fixed seed per

@@ -55,7 +55,7 @@ def test_the_section_has_its_examples():
 @pytest.mark.parametrize("index", range(len(BLOCKS)), ids=lambda i: f"block{i}")
 def test_readme_block_runs(index, workdir):
     code = BLOCKS[index]
-    # Outside CI a recipe whose library is not installed is skipped; scripts/ci_python.sh sets CI_PYTHON_ALL=1,
+    # Outside CI a recipe whose library is not installed is skipped; scripts/ci/ci_python.sh sets CI_PYTHON_ALL=1,
     # so there every block runs.
     if os.environ.get("CI_PYTHON_ALL") != "1":
         for module in re.findall(r"^import (\w+)", code, flags=re.M):

@@ -28,7 +28,7 @@
 //!
 //! `--format csv` prints the rows as CSV instead
 //! (`set,mode,puzzles,batchdoku_per_s,sudoku_per_s,ratio`, a side not run
-//! left empty), for scripts: `scripts/peers.sh` measures one side and one
+//! left empty), for scripts: `scripts/bench/peers.sh` measures one side and one
 //! mode at a time this way, interleaved with tdoku's driver.
 //!
 //! `--write-permuted SEED OUTDIR` measures nothing: it writes each FILE's
