@@ -15,22 +15,19 @@
 
 use std::time::{Duration, Instant};
 
-use batchdoku::{Canonicalizer, Grid, Rng, Solver};
+use batchdoku::{Canonicalizer, Grid, Rng};
 mod common;
 
-use common::{dig, public_sets, random_solution, sample, sample_size, tiers};
+use common::{dig, public_sets, sample, sample_size, solutions, tiers};
 use criterion::{black_box, BenchmarkId, Criterion, Throughput};
 
 /// Generated sets: `n / 10` complete grids (about 2 ms each: the first
 /// row ties under all 1296 column orders), and `n` puzzles dug to 8-16
 /// givens (many solutions, many empty rows: the tie-heavy puzzles).
 fn generated(n: usize) -> Vec<(&'static str, Vec<Grid>)> {
-    let mut solver = Solver::new();
     let mut rng = Rng::new(0xCA_B0_0C);
-    let mut solution = || random_solution(&mut rng, &mut solver);
-    let grids: Vec<Grid> = (0..(n / 10).max(1)).map(|_| solution()).collect();
-    let solutions: Vec<Grid> = (0..n).map(|_| solution()).collect();
-    let sparse: Vec<Grid> = solutions
+    let grids = solutions(0xCA_B0_0C, (n / 10).max(1));
+    let sparse: Vec<Grid> = solutions(0xCA_B0_0D, n)
         .iter()
         .map(|g| {
             let givens = 8 + rng.below(9) as usize;

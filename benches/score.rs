@@ -35,19 +35,17 @@ use std::time::{Duration, Instant};
 use batchdoku::{score, Grid, Rng, ScoreOptions, ScoreOutcome, Solver, Weights};
 mod common;
 
-use common::{dig, random_solution};
+use common::{dig, solutions};
 use criterion::{black_box, Criterion};
 
 /// `count` puzzles with exactly `givens` givens each (fixed seed per
 /// given count, so every run sees the same puzzles).
 fn puzzles(givens: usize, count: usize) -> Vec<Grid> {
-    let mut rng = Rng::new(0x5C0E_0000 + givens as u64);
-    let mut solver = Solver::new();
-    (0..count)
-        .map(|_| {
-            let solution = random_solution(&mut rng, &mut solver);
-            dig(&mut rng, &solution, givens)
-        })
+    let seed = 0x5C0E_0000 + givens as u64;
+    let mut rng = Rng::new(seed);
+    solutions(seed, count)
+        .iter()
+        .map(|solution| dig(&mut rng, solution, givens))
         .collect()
 }
 

@@ -19,7 +19,7 @@
 
 use std::path::PathBuf;
 
-use batchdoku::{parse_line, Engine, Grid, Rng, Solver, Transform};
+use batchdoku::{parse_line, ClueTarget, Generator, Grid, Rng, Solver, Spec};
 
 /// The committed tiered sets: name and text (one puzzle per line).
 pub const TIERS: [(&str, &str); 3] = [
@@ -120,33 +120,24 @@ pub fn sample_size() -> usize {
         .unwrap_or(2000)
 }
 
-/// The cells of box `b` (0-8, row-major), in row-major order.
-fn box_cells(b: usize) -> impl Iterator<Item = usize> {
-    let (r0, c0) = (b / 3 * 3, b % 3 * 3);
-    (0..9).map(move |i| (r0 + i / 3) * 9 + c0 + i % 3)
-}
-
-/// A random complete grid, deterministic given the state of `rng`: the
-/// three diagonal boxes filled with random permutations of 1-9, completed
-/// by `solver` (its first solution), then shuffled by a random
-/// validity-preserving [`Transform`]. The same steps, in the same order
-/// and with the same draws, as the generator's own (so the benches keep
-/// their puzzles), written against the crate root.
-pub fn random_solution(rng: &mut Rng, solver: &mut Solver) -> Grid {
-    let mut seed = Grid::empty();
-    for b in [0usize, 4, 8] {
-        let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
-        rng.shuffle(&mut digits);
-        for (cell, d) in box_cells(b).zip(digits) {
-            seed.set(cell, d);
-        }
-    }
-    let solution = solver
-        .solve_first(&seed)
-        .ok()
-        .and_then(|o| o.solution)
-        .expect("three diagonal boxes always extend to a grid");
-    Transform::random(rng).apply(&solution)
+/// `count` random complete grids: the solutions of a seeded generator's
+/// puzzles (dug only down to 40 givens, which is quick), so the benches
+/// make no grid of their own.
+pub fn solutions(seed: u64, count: usize) -> Vec<Grid> {
+    let spec = Spec {
+        clues: ClueTarget::AtLeast(40),
+        ..Spec::default()
+    };
+    let generator = Generator::new(spec, seed).expect("a valid spec");
+    let mut solver = Solver::new();
+    (0..count as u64)
+        .map(|i| {
+            generator
+                .puzzle(i, &mut solver, || false)
+                .expect("generation is not stopped")
+                .solution
+        })
+        .collect()
 }
 
 /// `solution` with random cells blanked so that exactly `givens` remain
