@@ -2,9 +2,9 @@
 //! loop) against the same loop with pruning off.
 //!
 //! The puzzles are made deterministically, with a fixed seed per given
-//! count: random complete grids (`common::random_solution`: three diagonal
-//! boxes at random, completed by the solver, then relabelled and permuted),
-//! blanked down to the given count (`common::dig`). They need not have a
+//! count: random complete grids (`common::solutions`: the solutions of the
+//! library's seeded `Generator`), blanked down to the given count
+//! (`common::dig`). They need not have a
 //! unique solution (most have many, which is what makes the scored search
 //! hard). No file is read, so the bench runs the same on a fresh clone.
 //!

@@ -13,7 +13,7 @@
 //!   the tiered sets alone).
 //!
 //! Also the complete grids and dug puzzles that the score and canon benches
-//! generate with a fixed seed ([`random_solution`], [`dig`]).
+//! generate with a fixed seed ([`solutions`], [`dig`]).
 
 #![allow(dead_code)] // each bench uses its own subset
 
