@@ -21,6 +21,24 @@ pub const SHARDS: usize = 64;
 /// The 128-bit key of a grid: XXH3-128 of its 81 cell values. Distinct
 /// grids collide with probability about n² / 2¹²⁹ over n grids (below
 /// 10⁻²² for ten million).
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::grid_key;
+/// use batchdoku::{parse_line, Canonicalizer, Rng, Transform};
+/// let puzzle = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// let moved = Transform::random(&mut Rng::new(5)).apply(&puzzle);
+/// assert_ne!(grid_key(&puzzle), grid_key(&moved)); // different grids
+/// let zeros = parse_line(&puzzle.to_line_with(b'0')).unwrap(); // `0` blanks
+/// assert_eq!(grid_key(&zeros), grid_key(&puzzle)); // the same grid
+/// // Keys of canonical forms are equal for equivalent puzzles.
+/// let mut canonicalizer = Canonicalizer::new();
+/// let mut class_key = |g| grid_key(&canonicalizer.canonical(g).0);
+/// assert_eq!(class_key(&puzzle), class_key(&moved));
+/// ```
 pub fn grid_key(grid: &Grid) -> u128 {
     xxhash_rust::xxh3::xxh3_128(grid.cells())
 }
@@ -49,6 +67,27 @@ impl Hasher for KeyHasher {
 type Shard<V> = HashMap<u128, V, BuildHasherDefault<KeyHasher>>;
 
 /// A concurrent map from class keys to values, shared by the workers.
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::ClassMap;
+/// // Per key: the first index seen and a count, merged in any order.
+/// let map = ClassMap::<(u64, u64)>::new();
+/// std::thread::scope(|s| {
+///     for index in [5, 2, 9] {
+///         let map = &map;
+///         s.spawn(move || {
+///             map.upsert(42, (index, 1), |old, new| {
+///                 old.0 = old.0.min(new.0);
+///                 old.1 += new.1;
+///             })
+///         });
+///     }
+/// });
+/// assert_eq!(map.get(42), Some((2, 3)));
+/// assert_eq!(map.get(7), None);
+/// assert_eq!(map.len(), 1);
+/// ```
 pub struct ClassMap<V> {
     shards: Box<[Mutex<Shard<V>>]>,
 }

@@ -61,6 +61,13 @@ use super::wide::Wide;
 use crate::grid::{Grid, CELLS};
 
 /// All nine digits as a candidate mask.
+///
+/// # Example
+/// ```
+/// use batchdoku::solver::{digit_bit, ALL_DIGITS};
+/// assert_eq!((1..=9).fold(0, |mask, d| mask | digit_bit(d)), ALL_DIGITS);
+/// assert_eq!(ALL_DIGITS.count_ones(), 9);
+/// ```
 pub const ALL_DIGITS: u16 = 0x1FF;
 
 /// A dead end: some cell or unit has no way left to hold a digit.
@@ -68,12 +75,30 @@ pub const ALL_DIGITS: u16 = 0x1FF;
 pub struct Contradiction;
 
 /// The candidate mask bit of digit `d` (1..=9).
+///
+/// # Example
+/// ```
+/// use batchdoku::solver::digit_bit;
+/// assert_eq!(digit_bit(1), 0b1);
+/// assert_eq!(digit_bit(9), 0b1_0000_0000);
+/// // The candidates 2 and 7, as `Node::candidates` gives them:
+/// let mask = digit_bit(2) | digit_bit(7);
+/// let digits: Vec<u8> = (1..=9).filter(|&d| mask & digit_bit(d) != 0).collect();
+/// assert_eq!(digits, [2, 7]);
+/// ```
 #[inline(always)]
 pub const fn digit_bit(d: u8) -> u16 {
     1 << (d - 1)
 }
 
 /// The digit of a single-bit candidate mask.
+///
+/// # Example
+/// ```
+/// use batchdoku::solver::{bit_digit, digit_bit};
+/// assert_eq!(bit_digit(0b1_0000), 5);
+/// assert!((1..=9).all(|d| bit_digit(digit_bit(d)) == d));
+/// ```
 #[inline(always)]
 pub const fn bit_digit(bit: u16) -> u8 {
     bit.trailing_zeros() as u8 + 1
@@ -153,6 +178,50 @@ fn columns_of(cells: u32) -> u32 {
 /// One node of the search: what is placed and what each empty cell may
 /// still hold. A [`Visitor`](crate::solver::Visitor) gets it at each node
 /// and at each solution.
+///
+/// Candidate masks have bit `d - 1` set when digit `d` may go in the cell
+/// (see [`digit_bit`]).
+///
+/// # Example
+/// ```
+/// use batchdoku::solver::{digit_bit, Flow, Node, Visitor};
+/// use batchdoku::{Grid, Solver};
+///
+/// /// Finds a solution with a 9 in the top-left cell, by removing the
+/// /// other candidates of that cell.
+/// #[derive(Default)]
+/// struct NineFirst {
+///     root_empty: Option<u32>,
+///     solution: Option<Grid>,
+/// }
+///
+/// impl Visitor for NineFirst {
+///     fn enter(&mut self, node: &mut Node) -> Flow {
+///         self.root_empty.get_or_insert(node.empty_count());
+///         let others = node.candidates(0) & !digit_bit(9);
+///         if others == 0 {
+///             return Flow::Continue; // the cell is filled, or 9 is all it may hold
+///         }
+///         for d in (1..=8).filter(|&d| others & digit_bit(d) != 0) {
+///             node.eliminate(0, d);
+///         }
+///         Flow::Narrowed // propagate again, then enter again
+///     }
+///
+///     fn solution(&mut self, node: &Node) -> Flow {
+///         assert_eq!(node.value(0), 9);
+///         self.solution = Some(node.to_grid());
+///         Flow::Stop
+///     }
+/// }
+///
+/// let mut visitor = NineFirst::default();
+/// Solver::new().search(&Grid::empty(), &mut visitor).unwrap();
+/// assert_eq!(visitor.root_empty, Some(81));
+/// let solution = visitor.solution.unwrap();
+/// assert_eq!(solution.get(0), 9);
+/// assert!(solution.is_valid_solution());
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
     bands: [Lanes; 9],
