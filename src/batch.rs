@@ -2,19 +2,25 @@
 //! output row per record, written in input order.
 //!
 //! Public on purpose: the `batchdoku` command-line tool and the Python
-//! package are both built on it. A [`Job`] fills a [`Row`] for each record
-//! (the jobs of the commands: [`SolveJob`], [`ScoreJob`], [`CanonJob`],
-//! [`DedupeJob`], [`OverlapJob`]); [`run`] streams the records of its
-//! [`Input`]s through the job on [`Config::threads`] workers, encodes each
-//! row with a [`RowEncoder`] in one [`OutputFormat`] and writes the rows in
-//! input order to a [`Sink`]. [`fill_row`] is the same per-record step for
-//! callers that hold their puzzles in memory.
+//! package are both built on it, and a Rust user who streams corpora gets
+//! the same ordered, panic-safe, bounded-memory run. A [`Job`] fills a
+//! [`Row`] for each record (the jobs of the commands: [`SolveJob`],
+//! [`ScoreJob`], [`CanonJob`], [`DedupeJob`], [`OverlapJob`]); [`run`]
+//! streams the records of its [`Input`]s through the job on
+//! [`Config::threads`] workers, encodes each row with a [`RowEncoder`] in
+//! one [`OutputFormat`] and writes the rows in input order to a [`Sink`],
+//! which [`flush`] and [`Flushed::persist`] keep once the run has
+//! completed. [`fill_row`] is the same per-record step for callers that
+//! hold their puzzles in memory; [`generate`] streams generated puzzles
+//! through the same pipeline.
 //!
+//! [`run`] has the example of a whole run over a file.
+//!
+//! # Example
 //! ```
 //! use std::sync::Arc;
-//! use batchdoku::batch::{
-//!     fill_row, Column, EngineKind, Job, OutputFormat, Position, Row, RowEncoder, SolveJob, Status,
-//! };
+//! use batchdoku::batch::{fill_row, Column, EngineKind, Job, OutputFormat, Position};
+//! use batchdoku::batch::{Row, RowEncoder, SolveJob, Status};
 //! use batchdoku::{parse_line, Record};
 //!
 //! let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, rate: false };
@@ -23,7 +29,9 @@
 //! let mut row = Row::default();
 //! let source: Arc<str> = Arc::from("memory");
 //! let at = Position { source: &source, line: 1, index: 1 };
-//! let puzzle = parse_line(b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..");
+//! let puzzle = parse_line(
+//!     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+//! );
 //! fill_row(&job, &mut scratch, puzzle.as_ref(), &record, &at, &mut row);
 //! assert_eq!(row.status, Status::Unique);
 //!

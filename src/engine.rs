@@ -2,14 +2,14 @@
 //! solutions), the [`Outcome`] of one search and its [`Stats`] counters.
 //!
 //! Two engines implement it: the bitmask MRV [`Solver`](crate::Solver) and
-//! the dancing-links [`DlxSolver`](crate::dlx::DlxSolver). They share no
+//! the dancing-links [`DlxSolver`](crate::DlxSolver). They share no
 //! search code, so callers (the `solve` job, the generator, the tests) can
 //! swap one for the other, and agreement between them is a cross-check.
 //!
 //! What is common is defined here; what a search "node" or a "guess" is
 //! depends on how an engine searches, so each engine documents its own
 //! units (see [`Solver`](crate::Solver) and
-//! [`DlxSolver`](crate::dlx::DlxSolver)). Counters are comparable between
+//! [`DlxSolver`](crate::DlxSolver)). Counters are comparable between
 //! runs of one engine, not between engines.
 
 use crate::grid::{Conflict, Grid};
@@ -19,6 +19,22 @@ use crate::grid::{Conflict, Grid};
 /// Every engine counts the same three kinds of event; none of them depends
 /// on timing or threads, so the same puzzle always gives the same counts
 /// with the same engine (and version).
+///
+/// # Example
+/// ```
+/// use batchdoku::{parse_line, Engine, Solver};
+/// // A puzzle whose singles do not go all the way: the solver must guess.
+/// let puzzle = parse_line(
+///     b"........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+/// )
+/// .unwrap();
+/// let mut solver = Solver::new();
+/// let stats = solver.count_solutions_up_to(&puzzle, 2).unwrap().stats;
+/// assert!(stats.guesses > 0 && stats.nodes > stats.guesses);
+/// assert!(!stats.stopped); // it searched to the end to prove uniqueness
+/// // Deterministic: the same puzzle gives the same counts.
+/// assert_eq!(solver.count_solutions_up_to(&puzzle, 2).unwrap().stats, stats);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Search nodes: partial solutions the engine examined (what one node
@@ -35,6 +51,24 @@ pub struct Stats {
 }
 
 /// The result of a first-solution or counting search.
+///
+/// # Example
+/// ```
+/// use batchdoku::{Engine, Grid, Solver};
+/// let mut solver = Solver::new();
+/// // The empty grid has many solutions: counting stops at the limit.
+/// let outcome = solver.count_solutions_up_to(&Grid::empty(), 2).unwrap();
+/// assert_eq!(outcome.solutions, 2);
+/// assert!(outcome.stats.stopped);
+/// assert!(outcome.solution.unwrap().is_valid_solution()); // the first one
+///
+/// // No solution: `solutions` is 0 and `solution` is `None`. Here the
+/// // top-right cell can only be 9, but column 8 already has its 9.
+/// let line = format!("12345678.........9{}", ".".repeat(63));
+/// let stuck = batchdoku::parse_line(line.as_bytes()).unwrap();
+/// let outcome = solver.solve_first(&stuck).unwrap();
+/// assert_eq!((outcome.solutions, outcome.solution), (0, None));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
     /// Solutions found (at most the limit asked for).
@@ -49,6 +83,41 @@ pub struct Outcome {
 ///
 /// Engines are meant to be created once per worker and reused; solving a
 /// puzzle does not allocate.
+///
+/// The error of both methods is the puzzle's first pair of contradictory
+/// givens (the same report as [`Grid::first_conflict`]); its `Display`
+/// names the digit and the unit.
+///
+/// # Example
+/// ```
+/// use batchdoku::{parse_line, DlxSolver, Engine, Grid, Solver};
+///
+/// // Code written against the trait runs on either engine.
+/// fn is_unique(engine: &mut dyn Engine, puzzle: &Grid) -> bool {
+///     matches!(engine.count_solutions_up_to(puzzle, 2), Ok(o) if o.solutions == 1)
+/// }
+///
+/// let puzzle = parse_line(
+///     b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+/// )
+/// .unwrap();
+/// let mut engines: [Box<dyn Engine>; 2] = [Box::new(Solver::new()), Box::new(DlxSolver::new())];
+/// for engine in &mut engines {
+///     assert!(is_unique(engine.as_mut(), &puzzle));
+///     // Both engines agree on the solution.
+///     let solution = engine.solve_first(&puzzle).unwrap().solution.unwrap();
+///     assert_eq!(
+///         solution.to_string(),
+///         "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+///     );
+/// }
+///
+/// // Contradictory givens (two 4s in row 1) are an error, not a search.
+/// let mut bad = puzzle;
+/// bad.set(1, 4);
+/// let err = engines[0].solve_first(&bad).unwrap_err();
+/// assert_eq!(err.to_string(), "contradictory givens: digit 4 twice in row 1");
+/// ```
 pub trait Engine {
     /// Counts the solutions of `puzzle`, stopping once `limit` (at least 1)
     /// are found; keeps the first. Contradictory givens give `Err`.

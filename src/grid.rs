@@ -8,6 +8,15 @@
 use std::fmt;
 
 /// Number of cells in a grid.
+///
+/// # Example
+/// ```
+/// use batchdoku::Grid;
+/// let cells = [0u8; Grid::CELLS];
+/// let grid = Grid::from_cells(cells).unwrap();
+/// assert_eq!(grid.to_line().len(), Grid::CELLS);
+/// assert_eq!((0..Grid::CELLS).filter(|&cell| grid.get(cell) == 0).count(), 81);
+/// ```
 pub const CELLS: usize = 81;
 
 /// Row index (0..9) of each cell.
@@ -142,6 +151,29 @@ impl fmt::Display for Conflict {
 /// A 9x9 Sudoku grid: 0 for a blank cell, 1..=9 for a digit.
 ///
 /// The grid is `Copy` (81 bytes) so solvers can keep it on the stack.
+/// Cells are numbered 0..81 in row-major order (`cell = 9 * row + col`).
+///
+/// # Example
+/// ```
+/// use batchdoku::Grid;
+/// let mut grid = Grid::empty();
+/// grid.set(0, 5); // row 0, column 0
+/// grid.set(80, 9); // row 8, column 8
+/// assert_eq!(grid.given_count(), 2);
+/// assert!(grid.first_conflict().is_none());
+/// assert_eq!(grid.to_string(), format!("5{}9", ".".repeat(79)));
+///
+/// // A second 5 in row 0: the givens contradict each other.
+/// grid.set(8, 5);
+/// let conflict = grid.first_conflict().unwrap();
+/// assert_eq!(conflict.to_string(), "contradictory givens: digit 5 twice in row 1");
+///
+/// let solved: Grid = batchdoku::parse_line(
+///     b"534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+/// )
+/// .unwrap();
+/// assert!(solved.is_complete() && solved.is_valid_solution());
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Grid([u8; CELLS]);
 

@@ -23,6 +23,28 @@ const fn mix64(mut z: u64) -> u64 {
 /// Vigna), its 256-bit state expanded from the seed with SplitMix64 as the
 /// authors recommend. Not cryptographic; fast, and reproducible across
 /// platforms.
+///
+/// # Example
+/// ```
+/// use batchdoku::{Rng, Transform};
+/// let mut rng = Rng::new(7);
+/// let roll = rng.below(6) + 1;
+/// assert!((1..=6).contains(&roll));
+/// let mut cards = [1, 2, 3, 4, 5];
+/// rng.shuffle(&mut cards);
+/// cards.sort();
+/// assert_eq!(cards, [1, 2, 3, 4, 5]);
+///
+/// // The same seed gives the same numbers, on every platform.
+/// assert_eq!(Rng::new(7).next_u64(), Rng::new(7).next_u64());
+/// // Item 3 of a batch has its own stream, whoever draws it and when.
+/// assert_eq!(Rng::for_item(7, 3), Rng::for_item(7, 3));
+/// assert_ne!(Rng::for_item(7, 3).next_u64(), Rng::for_item(7, 4).next_u64());
+///
+/// // A random equivalent of a puzzle, as the benchmarks use.
+/// let t = Transform::random(&mut rng);
+/// assert_eq!(t.inverse().compose(&t), Transform::identity());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rng {
     s: [u64; 4],

@@ -6,6 +6,26 @@ use std::ops::AddAssign;
 use crate::output::{Row, Status};
 
 /// Totals over a set of rows; summed per batch, then over the run.
+///
+/// A run returns them in its [`Report`](crate::batch::Report).
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::{Row, Status, Totals};
+/// let mut totals = Totals::default();
+/// let mut row = Row { status: Status::Unique, guesses: 3, ..Row::default() };
+/// totals.add_row(&row);
+/// row.status = Status::Duplicate; // counted, but left out of the output
+/// totals.add_record(&row);
+/// assert_eq!((totals.records, totals.rows), (2, 1));
+/// assert_eq!(totals.count(Status::Unique), 1);
+/// assert_eq!(totals.count(Status::Duplicate), 1);
+/// assert_eq!(totals.guesses, 6);
+///
+/// let mut run = Totals::default();
+/// run += totals; // a batch's totals into the run's
+/// assert_eq!(run, totals);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
     /// Records read.

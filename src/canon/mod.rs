@@ -15,21 +15,8 @@
 //! The result is exact for every grid (unique, multi-solution,
 //! contradictory, complete, empty): [`Canonicalizer`] runs a pruned search
 //! (see `search.rs`), and the tests compare it with a brute force over all
-//! 3,359,232 cell permutations.
-//!
-//! ```
-//! use batchdoku::{parse_line, Canonicalizer, Transform};
-//! let p = parse_line(
-//!     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
-//! )
-//! .unwrap();
-//! let mut canonicalizer = Canonicalizer::new(); // one per worker
-//! let (canon, how) = canonicalizer.canonical(&p);
-//! assert_eq!(how.apply(&p), canon);
-//! // Any equivalent puzzle has the same canonical form.
-//! let t: Transform = "T;rows=210345876;cols=345012678;digits=918273645".parse().unwrap();
-//! assert_eq!(canonicalizer.canonical(&t.apply(&p)).0, canon);
-//! ```
+//! 3,359,232 cell permutations. [`Canonicalizer`] and [`Transform`] have
+//! the examples.
 
 mod search;
 mod transform;

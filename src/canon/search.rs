@@ -132,6 +132,31 @@ impl Candidate {
 /// Reusable state for exact canonical forms; one per worker. After the
 /// first few puzzles it allocates nothing (its candidate buffers keep
 /// their capacity).
+///
+/// The canonical form is the "minlex" form: the lexicographically smallest
+/// 81-character string (blanks written `0`) over every [`Transform`] of
+/// the grid, so two grids are equivalent exactly when their forms are
+/// equal.
+///
+/// # Example
+/// ```
+/// use batchdoku::{parse_line, Canonicalizer, Transform};
+/// let p = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// let mut canonicalizer = Canonicalizer::new(); // one per worker
+/// let (canon, how) = canonicalizer.canonical(&p);
+/// assert_eq!(how.apply(&p), canon);
+/// assert_eq!(
+///     &canon.to_line_with(b'0')[..],
+///     b"000000000001002003240560780000000000002003007350680940000070050520308406710405208"
+/// );
+/// // Any equivalent puzzle has the same canonical form.
+/// let t: Transform = "T;rows=210345876;cols=345012678;digits=918273645".parse().unwrap();
+/// assert_ne!(t.apply(&p), p);
+/// assert_eq!(canonicalizer.canonical(&t.apply(&p)).0, canon);
+/// ```
 #[derive(Debug)]
 pub struct Canonicalizer {
     /// The input grid and its transpose.

@@ -29,6 +29,32 @@ use crate::rng::Rng;
 /// is `T` (transpose first) or `N` (no transpose), `rows`/`cols` list the
 /// source row/column of output row/column 0..8, and `digits` lists the new
 /// label of digit 1..9.
+///
+/// # Example
+/// ```
+/// use batchdoku::{parse_line, Grid, Transform};
+/// let p = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// // Swap the first two bands, then relabel the digits in reverse.
+/// let t = Transform::from_parts(
+///     false,
+///     [3, 4, 5, 0, 1, 2, 6, 7, 8],
+///     [0, 1, 2, 3, 4, 5, 6, 7, 8],
+///     [9, 8, 7, 6, 5, 4, 3, 2, 1],
+/// )
+/// .unwrap();
+/// let q: Grid = t.apply(&p);
+/// assert_eq!((p.get(32), q.get(5)), (2, 8)); // row 0 comes from row 3; its 2 becomes 8
+/// assert_eq!((p.get(2), q.get(29)), (3, 7)); // and row 3 from row 0
+/// assert_eq!(t.inverse().apply(&q), p);
+/// assert_eq!(t.compose(&t.inverse()), Transform::identity());
+///
+/// // The text form round-trips.
+/// assert_eq!(t.to_string(), "N;rows=345012678;cols=012345678;digits=987654321");
+/// assert_eq!(t.to_string().parse::<Transform>(), Ok(t));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Transform {
     transpose: bool,
@@ -39,6 +65,22 @@ pub struct Transform {
 }
 
 /// Why a text form or a set of parts is not a [`Transform`].
+///
+/// # Example
+/// ```
+/// use batchdoku::{Transform, TransformError};
+/// let parse = |text: &str| text.parse::<Transform>().unwrap_err();
+/// assert_eq!(parse("N;rows=012345678"), TransformError::Syntax);
+/// // Rows 2 and 3 are in different bands: swapping them breaks the grid.
+/// assert_eq!(
+///     parse("N;rows=013245678;cols=012345678;digits=123456789"),
+///     TransformError::Rows
+/// );
+/// let identity = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+/// let err = Transform::from_parts(false, identity, identity, [1, 1, 3, 4, 5, 6, 7, 8, 9]);
+/// assert_eq!(err, Err(TransformError::Digits));
+/// assert_eq!(TransformError::Digits.to_string(), "digits is not a permutation of 1..9");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum TransformError {

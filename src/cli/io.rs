@@ -4,7 +4,7 @@
 //! (stdout for none or `-o -`, or a temporary file beside `-o PATH`,
 //! renamed when the run completes) and the `--summary-json` file, opened
 //! as early and renamed only when both are written. Temporary files are
-//! registered with [`interrupt`](super::interrupt), so that a signal that
+//! registered with [`interrupt`], so that a signal that
 //! ends the process removes them.
 
 use std::io::{Read, Write as _};

@@ -36,6 +36,7 @@ use matrix::{cell_digit_of, column_of, Choice, Links};
 /// - `dead_ends`: column choices that found the chosen column empty;
 /// - `stopped`: the search ended because `limit` solutions were found.
 ///
+/// # Example
 /// ```
 /// use batchdoku::{parse_line, DlxSolver, Engine};
 /// let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -44,6 +45,9 @@ use matrix::{cell_digit_of, column_of, Choice, Links};
 /// let outcome = dlx.count_solutions_up_to(&puzzle, 2).unwrap();
 /// assert_eq!(outcome.solutions, 1);
 /// assert!(outcome.solution.unwrap().solves(&puzzle));
+/// // The same answer as the bitmask solver, found independently.
+/// let mrv = batchdoku::Solver::new().count_solutions_up_to(&puzzle, 2).unwrap();
+/// assert_eq!(outcome.solution, mrv.solution);
 /// ```
 pub struct DlxSolver {
     /// The full matrix, built once; copied into `work` for each puzzle.

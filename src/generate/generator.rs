@@ -28,6 +28,19 @@ pub const MIN_UNIQUE_GIVENS: usize = 17;
 pub const MAX_KNOWN_MINIMAL_GIVENS: usize = 40;
 
 /// How many givens a generated puzzle keeps.
+///
+/// # Example
+/// ```
+/// use batchdoku::{ClueTarget, Generator, Solver, Spec};
+/// let mut solver = Solver::new();
+/// let mut givens = |clues| {
+///     let generator = Generator::new(Spec { clues, ..Spec::default() }, 1).unwrap();
+///     generator.puzzle(0, &mut solver, || false).unwrap().puzzle.given_count()
+/// };
+/// assert_eq!(givens(ClueTarget::Exactly(25)), 25);
+/// assert!(givens(ClueTarget::AtLeast(30)) >= 30);
+/// assert!(givens(ClueTarget::Fewest) >= 17); // as few as digging reaches
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ClueTarget {
@@ -44,6 +57,24 @@ pub enum ClueTarget {
 }
 
 /// What to generate.
+///
+/// # Example
+/// ```
+/// use batchdoku::{ClueTarget, Generator, Solver, Spec, Symmetry};
+/// let spec = Spec {
+///     clues: ClueTarget::AtLeast(30),
+///     minimal: false,
+///     symmetry: Symmetry::Central,
+/// };
+/// assert_eq!(spec.validate(), Ok(()));
+/// let generator = Generator::new(spec, 7).unwrap();
+/// let generated = generator.puzzle(0, &mut Solver::new(), || false).unwrap();
+/// assert!(generated.puzzle.given_count() >= 30);
+/// assert!(Symmetry::Central.holds_for(&generated.puzzle));
+///
+/// // The default: as few givens as digging finds, no symmetry.
+/// assert_eq!(Spec::default().clues, ClueTarget::Fewest);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Spec {
     /// The number of givens.
@@ -58,6 +89,23 @@ pub struct Spec {
 }
 
 /// A [`Spec`] that no puzzle can meet.
+///
+/// # Example
+/// ```
+/// use batchdoku::{ClueTarget, Generator, Spec, SpecError, Symmetry};
+/// let few = Spec { clues: ClueTarget::Exactly(16), ..Spec::default() };
+/// assert_eq!(few.validate(), Err(SpecError::CluesOutOfRange(16)));
+///
+/// // A quarter-turn pattern is made of fours and the centre cell.
+/// let odd = Spec {
+///     clues: ClueTarget::Exactly(26),
+///     symmetry: Symmetry::Quarter,
+///     ..Spec::default()
+/// };
+/// let err = Generator::new(odd, 1).unwrap_err();
+/// assert_eq!(err, SpecError::CountBreaksSymmetry { symmetry: Symmetry::Quarter, givens: 26 });
+/// assert!(err.to_string().starts_with("quarter symmetry cannot have exactly 26 givens"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SpecError {
@@ -127,6 +175,20 @@ impl Spec {
 }
 
 /// A generated puzzle and its one solution.
+///
+/// # Example
+/// ```
+/// use batchdoku::{Engine, Generated, Generator, Solver, Spec};
+/// let mut solver = Solver::new();
+/// let generated: Generated = Generator::new(Spec::default(), 42)
+///     .unwrap()
+///     .puzzle(0, &mut solver, || false)
+///     .unwrap();
+/// let outcome = solver.count_solutions_up_to(&generated.puzzle, 2).unwrap();
+/// assert_eq!(outcome.solutions, 1);
+/// assert_eq!(outcome.solution, Some(generated.solution));
+/// assert!(generated.attempts >= 1);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Generated {
     /// The puzzle.
@@ -138,6 +200,17 @@ pub struct Generated {
 }
 
 /// Why [`Generator::puzzle`] returned no puzzle.
+///
+/// # Example
+/// ```
+/// use batchdoku::{ClueTarget, GenerateError, Generator, Solver, Spec};
+/// // Exactly 17 givens takes many attempts; asking to stop at once
+/// // ends the search after the first one.
+/// let spec = Spec { clues: ClueTarget::Exactly(17), ..Spec::default() };
+/// let generator = Generator::new(spec, 2024).unwrap();
+/// let stopped = generator.puzzle(0, &mut Solver::new(), || true);
+/// assert_eq!(stopped, Err(GenerateError::Stopped));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum GenerateError {
@@ -151,6 +224,28 @@ pub enum GenerateError {
 
 /// Makes the puzzles of one seed and [`Spec`]. Shared by every worker
 /// (read-only); each worker brings its own [`Solver`].
+///
+/// Puzzle `index` depends only on the seed, the spec and `index`, so any
+/// worker may make any puzzle, in any order. To stream many puzzles in
+/// parallel into CSV or JSON lines, see
+/// [`batch::generate`](crate::batch::generate).
+///
+/// # Example
+/// ```
+/// use batchdoku::{Engine, Generator, Solver, Spec};
+/// let generator = Generator::new(Spec::default(), 42).unwrap();
+/// let mut solver = Solver::new(); // one per worker
+/// let puzzles: Vec<_> = (0..3)
+///     .map(|i| generator.puzzle(i, &mut solver, || false).unwrap())
+///     .collect();
+/// for g in &puzzles {
+///     assert_eq!(solver.count_solutions_up_to(&g.puzzle, 2).unwrap().solutions, 1);
+///     assert!(g.solution.solves(&g.puzzle));
+/// }
+/// // Reproducible: puzzle 2 of seed 42 again, made alone by another solver.
+/// let again = generator.puzzle(2, &mut Solver::new(), || false).unwrap();
+/// assert_eq!(again, puzzles[2]);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Generator {
     spec: Spec,

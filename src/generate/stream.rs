@@ -48,6 +48,38 @@ impl MakePuzzle for Generator {
 }
 
 /// How a generation run is shaped.
+///
+/// # Example
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use batchdoku::batch::{self, GenerateConfig, OutputFormat, Sink};
+/// use batchdoku::{parse_line, Generator, Solver, Spec};
+///
+/// // Resume a run at puzzle 5: the same puzzles as a run from 0 would make.
+/// let generator = Generator::new(Spec::default(), 42)?;
+/// let config = GenerateConfig {
+///     start: 5,
+///     count: 3,
+///     threads: 2,
+///     chunk_size: 64,
+///     format: OutputFormat::Line,
+///     header: false,
+/// };
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("puzzles.txt");
+/// let mut sink = Sink::file(&path)?;
+/// batch::generate(&generator, &mut sink, &config, &AtomicBool::new(false), &())?;
+/// sink.finish()?;
+///
+/// let text = std::fs::read_to_string(&path)?;
+/// let mut solver = Solver::new();
+/// for (line, index) in text.lines().zip(5..) {
+///     let made_alone = generator.puzzle(index, &mut solver, || false)?;
+///     assert_eq!(parse_line(line.as_bytes())?, made_alone.puzzle);
+/// }
+/// assert_eq!(text.lines().count(), 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct StreamConfig {
     /// Index of the first puzzle (puzzles `start..start + count` are made).
@@ -59,13 +91,40 @@ pub struct StreamConfig {
     /// Most puzzles per chunk handed to a worker (fewer when the count is
     /// small, so that every worker gets about four chunks).
     pub chunk_size: usize,
-    /// The output format; [`columns`] gives each format's columns.
+    /// The output format: `line` writes the puzzle; `csv` the puzzle and
+    /// its solution; `jsonl` the index, givens, puzzle and solution.
     pub format: OutputFormat,
     /// Write the CSV header row.
     pub header: bool,
 }
 
 /// How a generation run ended.
+///
+/// # Example
+/// ```
+/// # use std::sync::atomic::AtomicBool;
+/// # use batchdoku::batch::{self, GenerateConfig, OutputFormat, Sink};
+/// # use batchdoku::{Generator, Spec};
+/// # let generator = Generator::new(Spec::default(), 42)?;
+/// # let config = GenerateConfig {
+/// #     start: 0,
+/// #     count: 10,
+/// #     threads: 2,
+/// #     chunk_size: 64,
+/// #     format: OutputFormat::Line,
+/// #     header: false,
+/// # };
+/// # let dir = tempfile::tempdir()?;
+/// # let mut sink = Sink::file(&dir.path().join("puzzles.txt"))?;
+/// # let quit = AtomicBool::new(false);
+/// // After a run of 10 puzzles (see `batch::generate`):
+/// let report = batch::generate(&generator, &mut sink, &config, &quit, &())?;
+/// assert_eq!(report.puzzles, 10);
+/// assert!(report.attempts >= report.puzzles); // retries, when an attempt missed the spec
+/// assert!(report.givens >= 17 * report.puzzles);
+/// assert!(!report.interrupted && !report.broken_pipe); // the output may be kept
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StreamReport {
     /// Puzzles written.
@@ -86,7 +145,7 @@ pub struct StreamReport {
 /// The columns `generate` writes in `format`: the puzzle (`line`);
 /// `puzzle,solution` (CSV); index, givens, puzzle and solution (JSON
 /// lines).
-pub fn columns(format: OutputFormat) -> &'static [Column] {
+pub(crate) fn columns(format: OutputFormat) -> &'static [Column] {
     match format {
         OutputFormat::Line => &[Column::Puzzle],
         OutputFormat::Csv => &[Column::Puzzle, Column::Solution],
@@ -104,6 +163,49 @@ pub fn columns(format: OutputFormat) -> &'static [Column] {
 /// between puzzles and between attempts (Ctrl-C); `progress` hears of each
 /// chunk written, its position counting puzzles. The caller keeps the
 /// output, or not, as after [`crate::batch::run`].
+///
+/// The bytes written are the same for any thread count and chunk size:
+/// puzzle `i` depends only on the seed, the spec and `i`.
+///
+/// # Example
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use batchdoku::batch::{self, GenerateConfig, OutputFormat, Sink};
+/// use batchdoku::{parse_line, ClueTarget, Engine, Generator, Solver, Spec};
+///
+/// let spec = Spec { clues: ClueTarget::AtLeast(24), ..Spec::default() };
+/// let generator = Generator::new(spec, 42)?;
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("puzzles.csv");
+/// let mut sink = Sink::file(&path)?;
+/// let config = GenerateConfig {
+///     start: 0,
+///     count: 20,
+///     threads: 2,
+///     chunk_size: 8,
+///     format: OutputFormat::Csv,
+///     header: true,
+/// };
+/// let quit = AtomicBool::new(false); // raise it (from a Ctrl-C handler) to stop early
+/// let mut report = batch::generate(&generator, &mut sink, &config, &quit, &())?;
+/// assert_eq!(report.puzzles, 20);
+/// if let Some(flushed) = batch::flush(sink, report.interrupted, &mut report.broken_pipe)? {
+///     flushed.persist()?;
+/// }
+///
+/// let csv = std::fs::read_to_string(&path)?;
+/// let mut lines = csv.lines();
+/// assert_eq!(lines.next(), Some("puzzle,solution"));
+/// let mut solver = Solver::new();
+/// for line in lines {
+///     let (puzzle, solution) = line.split_once(',').unwrap();
+///     let (puzzle, solution) = (parse_line(puzzle.as_bytes())?, parse_line(solution.as_bytes())?);
+///     assert!(puzzle.given_count() >= 24);
+///     let outcome = solver.count_solutions_up_to(&puzzle, 2).unwrap();
+///     assert_eq!((outcome.solutions, outcome.solution), (1, Some(solution)));
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run(
     generator: &Generator,
     sink: &mut Sink,

@@ -18,6 +18,28 @@
 use crate::grid::{Grid, CELLS};
 
 /// A symmetry the pattern of givens must keep.
+///
+/// Only the pattern is symmetric, not the digits: a cell holds a given
+/// exactly when its image under the symmetry's map does.
+///
+/// # Example
+/// ```
+/// use batchdoku::{Grid, Symmetry};
+/// let symmetry: Symmetry = "central".parse().unwrap();
+/// assert_eq!(symmetry, Symmetry::Central);
+/// assert_eq!(symmetry.image(0), 80); // top-left to bottom-right
+/// assert_eq!(symmetry.image(40), 40); // the centre stays
+///
+/// let mut grid = Grid::empty();
+/// grid.set(0, 1);
+/// assert!(!symmetry.holds_for(&grid));
+/// grid.set(80, 7); // any digit: only the pattern counts
+/// assert!(symmetry.holds_for(&grid));
+///
+/// // A quarter turn moves cells in fours around the centre.
+/// assert!(Symmetry::Quarter.allows_given_count(25));
+/// assert!(!Symmetry::Quarter.allows_given_count(26));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Symmetry {

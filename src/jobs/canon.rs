@@ -13,6 +13,29 @@ use crate::pipeline::Job;
 /// Writes the canonical form of each puzzle. Puzzles with contradictory
 /// givens still get their canonical form (it is well defined) but are
 /// `invalid` and get no transformation, as the contract asks.
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::{CanonJob, Job, Row, Status};
+/// use batchdoku::{parse_line, Grid, Record};
+/// let puzzle = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// let mut canonicalizer = CanonJob.scratch();
+/// let (mut row, record) = (Row::default(), Record::default());
+/// CanonJob.process(&mut canonicalizer, &puzzle, &record, &mut row);
+/// assert_eq!(row.status, Status::Ok);
+/// assert_eq!(row.transform.unwrap().apply(&puzzle), row.canonical.unwrap());
+///
+/// let mut bad = Grid::empty();
+/// bad.set(0, 5);
+/// bad.set(1, 5);
+/// row.reset(2, 2);
+/// CanonJob.process(&mut canonicalizer, &bad, &record, &mut row);
+/// assert_eq!(row.status, Status::Invalid);
+/// assert!(row.canonical.is_some() && row.transform.is_none());
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CanonJob;
 
@@ -55,6 +78,29 @@ pub(crate) fn check_givens(puzzle: &Grid, row: &mut Row) -> bool {
 }
 
 /// What makes two records the same for `dedupe` and `overlap`.
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::{ClassMap, DedupeJob, Equivalence, Job, Pass, Row};
+/// use batchdoku::{parse_line, Record, Rng, Transform};
+/// let puzzle = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// let moved = Transform::random(&mut Rng::new(1)).apply(&puzzle); // equivalent, not equal
+/// let classes_of = |equivalence| {
+///     let classes = ClassMap::new();
+///     let job = DedupeJob { equivalence, pass: Pass::Count, classes: &classes };
+///     let (mut scratch, mut row) = (job.scratch(), Row::default());
+///     for (i, p) in [puzzle, moved].iter().enumerate() {
+///         row.reset(i as u64 + 1, i as u64 + 1);
+///         job.process(&mut scratch, p, &Record::default(), &mut row);
+///     }
+///     classes.len()
+/// };
+/// assert_eq!(classes_of(Equivalence::Class), 1);
+/// assert_eq!(classes_of(Equivalence::Exact), 2);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Equivalence {

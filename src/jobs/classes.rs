@@ -52,6 +52,31 @@ type Shard<V> = HashMap<u128, V, BuildHasherDefault<KeyHasher>>;
 /// form, or the puzzle itself) to values, shared by the workers. Only a
 /// 128-bit hash of each grid is stored (see `grid_key`), so memory per class
 /// is the key and the value.
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::ClassMap;
+/// use batchdoku::{parse_line, Canonicalizer, Rng, Transform};
+/// let puzzle = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// let moved = Transform::random(&mut Rng::new(5)).apply(&puzzle);
+/// let mut canonicalizer = Canonicalizer::new();
+/// // Per class (its canonical form): the first index seen and a count,
+/// // merged in any order by any number of threads.
+/// let map = ClassMap::<(u64, u64)>::new();
+/// for (index, p) in [(5, &puzzle), (2, &moved), (9, &puzzle)] {
+///     let form = canonicalizer.canonical(p).0;
+///     map.upsert(&form, (index, 1), |old, new| {
+///         old.0 = old.0.min(new.0);
+///         old.1 += new.1;
+///     });
+/// }
+/// assert_eq!(map.get(&canonicalizer.canonical(&puzzle).0), Some((2, 3)));
+/// assert_eq!(map.get(&puzzle), None); // the puzzle itself is not a key here
+/// assert_eq!(map.len(), 1);
+/// ```
 pub struct ClassMap<V> {
     shards: Box<[Mutex<Shard<V>>]>,
 }

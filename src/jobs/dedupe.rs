@@ -17,10 +17,11 @@ use crate::output::{Column, Row, Status, DEDUPE_COLUMNS};
 use crate::parse::Record;
 use crate::pipeline::Job;
 
-/// Per class: the index of its first record and how many records it has.
+/// Per class: the index of its first record and how many records it has
+/// (the values of [`DedupeJob::classes`]; see the [`DedupeJob`] example).
 pub type ClassCount = (u64, u64);
 
-/// Which of the two passes a [`DedupeJob`] runs.
+/// Which of the two passes a [`DedupeJob`] runs (its example runs both).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Pass {
@@ -31,6 +32,44 @@ pub enum Pass {
 }
 
 /// One pass of `dedupe` over a shared class map.
+///
+/// Run [`Pass::Count`] over every record, then [`Pass::Emit`] over the
+/// same records again with the same [`ClassMap`]. The command-line tool
+/// runs both passes through [`batch::run`](crate::batch::run); here they
+/// run by hand over puzzles in memory.
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::{ClassMap, DedupeJob, Equivalence, Job, Pass, Row, Status};
+/// use batchdoku::{parse_line, Record, Rng, Transform};
+/// let easy = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// let hard = parse_line(
+///     b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+/// )
+/// .unwrap();
+/// let moved = Transform::random(&mut Rng::new(1)).apply(&easy);
+/// let puzzles = [easy, hard, moved]; // the third is a copy of the first
+///
+/// let classes = ClassMap::new();
+/// let mut written = Vec::new();
+/// for pass in [Pass::Count, Pass::Emit] {
+///     let job = DedupeJob { equivalence: Equivalence::Class, pass, classes: &classes };
+///     let (mut scratch, mut row) = (job.scratch(), Row::default());
+///     for (i, puzzle) in puzzles.iter().enumerate() {
+///         row.reset(i as u64 + 1, i as u64 + 1); // index and line
+///         job.process(&mut scratch, puzzle, &Record::default(), &mut row);
+///         if job.writes(&row) {
+///             written.push((row.index, row.status, row.dropped));
+///         }
+///     }
+/// }
+/// // First of each class, with the number of copies dropped.
+/// assert_eq!(written, [(1, Status::Ok, Some(1)), (2, Status::Ok, Some(0))]);
+/// assert_eq!(classes.len(), 2);
+/// ```
 #[derive(Debug)]
 pub struct DedupeJob<'a> {
     /// What counts as the same puzzle.

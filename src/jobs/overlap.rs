@@ -17,6 +17,46 @@ use crate::pipeline::Job;
 pub use crate::output::Split;
 
 /// One pass of `overlap` over a shared class map.
+///
+/// Run [`Split::Train`] over the training records, then [`Split::Test`]
+/// over the test records with the same [`ClassMap`].
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::{ClassMap, Job, OverlapJob, Row, Split, Status};
+/// use batchdoku::{parse_line, Record, Rng, Transform};
+/// let easy = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// let hard = parse_line(
+///     b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+/// )
+/// .unwrap();
+/// let classes = ClassMap::new();
+/// let mut record = Record::default();
+/// let mut row = Row::default();
+///
+/// // Training set: `easy` on line 3.
+/// let train = OverlapJob { split: Split::Train, classes: &classes };
+/// let mut scratch = train.scratch();
+/// record.line = 3;
+/// train.process(&mut scratch, &easy, &record, &mut row);
+/// assert!(!train.writes(&row));
+///
+/// // Test set: a transformed copy of `easy` leaks; `hard` does not.
+/// let test = OverlapJob { split: Split::Test, classes: &classes };
+/// let leaked = Transform::random(&mut Rng::new(9)).apply(&easy);
+/// let mut leaks = Vec::new();
+/// for (i, puzzle) in [hard, leaked].iter().enumerate() {
+///     row.reset(i as u64 + 1, i as u64 + 1);
+///     test.process(&mut scratch, puzzle, &record, &mut row);
+///     if test.writes(&row) {
+///         leaks.push((row.index, row.status, row.train_line));
+///     }
+/// }
+/// assert_eq!(leaks, [(2, Status::Leak, Some(3))]);
+/// ```
 #[derive(Debug)]
 pub struct OverlapJob<'a> {
     /// The input this pass reads.

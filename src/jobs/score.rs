@@ -11,6 +11,31 @@ use crate::score::{score, ScoreOptions, Weights};
 use crate::solver::Solver;
 
 /// Scores each puzzle with one weight table.
+///
+/// The status is `solved` when the best score is proven, `limit` when the
+/// node limit stopped the search first; an unsolvable puzzle scores -1.
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::{Job, Row, ScoreJob, Status};
+/// use batchdoku::{parse_line, Record, ScoreOptions, Weights};
+/// let puzzle = parse_line(
+///     b"........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+/// )
+/// .unwrap();
+/// let job = ScoreJob { weights: Weights::target(), options: ScoreOptions::default() };
+/// let mut solver = job.scratch();
+/// let (mut row, record) = (Row::default(), Record::default());
+/// job.process(&mut solver, &puzzle, &record, &mut row);
+/// assert_eq!(row.status, Status::Solved);
+/// assert_eq!(row.score, Some(Weights::target().score(&row.solution.unwrap())));
+///
+/// // With a node limit too small to find a solution: no score, not proven.
+/// let limited = ScoreJob { options: ScoreOptions { node_limit: Some(1), ..job.options }, ..job };
+/// row.reset(2, 2);
+/// limited.process(&mut solver, &puzzle, &record, &mut row);
+/// assert_eq!((row.status, row.score), (Status::Limit, None));
+/// ```
 #[derive(Clone, Debug)]
 pub struct ScoreJob {
     /// The weight of each cell.

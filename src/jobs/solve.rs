@@ -13,6 +13,26 @@ use crate::pipeline::{internal_error, Job};
 use crate::solver::{SimdPath, Solver};
 
 /// Which engine solves.
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::EngineKind;
+/// use batchdoku::{parse_line, SimdPath};
+/// let kind: EngineKind = "dlx".parse().unwrap();
+/// assert_eq!(kind, EngineKind::Dlx);
+/// assert_eq!(EngineKind::ALL[0], EngineKind::Mrv); // the default first
+///
+/// let puzzle = parse_line(
+///     b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+/// )
+/// .unwrap();
+/// for kind in EngineKind::ALL {
+///     let mut engine = kind.build(); // a `Box<dyn Engine + Send>`, one per worker
+///     assert_eq!(engine.count_solutions_up_to(&puzzle, 2).unwrap().solutions, 1);
+/// }
+/// let mut engine = EngineKind::Mrv.build_on(SimdPath::detect());
+/// assert!(engine.solve_first(&puzzle).unwrap().solution.unwrap().solves(&puzzle));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EngineKind {
@@ -70,14 +90,47 @@ impl std::str::FromStr for EngineKind {
 
 /// Solves each puzzle: first solution when `count_limit` is 1, else counts
 /// solutions up to the limit.
+///
+/// The status is `solved` with a limit of 1, else `unique` or `multiple`;
+/// `unsolvable` when there is no solution, `invalid` for contradictory
+/// givens.
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::{EngineKind, Job, Row, SolveJob, Status};
+/// use batchdoku::{parse_line, Grid, Record};
+/// let puzzle = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, rate: true };
+/// let mut engine = job.scratch(); // one per worker
+/// let (mut row, record) = (Row::default(), Record::default());
+///
+/// job.process(&mut engine, &puzzle, &record, &mut row);
+/// assert_eq!((row.status, row.solutions), (Status::Unique, 1));
+/// assert!(row.solution.unwrap().solves(&puzzle));
+/// assert_eq!(row.singles, Some(true)); // rated: singles alone solve it
+///
+/// row.reset(2, 2);
+/// job.process(&mut engine, &Grid::empty(), &record, &mut row);
+/// assert_eq!(row.status, Status::Multiple);
+///
+/// let first = SolveJob { count_limit: 1, ..job };
+/// row.reset(3, 3);
+/// first.process(&mut engine, &Grid::empty(), &record, &mut row);
+/// assert_eq!(row.status, Status::Solved);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct SolveJob {
     /// Stop counting at this many solutions (1 = first solution only).
     pub count_limit: u64,
     /// The engine to use.
     pub engine: EngineKind,
-    /// Fill the rating columns: backtracks and whether singles alone
-    /// solve the puzzle (see [`crate::difficulty`]).
+    /// Fill the rating columns: backtracks (the search's dead ends) and
+    /// whether naked and hidden singles alone solve the puzzle
+    /// ([`Column::Backtracks`](crate::batch::Column::Backtracks),
+    /// [`Column::Singles`](crate::batch::Column::Singles)).
     pub rate: bool,
 }
 

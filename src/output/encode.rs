@@ -12,6 +12,30 @@ use super::schema::{column_names, Column, Row, Split};
 use crate::parse::Record;
 
 /// How rows are written.
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::{Column, OutputFormat, Row, RowEncoder, Status};
+/// use batchdoku::{parse_line, Record};
+/// let puzzle = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// let row = Row { index: 7, status: Status::Ok, puzzle: Some(puzzle), ..Row::default() };
+/// let columns = [Column::Puzzle, Column::Index];
+/// let mut written = Vec::new();
+/// for format in OutputFormat::ALL {
+///     let mut out = Vec::new();
+///     RowEncoder::new(format, &columns, &[]).encode(&row, &Record::default(), &mut out)?;
+///     written.push(String::from_utf8(out).unwrap());
+/// }
+/// let line = puzzle.to_line_string();
+/// assert_eq!(written[0], format!("{line},7\n")); // csv
+/// assert_eq!(written[1], format!("{{\"puzzle\":\"{line}\",\"index\":7}}\n")); // jsonl
+/// assert_eq!(written[2], format!("{line}\n")); // line: the first column's grid
+/// assert_eq!("jsonl".parse::<OutputFormat>(), Ok(OutputFormat::Jsonl));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum OutputFormat {
@@ -228,6 +252,33 @@ impl CsvFields {
 }
 
 /// Encodes rows into a byte buffer in one output format. One per worker.
+///
+/// CSV fields are quoted only when they need it; an invalid row's error is
+/// written after the record's position (`source:line: `).
+///
+/// # Example
+/// ```
+/// use std::sync::Arc;
+/// use batchdoku::batch::{Column, OutputFormat, Row, RowEncoder, Status};
+/// use batchdoku::Record;
+/// let columns = [Column::Index, Column::Status, Column::Error];
+/// let mut encoder = RowEncoder::new(OutputFormat::Csv, &columns, &[]);
+/// let mut out = RowEncoder::header(OutputFormat::Csv, &columns, &[]);
+/// let row = Row {
+///     source: Arc::from("in.txt"),
+///     index: 2,
+///     line: 7,
+///     status: Status::Invalid,
+///     error: "bad, very bad".to_string(),
+///     ..Row::default()
+/// };
+/// encoder.encode(&row, &Record::default(), &mut out)?; // appends
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     "index,status,error\n2,invalid,\"in.txt:7: bad, very bad\"\n"
+/// );
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct RowEncoder {
     format: OutputFormat,

@@ -9,6 +9,17 @@ use crate::canon::Transform;
 use crate::grid::Grid;
 
 /// The outcome class of one record.
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::Status;
+/// let status: Status = "Unique".parse().unwrap(); // names ignore case
+/// assert_eq!(status, Status::Unique);
+/// assert_eq!(status.as_str(), "unique");
+/// assert_eq!(status.description(), "exactly one solution");
+/// assert_eq!(Status::ALL[status.ordinal()], status);
+/// assert!("done".parse::<Status>().unwrap_err().contains("solved, unique"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Status {
@@ -92,6 +103,13 @@ impl std::str::FromStr for Status {
 }
 
 /// Which input of `overlap` a row comes from.
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::Split;
+/// assert_eq!(Split::Train.as_str(), "train");
+/// assert_eq!(Split::Test.as_str(), "test");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Split {
@@ -113,6 +131,18 @@ impl Split {
 }
 
 /// One output column.
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::{Column, OutputFormat, RowEncoder};
+/// assert_eq!(Column::TrainLine.name(), "train_line");
+/// // Input CSV columns carried through are named after the input's header
+/// // (prefixed `input_` when that would repeat one of ours).
+/// let columns = [Column::Kept(0), Column::Status, Column::Kept(1)];
+/// let kept_names = ["id".to_string(), "status".to_string()];
+/// let header = RowEncoder::header(OutputFormat::Csv, &columns, &kept_names);
+/// assert_eq!(header, b"id,status,input_status\n");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Column {
@@ -277,6 +307,34 @@ pub const OVERLAP_COLUMNS: [Column; 8] = [
 
 /// The result of processing one record, filled by a job and read by the
 /// encoder. Reused across records: `reset` clears it.
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::{Column, OutputFormat, Row, RowEncoder, Status};
+/// use batchdoku::{parse_line, Record};
+/// let solution = parse_line(
+///     b"483921657967345821251876493548132976729564138136798245372689514814253769695417382",
+/// )
+/// .unwrap();
+/// let mut row = Row {
+///     index: 1,
+///     status: Status::Solved,
+///     solution: Some(solution),
+///     ..Row::default()
+/// };
+///
+/// let columns = [Column::Index, Column::Status, Column::Solution, Column::Score];
+/// let mut encoder = RowEncoder::new(OutputFormat::Jsonl, &columns, &[]);
+/// let mut out = Vec::new();
+/// encoder.encode(&row, &Record::default(), &mut out)?;
+/// let json = String::from_utf8(out).unwrap();
+/// assert!(json.starts_with(r#"{"index":1,"status":"solved","solution":"483921657"#));
+/// assert!(json.ends_with("695417382\",\"score\":null}\n")); // no score: null
+///
+/// row.reset(2, 5); // for the next record: everything cleared
+/// assert_eq!((row.index, row.line, row.status, row.solution), (2, 5, Status::Invalid, None));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Row {
     /// The input the record comes from, by name (empty when unnamed). With

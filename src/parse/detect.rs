@@ -24,6 +24,21 @@ pub(crate) const SAMPLE_LINES: usize = 16;
 pub(crate) const SAMPLE_MAX_LINES: usize = 64;
 
 /// Which input format to read. `Auto` detects from the first lines.
+///
+/// # Example
+/// ```
+/// use batchdoku::{InputFormat, RecordReader};
+/// let format: InputFormat = "POJ".parse().unwrap(); // names ignore case
+/// assert_eq!(format, InputFormat::Poj);
+/// assert_eq!(format.to_string(), "poj");
+/// assert!("xml".parse::<InputFormat>().unwrap_err().contains("auto, line, csv"));
+///
+/// // `Auto` (the default) resolves to the format the input is in.
+/// let input =
+///     "quizzes\n..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n";
+/// let reader = RecordReader::new(input.as_bytes(), InputFormat::default()).unwrap();
+/// assert_eq!(reader.format(), InputFormat::Csv);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum InputFormat {

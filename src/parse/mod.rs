@@ -23,6 +23,24 @@ pub use detect::InputFormat;
 pub use reader::{ReadOptions, Record, RecordReader};
 
 /// What is wrong with a malformed record.
+///
+/// # Example
+/// ```
+/// use batchdoku::{parse_line, ParseErrorKind};
+/// let kind = |line: &[u8]| parse_line(line).unwrap_err().kind;
+/// assert_eq!(kind(b"12x"), ParseErrorKind::BadChar { byte: b'x' });
+/// assert_eq!(kind(b"123"), ParseErrorKind::TooShort { found: 3 });
+/// assert_eq!(kind(b""), ParseErrorKind::Empty);
+/// assert_eq!(kind(&[b'1'; 90]), ParseErrorKind::TooLong { found: 90 });
+///
+/// // New kinds may be added: match with a wildcard arm.
+/// let hint = match kind(b"12x") {
+///     ParseErrorKind::BadChar { .. } => "use digits and '.' only",
+///     ParseErrorKind::TooShort { .. } | ParseErrorKind::TooLong { .. } => "use 81 cells",
+///     _ => "see the error message",
+/// };
+/// assert_eq!(hint, "use digits and '.' only");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParseErrorKind {
@@ -75,8 +93,9 @@ pub enum ParseErrorKind {
         /// Grids promised by the count line.
         promised: u64,
     },
-    /// A physical line longer than [`MAX_LINE_BYTES`]; only its start was
-    /// kept, so the record is rejected whatever it holds.
+    /// A physical line longer than the readers keep (`limit`, 4096
+    /// bytes); only its start was kept, so the record is rejected whatever
+    /// it holds.
     LineTooLong {
         /// The cap that was exceeded, in bytes.
         limit: u32,
@@ -90,6 +109,23 @@ pub enum ParseErrorKind {
 
 /// A malformed record: what is wrong and at which 1-based column (0 when
 /// the problem is not at one place).
+///
+/// Its `Display` is the short message the command-line tool writes in the
+/// `error` column.
+///
+/// # Example
+/// ```
+/// use batchdoku::{parse_line, ParseError, ParseErrorKind};
+/// let err: ParseError = parse_line(b"12x").unwrap_err();
+/// assert_eq!(err.kind, ParseErrorKind::BadChar { byte: b'x' });
+/// assert_eq!(err.col, 3);
+/// assert_eq!(err.to_string(), "bad character 'x' at column 3");
+///
+/// // Line 40 cells long: the cells ran out at column 41.
+/// let err = parse_line(&[b'.'; 40]).unwrap_err();
+/// assert_eq!(err, ParseError::new(ParseErrorKind::TooShort { found: 40 }, 41));
+/// assert_eq!(err.to_string(), "expected 81 cells, found 40");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParseError {
     /// What is wrong.
@@ -180,6 +216,27 @@ fn is_blank_mark(byte: u8) -> bool {
 /// trailing text (a comment, a rating, an identifier) that is ignored
 /// provided it is separated from the cells by whitespace, a comma, a tab or
 /// a `;`/`#`/`|`. A trailing `\r` is ignored.
+///
+/// Blanks may be written `.`, `0`, `-`, `_` or `*`. A malformed line gives
+/// a [`ParseError`] saying what is wrong and where.
+///
+/// # Example
+/// ```
+/// use batchdoku::{parse_line, ParseErrorKind};
+/// let line =
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+/// let puzzle = parse_line(line).unwrap();
+/// assert_eq!(puzzle.given_count(), 32);
+/// assert_eq!(puzzle.get(2), 3); // row 0, column 2
+/// assert_eq!(&puzzle.to_line()[..], &line[..]);
+///
+/// // Trailing text after a separator is ignored; `0` blanks read the same.
+/// let zeros: Vec<u8> = line.iter().map(|&b| if b == b'.' { b'0' } else { b }).collect();
+/// assert_eq!(parse_line(&[&zeros[..], b" # from the NOIP set"].concat()), Ok(puzzle));
+///
+/// let err = parse_line(b"12x").unwrap_err();
+/// assert_eq!((err.kind, err.col), (ParseErrorKind::BadChar { byte: b'x' }, 3));
+/// ```
 pub fn parse_line(line: &[u8]) -> Result<Grid, ParseError> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     // Fast path, branch-free over the cells: a well-formed line.

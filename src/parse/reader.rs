@@ -17,6 +17,28 @@ use super::{is_separator, parse_line, ParseError, ParseErrorKind};
 use crate::grid::{Grid, CELLS};
 
 /// One input record, reused across reads (buffers kept).
+///
+/// # Example
+/// ```
+/// use batchdoku::{InputFormat, ParseErrorKind, Record, RecordReader};
+/// let input = "# two puzzles\n\
+///     ..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.. easy\n\
+///     ..3.2.6..9..3.5\n";
+/// let mut reader = RecordReader::new(input.as_bytes(), InputFormat::Line).unwrap();
+/// let mut record = Record::default(); // one per reader, reused
+///
+/// assert!(reader.read_record(&mut record).unwrap());
+/// assert_eq!(record.line, 2); // the comment line is not a record
+/// assert_eq!(record.puzzle.unwrap().given_count(), 32);
+/// assert_eq!(record.trailing, b"easy");
+///
+/// // A malformed record is data, not an error.
+/// assert!(reader.read_record(&mut record).unwrap());
+/// assert_eq!(record.line, 3);
+/// assert_eq!(record.puzzle.unwrap_err().kind, ParseErrorKind::TooShort { found: 15 });
+///
+/// assert!(!reader.read_record(&mut record).unwrap()); // end of input
+/// ```
 #[derive(Debug)]
 pub struct Record {
     /// 1-based physical line where the record starts.
@@ -74,6 +96,30 @@ impl Record {
 }
 
 /// How to read an input.
+///
+/// # Example
+/// ```
+/// use batchdoku::{InputFormat, ReadOptions, Record, RecordReader};
+/// let csv = "id,quizzes,solutions\n\
+///     7,..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..,\
+///     483921657967345821251876493548132976729564138136798245372689514814253769695417382\n";
+/// let options = ReadOptions { keep_columns: true, ..ReadOptions::default() };
+/// let mut reader = RecordReader::with_options(csv.as_bytes(), &options).unwrap();
+/// assert_eq!(reader.format(), InputFormat::Csv); // detected from the header
+/// assert!(reader.has_expected()); // the `solutions` column
+/// assert_eq!(reader.kept_names().unwrap()[0], "id");
+///
+/// let mut record = Record::default();
+/// assert!(reader.read_record(&mut record).unwrap());
+/// assert_eq!(record.kept_field(0), b"7");
+/// let puzzle = record.puzzle.unwrap();
+/// assert!(record.expected.unwrap().unwrap().solves(&puzzle));
+///
+/// // A puzzle column the header does not have is refused up front.
+/// let options = ReadOptions { column: Some("grid".into()), ..ReadOptions::default() };
+/// let err = RecordReader::with_options(csv.as_bytes(), &options).unwrap_err();
+/// assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct ReadOptions {
     /// The format, or [`InputFormat::Auto`] to detect it.
@@ -119,6 +165,31 @@ enum Luogu {
 
 /// Reads puzzles one [`Record`] at a time from a buffered reader, in the
 /// given or detected [`InputFormat`].
+///
+/// Malformed records come out as records whose `puzzle` is an `Err`; only
+/// I/O failures are errors. To read files with decompression and run a job
+/// over them on several threads, see [`batch::run`](crate::batch::run).
+///
+/// # Example
+/// ```
+/// use batchdoku::{parse_line, InputFormat, Record, RecordReader};
+/// let puzzle = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// // Two grids in block form (nine lines of nine cells), a blank line between.
+/// let text = format!("{}\n{}", puzzle.to_block_string(), puzzle.to_block_string());
+/// let mut reader = RecordReader::new(text.as_bytes(), InputFormat::Auto).unwrap();
+/// assert_eq!(reader.format(), InputFormat::Block);
+///
+/// let mut record = Record::default();
+/// let mut lines = Vec::new();
+/// while reader.read_record(&mut record).unwrap() {
+///     assert_eq!(record.puzzle, Ok(puzzle));
+///     lines.push(record.line);
+/// }
+/// assert_eq!(lines, [1, 11]);
+/// ```
 pub struct RecordReader<R: BufRead> {
     format: InputFormat,
     mode: Mode,

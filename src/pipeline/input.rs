@@ -62,6 +62,39 @@ pub type Source = Box<dyn BufRead + Send>;
 
 /// One input: its name and size, what its start says (CSV columns), and its
 /// records. A regular file can be parked until its records are read.
+///
+/// [`Input::open`] opens a file (or stdin), decompressing gzip (and zstd,
+/// with the `zstd` feature); [`Input::from_source`] reads bytes the caller
+/// already has, as they are.
+///
+/// # Example
+/// ```
+/// use std::sync::atomic::AtomicU64;
+/// use std::sync::Arc;
+/// use batchdoku::batch::Input;
+/// use batchdoku::{ReadOptions, Record};
+///
+/// let csv = "puzzle,solution\n\
+///     ..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..,\
+///     483921657967345821251876493548132976729564138136798245372689514814253769695417382\n";
+/// let options = ReadOptions::default(); // detect the format
+/// let mut input = Input::from_source("memory", Box::new(csv.as_bytes()), None, &options)?;
+/// assert_eq!(&*input.name, "memory");
+/// assert!(input.has_expected()); // CSV with a solution column
+/// let mut record = Record::default();
+/// assert!(input.read_record(&mut record)?);
+/// assert_eq!(record.line, 2);
+///
+/// // A file, compressed or not, counting the bytes read for a progress bar.
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("puzzles.csv");
+/// std::fs::write(&path, csv)?;
+/// let counter = Arc::new(AtomicU64::new(0));
+/// let mut input = Input::open(path.to_str().unwrap(), &options, counter)?;
+/// assert_eq!(input.size, Some(csv.len() as u64));
+/// assert!(input.read_record(&mut record)? && !input.read_record(&mut record)?);
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub struct Input {
     /// The name used in error messages (`<stdin>` for standard input).
     pub name: Arc<str>,
@@ -307,9 +340,45 @@ pub(crate) fn open_as(
 #[cfg(not(feature = "zstd"))]
 const NO_ZSTD: &str = "zstd-compressed input, but this build of batchdoku has no zstd support (the `zstd` feature is off)";
 
-/// An input to be read more than once (see the module docs): a regular
-/// file with the size and modification time it had when first seen, or a
-/// spooled copy of anything else.
+/// An input to be read more than once: a regular file with the size and
+/// modification time it had when first seen (a change between the passes
+/// is an error), or a spooled copy of anything else (stdin, a pipe), which
+/// can be read only once.
+///
+/// # Example
+/// ```
+/// use std::io::{self, Read};
+/// use std::sync::atomic::AtomicU64;
+/// use std::sync::Arc;
+/// use batchdoku::batch::Reopenable;
+/// use batchdoku::{ReadOptions, Record};
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("puzzles.txt");
+/// std::fs::write(
+///     &path,
+///     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n",
+/// )?;
+/// // What to do with a stream: copy it to a temporary file.
+/// let spool = |stream: &mut dyn Read| -> io::Result<tempfile::NamedTempFile> {
+///     let mut copy = tempfile::NamedTempFile::new()?;
+///     io::copy(stream, &mut copy)?;
+///     Ok(copy)
+/// };
+/// let twice = Reopenable::new(path.to_str().unwrap(), spool)?; // a file: read in place
+/// let counter = Arc::new(AtomicU64::new(0));
+/// let mut record = Record::default();
+/// for _pass in 0..2 {
+///     let mut input = twice.open(&ReadOptions::default(), counter.clone())?;
+///     assert!(input.read_record(&mut record)?);
+///     assert_eq!(record.puzzle.unwrap().given_count(), 32);
+/// }
+///
+/// // A change to the file between the passes is an error.
+/// std::fs::write(&path, "changed\n")?;
+/// assert!(twice.open(&ReadOptions::default(), counter).is_err());
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Reopenable {
     /// The name used in rows and messages (`<stdin>` for `-`).

@@ -19,11 +19,33 @@ use tempfile::NamedTempFile;
 const WRITE_BUFFER: usize = 256 * 1024;
 
 /// An output destination.
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::Sink;
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("out.csv");
+///
+/// let mut sink = Sink::file(&path)?; // fails here, before any work, if unwritable
+/// sink.write_all(b"index,status\n1,unique\n")?;
+/// assert!(!path.exists()); // rows go to a temporary file beside it...
+/// assert!(sink.temporary_path().unwrap().starts_with(dir.path()));
+/// sink.finish()?; // ...renamed into place when the run completes
+/// assert_eq!(std::fs::read_to_string(&path)?, "index,status\n1,unique\n");
+///
+/// // A sink dropped without `finish` leaves the previous file as it was.
+/// let mut sink = Sink::file(&path)?;
+/// sink.write_all(b"partial")?;
+/// drop(sink);
+/// assert_eq!(std::fs::read_to_string(&path)?, "index,status\n1,unique\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[non_exhaustive]
 pub enum Sink {
     /// Standard output.
     Stdout(BufWriter<io::Stdout>),
-    /// A temporary file to be renamed to `path` by [`Sink::finish`].
+    /// A temporary file to be renamed to `path` by [`Sink::finish`] (or
+    /// [`Flushed::persist`]).
     File {
         /// The temporary file (deleted when dropped unless persisted).
         tmp: BufWriter<NamedTempFile>,
@@ -134,6 +156,25 @@ impl Sink {
 
 /// A sink whose bytes are all written: [`Flushed::persist`] gives a
 /// temporary file its final name.
+///
+/// # Example
+/// ```
+/// use batchdoku::batch::Sink;
+/// // Two outputs of one run, kept together or not at all.
+/// let dir = tempfile::tempdir()?;
+/// let (rows, summary) = (dir.path().join("rows.csv"), dir.path().join("summary.json"));
+/// let mut rows_sink = Sink::file(&rows)?;
+/// let mut summary_sink = Sink::file(&summary)?;
+/// rows_sink.write_all(b"index\n1\n")?;
+/// summary_sink.write_all(b"{\"records\":1}\n")?;
+///
+/// let (a, b) = (rows_sink.flush_all()?, summary_sink.flush_all()?); // both written...
+/// assert!(a.temporary_path().is_some() && !rows.exists());
+/// a.persist()?; // ...then both renamed
+/// b.persist()?;
+/// assert!(rows.exists() && summary.exists());
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Flushed {

@@ -28,21 +28,8 @@
 //!   candidates differ most in that cost ([`Visitor::choose_cell`]), trying
 //!   first the cell's most profitable digit ([`Visitor::choose_digit`]).
 //!
-//! Nothing is allocated per puzzle: the tables live in the visitor.
-//!
-//! ```
-//! use batchdoku::{parse_line, score, ScoreOptions, Solver, Weights};
-//! let puzzle = parse_line(
-//!     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
-//! )
-//! .unwrap();
-//! let mut solver = Solver::new();
-//! let out = score(&mut solver, &puzzle, &Weights::target(), &ScoreOptions::default()).unwrap();
-//! let (best, grid) = out.best.unwrap();
-//! assert!(out.proven);
-//! assert!(grid.solves(&puzzle));
-//! assert_eq!(best, Weights::target().score(&grid));
-//! ```
+//! Nothing is allocated per puzzle: the tables live in the visitor. The
+//! public entry point is [`score`], which has an example.
 
 mod lagrange;
 mod weights;
@@ -67,6 +54,29 @@ const LAMBDA: f64 = 0.7;
 const TARGET_OFFSET: i64 = SCALE * 3 / 10;
 
 /// How to run a scored search.
+///
+/// # Example
+/// ```
+/// use batchdoku::{parse_line, score, Grid, ScoreOptions, Solver, Weights};
+/// let mut solver = Solver::new();
+/// let weights = Weights::target();
+///
+/// // A node limit bounds the work: the empty grid has billions of
+/// // solutions, and the best one found in 100 nodes is not proven best.
+/// let limited = ScoreOptions { node_limit: Some(100), ..ScoreOptions::default() };
+/// let out = score(&mut solver, &Grid::empty(), &weights, &limited).unwrap();
+/// assert!(out.best.is_some() && !out.proven);
+/// assert_eq!(out.nodes, 100);
+///
+/// // Counting every solution as well (a solved grid, first two rows blanked).
+/// let mut line = ".".repeat(18);
+/// line.push_str("198342567859761423426853791713924856961537284287419635345286179");
+/// let puzzle = parse_line(line.as_bytes()).unwrap();
+/// let counting = ScoreOptions { count_solutions: true, ..ScoreOptions::default() };
+/// let out = score(&mut solver, &puzzle, &weights, &counting).unwrap();
+/// assert_eq!(out.solutions, Some(4));
+/// assert!(out.proven);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScoreOptions {
     /// Stop after visiting this many nodes; the outcome is then the best
@@ -92,6 +102,27 @@ impl Default for ScoreOptions {
 }
 
 /// The result of a scored search.
+///
+/// # Example
+/// ```
+/// use batchdoku::{parse_line, score, ScoreOptions, Solver, Weights};
+/// let puzzle = parse_line(
+///     b"........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+/// )
+/// .unwrap();
+/// let mut solver = Solver::new();
+/// let weights = Weights::target();
+/// let out = score(&mut solver, &puzzle, &weights, &ScoreOptions::default()).unwrap();
+/// let (best, grid) = out.best.unwrap();
+/// assert!(out.proven); // no solution scores more than `best`
+/// assert_eq!(weights.score(&grid), best);
+/// assert_eq!(out.solutions, None); // not asked to count
+///
+/// // Stopped after one node: nothing found yet, nothing proven.
+/// let one = ScoreOptions { node_limit: Some(1), ..ScoreOptions::default() };
+/// let out = score(&mut solver, &puzzle, &weights, &one).unwrap();
+/// assert_eq!((out.best, out.proven, out.nodes), (None, false, 1));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScoreOutcome {
     /// The best score and a solution reaching it; `None` when the puzzle
@@ -329,6 +360,32 @@ impl Visitor for ScoreVisitor<'_> {
 /// `Ok` with `best: None` means the puzzle has no solution (the CLI prints
 /// -1); contradictory givens (a digit twice in a unit) give `Err`. Nothing
 /// is allocated: reuse one `solver` per worker.
+///
+/// # Example
+/// ```
+/// use batchdoku::{parse_line, score, ScoreOptions, Solver, Weights};
+/// let puzzle = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// let mut solver = Solver::new();
+/// let out = score(&mut solver, &puzzle, &Weights::target(), &ScoreOptions::default()).unwrap();
+/// let (best, grid) = out.best.unwrap();
+/// assert!(out.proven);
+/// assert!(grid.solves(&puzzle));
+/// assert_eq!(best, Weights::target().score(&grid));
+///
+/// // Consistent givens without a solution: `best` is `None`.
+/// let line = format!("12345678.........9{}", ".".repeat(63));
+/// let stuck = parse_line(line.as_bytes()).unwrap();
+/// let out = score(&mut solver, &stuck, &Weights::target(), &ScoreOptions::default()).unwrap();
+/// assert!(out.best.is_none() && out.proven);
+///
+/// // Contradictory givens are an error.
+/// let mut bad = puzzle;
+/// bad.set(0, 3); // a second 3 in row 1
+/// assert!(score(&mut solver, &bad, &Weights::target(), &ScoreOptions::default()).is_err());
+/// ```
 pub fn score(
     solver: &mut Solver,
     puzzle: &Grid,

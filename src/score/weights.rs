@@ -21,6 +21,17 @@ const BLANK_SWEEPS: usize = 16;
 const BLANK_STEPS: usize = 500;
 
 /// Why a weights table could not be read.
+///
+/// # Example
+/// ```
+/// use batchdoku::{Weights, WeightsError};
+/// assert_eq!("1 2 3".parse::<Weights>(), Err(WeightsError::Count { found: 3 }));
+/// let err = "1 2 x".parse::<Weights>().unwrap_err();
+/// assert_eq!(err, WeightsError::NotInteger { line: 1, token: 3 });
+/// assert_eq!(err.to_string(), "weights: line 1: token 3 is not an integer");
+/// let missing = Weights::from_spec("/no/such/weights.txt").unwrap_err();
+/// assert_eq!(missing, WeightsError::Io { kind: std::io::ErrorKind::NotFound });
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum WeightsError {
@@ -63,13 +74,22 @@ pub enum WeightsError {
 
 /// A weight per cell (row-major, cell = 9 * row + column).
 ///
+/// # Example
 /// ```
-/// use batchdoku::Weights;
+/// use batchdoku::{parse_line, Weights};
 /// let w = Weights::target();
 /// assert_eq!(w.get(0), 6); // corner
 /// assert_eq!(w.get(40), 10); // centre
 /// let flat: Weights = "1 ".repeat(81).parse().unwrap();
 /// assert_eq!(flat.get(80), 1);
+///
+/// // Every solved grid scores 405 (each digit 1-9 nine times) on flat weights.
+/// let solved = parse_line(
+///     b"534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+/// )
+/// .unwrap();
+/// assert_eq!(flat.score(&solved), 405);
+/// assert_eq!(Weights::from_spec("target"), Ok(Weights::target()));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {

@@ -1,15 +1,25 @@
 //! The bitmask MRV solver: the public face of the one search loop.
 //!
-//! Internally the state is kept as band masks in the manner of JCZSolve
-//! (see `node.rs` for the bit layout and `tables.rs` for the locked-candidate
-//! tables); [`Node`] still answers per-cell questions.
+//! Public on purpose, as the extension point of that loop. Every search in
+//! the crate (first solution, counting, the scored search of
+//! [`score`](crate::score())) is one loop, compiled for each [`SimdPath`],
+//! and what it does at each node and at each solution is decided by a
+//! [`Visitor`]. A Rust user who needs a search of their own (collect every
+//! solution, enforce an extra constraint, bound the work) writes a visitor
+//! and runs it with [`Solver::search`], with the same propagation and speed
+//! as the stock searches. Finding and counting solutions needs none of
+//! this: [`Solver`] is re-exported at the crate root and implements
+//! [`Engine`].
 //!
 //! [`Solver`] owns a fixed stack and is meant to be created once per worker
-//! and reused for every puzzle: solving never allocates. What the search
-//! does at each node and at each solution is decided by a [`Visitor`]; the
-//! stock visitors find the first solution ([`FirstSolution`]) or count
-//! solutions up to a limit ([`CountUpTo`]). The scored search in
-//! [`crate::score`] is another visitor over the same loop.
+//! and reused for every puzzle: solving never allocates. The stock visitors
+//! find the first solution ([`FirstSolution`]) or count solutions up to a
+//! limit ([`CountUpTo`]); the scored search is another visitor over the
+//! same loop. Internally the state is kept as band masks in the manner of
+//! JCZSolve; a [`Node`] answers per-cell questions (values and candidate
+//! masks, bit `d - 1` for digit `d`) without
+//! showing that layout. [`Visitor`] has an example of a visitor of one's
+//! own.
 
 mod lanes;
 mod node;
@@ -25,6 +35,39 @@ use crate::grid::{Conflict, Grid};
 use search::Search;
 
 /// What a visitor tells the search to do next.
+///
+/// # Example
+/// ```
+/// use batchdoku::solver::{Flow, Node, Visitor};
+/// use batchdoku::{Grid, Solver};
+///
+/// /// Counts solutions, giving up after a budget of nodes.
+/// struct Budget {
+///     nodes_left: u64,
+///     solutions: u64,
+/// }
+///
+/// impl Visitor for Budget {
+///     fn enter(&mut self, _node: &mut Node) -> Flow {
+///         if self.nodes_left == 0 {
+///             return Flow::Stop; // ends the whole search
+///         }
+///         self.nodes_left -= 1;
+///         Flow::Continue
+///     }
+///     fn solution(&mut self, _node: &Node) -> Flow {
+///         self.solutions += 1;
+///         Flow::Continue // look for more
+///     }
+/// }
+///
+/// // The empty grid has billions of solutions: the budget ends the search.
+/// let mut budget = Budget { nodes_left: 1_000, solutions: 0 };
+/// let stats = Solver::new().search(&Grid::empty(), &mut budget).unwrap();
+/// assert!(stats.stopped);
+/// assert_eq!(budget.nodes_left, 0);
+/// assert!(budget.solutions > 0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Flow {
@@ -44,7 +87,55 @@ pub enum Flow {
 ///
 /// All methods but [`solution`](Visitor::solution) have defaults that keep
 /// the plain search, and they are inlined into the loop, so a visitor pays
-/// only for what it overrides.
+/// only for what it overrides. Run one with [`Solver::search`].
+///
+/// # Example
+/// ```
+/// use batchdoku::solver::{Flow, Node, Visitor};
+/// use batchdoku::{parse_line, Grid, Solver};
+///
+/// /// Collects up to `max` solutions and counts the nodes entered.
+/// struct Collect {
+///     max: usize,
+///     nodes: u64,
+///     found: Vec<Grid>,
+/// }
+///
+/// impl Visitor for Collect {
+///     fn enter(&mut self, _node: &mut Node) -> Flow {
+///         self.nodes += 1;
+///         Flow::Continue
+///     }
+///
+///     fn solution(&mut self, node: &Node) -> Flow {
+///         self.found.push(node.to_grid());
+///         if self.found.len() == self.max {
+///             Flow::Stop
+///         } else {
+///             Flow::Continue
+///         }
+///     }
+/// }
+///
+/// // A solved grid with its first two rows blanked.
+/// let solved =
+///     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+/// let line = format!("{}{}", ".".repeat(18), &solved[18..]);
+/// let puzzle = parse_line(line.as_bytes()).unwrap();
+///
+/// let mut solver = Solver::new(); // reuse it for every search
+/// let mut collect = Collect { max: 100, nodes: 0, found: Vec::new() };
+/// let stats = solver.search(&puzzle, &mut collect).unwrap();
+/// assert_eq!(collect.found.len(), 4); // every solution, the original among them
+/// assert!(collect.found.iter().all(|g| g.solves(&puzzle)));
+/// assert!(collect.found.contains(&parse_line(solved.as_bytes()).unwrap()));
+/// assert!(collect.nodes > 0 && !stats.stopped);
+///
+/// // With a limit of 2 the visitor stops the search.
+/// let mut two = Collect { max: 2, nodes: 0, found: Vec::new() };
+/// assert!(solver.search(&puzzle, &mut two).unwrap().stopped);
+/// assert_eq!(two.found, collect.found[..2]);
+/// ```
 pub trait Visitor {
     /// Called at every node once propagation succeeded, before branching.
     #[inline(always)]
@@ -75,6 +166,21 @@ pub trait Visitor {
 }
 
 /// Stops at the first solution and keeps it.
+///
+/// What [`Engine::solve_first`] runs on a [`Solver`].
+///
+/// # Example
+/// ```
+/// use batchdoku::solver::FirstSolution;
+/// use batchdoku::{parse_line, Solver};
+/// let puzzle = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// let mut first = FirstSolution::default();
+/// Solver::new().search(&puzzle, &mut first).unwrap();
+/// assert!(first.solution.unwrap().solves(&puzzle));
+/// ```
 #[derive(Debug, Default)]
 pub struct FirstSolution {
     /// The solution, once found.
@@ -90,6 +196,19 @@ impl Visitor for FirstSolution {
 }
 
 /// Counts solutions, stopping when `limit` are found; keeps the first.
+///
+/// What [`Engine::count_solutions_up_to`] runs on a [`Solver`].
+///
+/// # Example
+/// ```
+/// use batchdoku::solver::CountUpTo;
+/// use batchdoku::{Grid, Solver};
+/// let mut counter = CountUpTo::new(10);
+/// let stats = Solver::new().search(&Grid::empty(), &mut counter).unwrap();
+/// assert_eq!(counter.count, 10); // the empty grid has more: stopped at the limit
+/// assert!(stats.stopped);
+/// assert!(counter.first.unwrap().is_valid_solution());
+/// ```
 #[derive(Debug)]
 pub struct CountUpTo {
     /// Stop after this many solutions.
@@ -136,15 +255,19 @@ impl Visitor for CountUpTo {
 /// - `dead_ends`: nodes where propagation found a contradiction;
 /// - `stopped`: the visitor ended the search early.
 ///
+/// For searches of your own, see [`Solver::search`] and [`Visitor`].
+///
+/// # Example
 /// ```
-/// use batchdoku::{Grid, Solver, Engine};
+/// use batchdoku::{Engine, Grid, Solver};
 /// let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 /// let puzzle: Grid = batchdoku::parse_line(line.as_bytes()).unwrap();
-/// let mut solver = Solver::new();
+/// let mut solver = Solver::new(); // one per worker, reused for every puzzle
 /// let outcome = solver.count_solutions_up_to(&puzzle, 2).unwrap();
 /// assert_eq!(outcome.solutions, 1);
 /// assert!(outcome.solution.unwrap().solves(&puzzle));
-/// println!("guesses: {}", outcome.stats.guesses);
+/// assert!(outcome.stats.nodes >= 1);
+/// assert_eq!(solver.simd(), batchdoku::SimdPath::detect()); // the best this CPU has
 /// ```
 pub struct Solver {
     search: Search,
@@ -185,8 +308,9 @@ impl Solver {
     }
 
     /// Runs the search over `puzzle`, letting `visitor` decide what to do
-    /// at each node and solution. Contradictory givens are reported as a
-    /// [`Conflict`] without searching.
+    /// at each node and solution, and returns the search's counters.
+    /// Contradictory givens are reported without searching, as by
+    /// [`Grid::first_conflict`]. See [`Visitor`] for an example.
     pub fn search<V: Visitor>(
         &mut self,
         puzzle: &Grid,

@@ -155,6 +155,50 @@ fn columns_of(cells: u32) -> u32 {
 /// One node of the search: what is placed and what each empty cell may
 /// still hold. A [`Visitor`](crate::solver::Visitor) gets it at each node
 /// and at each solution.
+///
+/// Candidate masks have bit `d - 1` set when digit `d` may go in the cell.
+///
+/// # Example
+/// ```
+/// use batchdoku::solver::{Flow, Node, Visitor};
+/// use batchdoku::{Grid, Solver};
+///
+/// /// Finds a solution with a 9 in the top-left cell, by removing the
+/// /// other candidates of that cell.
+/// #[derive(Default)]
+/// struct NineFirst {
+///     root_empty: Option<u32>,
+///     solution: Option<Grid>,
+/// }
+///
+/// impl Visitor for NineFirst {
+///     fn enter(&mut self, node: &mut Node) -> Flow {
+///         self.root_empty.get_or_insert(node.empty_count());
+///         let bit = |d: u8| 1u16 << (d - 1); // a digit's bit in a candidate mask
+///         let others = node.candidates(0) & !bit(9);
+///         if others == 0 {
+///             return Flow::Continue; // the cell is filled, or 9 is all it may hold
+///         }
+///         for d in (1..=8).filter(|&d| others & bit(d) != 0) {
+///             node.eliminate(0, d);
+///         }
+///         Flow::Narrowed // propagate again, then enter again
+///     }
+///
+///     fn solution(&mut self, node: &Node) -> Flow {
+///         assert_eq!(node.value(0), 9);
+///         self.solution = Some(node.to_grid());
+///         Flow::Stop
+///     }
+/// }
+///
+/// let mut visitor = NineFirst::default();
+/// Solver::new().search(&Grid::empty(), &mut visitor).unwrap();
+/// assert_eq!(visitor.root_empty, Some(81));
+/// let solution = visitor.solution.unwrap();
+/// assert_eq!(solution.get(0), 9);
+/// assert!(solution.is_valid_solution());
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
     bands: [Lanes; 9],

@@ -94,6 +94,28 @@ pub(crate) use x86::{Avx2, Avx512};
 
 /// A version of the search's machine code, named by the widest vectors it
 /// uses.
+///
+/// [`Solver::new`](crate::Solver::new) runs the best one this CPU has;
+/// [`Solver::with_simd`](crate::Solver::with_simd) picks one, to compare
+/// them. Every path gives the same answers and the same counters.
+///
+/// # Example
+/// ```
+/// use batchdoku::{parse_line, Engine, SimdPath, Solver};
+/// let puzzle = parse_line(
+///     b"........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+/// )
+/// .unwrap();
+/// let best = SimdPath::detect();
+/// assert!(best.is_available());
+/// let expected = Solver::new().count_solutions_up_to(&puzzle, 2).unwrap();
+/// for path in SimdPath::ALL.into_iter().filter(|p| p.is_available()) {
+///     let mut solver = Solver::with_simd(path).unwrap();
+///     assert_eq!(solver.count_solutions_up_to(&puzzle, 2).unwrap(), expected);
+/// }
+/// assert_eq!("AVX2".parse::<SimdPath>(), Ok(SimdPath::Avx2));
+/// assert_eq!(SimdPath::Avx2.to_string(), "avx2");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum SimdPath {

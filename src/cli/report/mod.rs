@@ -1,5 +1,5 @@
 //! `report`: a corpus at a glance. One streaming pass through the
-//! [`batch::run`] solves each puzzle counting to two with
+//! [`batch::run`](batchdoku::batch::run) solves each puzzle counting to two with
 //! the difficulty columns of `solve -k 2 --rate` (the same
 //! [`SolveJob`]), optionally scores it and finds its class up to
 //! symmetry, and feeds every finished row to a constant-memory
