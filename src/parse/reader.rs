@@ -684,5 +684,4 @@ enum CountLine {
 }
 
 #[cfg(test)]
-#[path = "reader_tests.rs"]
 mod tests;
