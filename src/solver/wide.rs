@@ -541,22 +541,17 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
 
     /// Random masks, with repeats and zeros so every case of each
     /// operation comes up.
-    fn random_masks(state: &mut u32) -> [Lanes; 9] {
-        let mut next = || {
-            *state ^= *state << 13;
-            *state ^= *state >> 17;
-            *state ^= *state << 5;
-            *state
-        };
-        let base = next();
+    fn random_masks(rng: &mut Rng) -> [Lanes; 9] {
+        let base = rng.next_u64() as u32;
         std::array::from_fn(|_| {
-            Lanes(std::array::from_fn(|_| match next() % 4 {
+            Lanes(std::array::from_fn(|_| match rng.below(4) {
                 0 => 0,
                 1 => base,
-                _ => next() & next(),
+                _ => (rng.next_u64() & rng.next_u64()) as u32,
             }))
         })
     }
@@ -564,13 +559,13 @@ mod tests {
     /// Checks `W`'s operations against [`Narrow`]'s on many random masks.
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     fn agree_with_narrow<W: Wide>() {
-        let mut state = 0x2545_F491;
+        let mut rng = Rng::new(0x2545_F491);
         for _ in 0..3000 {
-            let a = random_masks(&mut state);
-            let mut b = random_masks(&mut state);
-            if state % 3 == 0 {
+            let a = random_masks(&mut rng);
+            let mut b = random_masks(&mut rng);
+            if rng.below(3) == 0 {
                 b = a;
-                b[state as usize % 9].0[state as usize / 9 % 4] ^= 1 << (state % 27);
+                b[rng.index(9)].0[rng.index(4)] ^= 1 << rng.below(27);
             }
             assert_eq!(W::differ(&a, &b), Narrow::differ(&a, &b));
             assert_eq!(W::differ(&a, &a), 0);
@@ -589,9 +584,9 @@ mod tests {
 
     #[test]
     fn narrow_counts_match_a_count_per_bit() {
-        let mut state = 7;
+        let mut rng = Rng::new(7);
         for _ in 0..500 {
-            let masks = random_masks(&mut state);
+            let masks = random_masks(&mut rng);
             let (once, twice, thrice) = Narrow::at_least_three(&masks);
             let mut cleared = masks;
             let changed = Narrow::clear(&mut cleared, masks[0]);

@@ -9,6 +9,9 @@ pub mod corpus;
 /// Solved by singles alone.
 pub const EASY: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+/// The unique solution of [`EASY`].
+pub const EASY_SOLUTION: &str =
+    "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
 /// Norvig's first "hard" puzzle (top95 #1).
 pub const HARD: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";

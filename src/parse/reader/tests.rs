@@ -4,12 +4,9 @@
 use super::*;
 use proptest::prelude::*;
 
-const P1: &[u8] =
-    b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
-const S1: &[u8] =
-    b"483921657967345821251876493548132976729564138136798245372689514814253769695417382";
-const P2: &[u8] =
-    b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+const P1: &[u8] = crate::testdata::EASY.as_bytes();
+const S1: &[u8] = crate::testdata::EASY_SOLUTION.as_bytes();
+const P2: &[u8] = crate::testdata::HARD.as_bytes();
 
 /// Reads every record of `input` in `format`: (format used, has_expected,
 /// records).
@@ -410,16 +407,10 @@ fn overlong_first_line_is_detected_from_its_start() {
     assert_eq!(recs[1].puzzle, Ok(grid(P2)));
 }
 
-/// Pseudo-random bytes (xorshift), reproducible.
-fn noise(len: usize, mut seed: u64) -> Vec<u8> {
-    (0..len)
-        .map(|_| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed as u8
-        })
-        .collect()
+/// Pseudo-random bytes, reproducible.
+fn noise(len: usize, seed: u64) -> Vec<u8> {
+    let mut rng = crate::rng::Rng::new(seed);
+    (0..len).map(|_| rng.next_u64() as u8).collect()
 }
 
 #[test]
