@@ -28,6 +28,24 @@ pub const SEVENTEEN: &str =
 pub const SOLVED: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
+/// Whether this is a CI run (`CI` set, and not to `false` or `0`): there
+/// a test's missing prerequisite is a failure, not a skip.
+pub fn on_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false"))
+}
+
+/// Whether a test's prerequisite `what` is `present`. When it is not, the
+/// test is skipped with a message, except under `CI=true`, where it fails:
+/// CI's machine has every prerequisite, so a test that quietly passed
+/// there without running would hide a regression.
+pub fn required(what: &str, present: bool) -> bool {
+    if !present {
+        assert!(!on_ci(), "CI=true, and this machine lacks {what}");
+        eprintln!("skipped: this machine lacks {what} (a failure under CI=true)");
+    }
+    present
+}
+
 /// Parses a test puzzle line.
 pub fn grid(s: &str) -> Grid {
     parse_line(s.as_bytes()).expect("test puzzles are well-formed")
