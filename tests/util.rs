@@ -2,8 +2,8 @@
 //! paths, the puzzles the tests write out, runs of the binary (plain,
 //! under a deadline, with a silent stdin), child processes (waiting with a
 //! deadline, waiting until a run writes, signals, FIFOs), directory
-//! listings, and [`eqnice!`], a readable comparison of two multi-line
-//! outputs.
+//! listings, prerequisites that fail under `CI=true` instead of skipping,
+//! and [`eqnice!`], a readable comparison of two multi-line outputs.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -354,6 +354,37 @@ pub fn mkfifo(path: &Path) {
     // call, which only reads it.
     let made = unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) };
     assert_eq!(made, 0, "mkfifo {}", path.display());
+}
+
+// --- prerequisites -----------------------------------------------------
+
+/// Whether this is a CI run (`CI` set, and not to `false` or `0`): there
+/// a test's missing prerequisite is a failure, not a skip.
+pub fn on_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false"))
+}
+
+/// Whether a test's prerequisite `what` is `present`. When it is not, the
+/// test is skipped with a message, except under `CI=true`, where it fails:
+/// `.ci/run` installs every prerequisite, so a test that quietly passed
+/// there without running would hide a regression.
+pub fn required(what: &str, present: bool) -> bool {
+    if !present {
+        assert!(!on_ci(), "CI=true, and this machine lacks {what}");
+        eprintln!("skipped: this machine lacks {what} (a failure under CI=true)");
+    }
+    present
+}
+
+/// Whether the program `name` runs here (found on the PATH).
+pub fn have(name: &str) -> bool {
+    Command::new(name)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok()
 }
 
 // --- readable comparisons ----------------------------------------------
