@@ -370,8 +370,7 @@ impl fmt::Display for Grid {
 mod tests {
     use super::*;
 
-    const SOLVED: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    use crate::testdata::SOLVED;
 
     fn grid(s: &str) -> Grid {
         let mut cells = [0u8; 81];

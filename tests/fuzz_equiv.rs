@@ -14,10 +14,8 @@ use proptest::prelude::*;
 
 use invariants::{check_records, check_solve, Engines};
 
-const PUZZLE: &[u8] =
-    b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
-const SOLUTION: &[u8] =
-    b"483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+const PUZZLE: &[u8] = crate::util::EASY.as_bytes();
+const SOLUTION: &[u8] = crate::util::EASY_SOLUTION.as_bytes();
 
 /// Pieces that real inputs (and near misses of them) are made of.
 fn piece() -> impl Strategy<Value = Vec<u8>> {

@@ -6,12 +6,10 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
+use std::time::Duration;
 
-use batchdoku::parse_line;
-use batchdoku::Grid;
-use batchdoku::Symmetry;
+use batchdoku::{parse_line, Grid, Symmetry};
 
 use crate::util::*;
 
@@ -54,6 +52,16 @@ fn statuses(input: &Path, engine: &str) -> Vec<String> {
         .collect()
 }
 
+/// Checks that both engines give each of the `n` records of `input` the
+/// status `want`.
+fn both_engines_say(input: &Path, n: usize, want: &str, what: &str) {
+    for engine in ["mrv", "dlx"] {
+        let s = statuses(input, engine);
+        assert_eq!(s.len(), n, "{what} {engine}");
+        assert!(s.iter().all(|s| s == want), "{what} {engine}: {s:?}");
+    }
+}
+
 #[test]
 fn every_puzzle_is_unique_by_both_engines_and_matches_its_solution() {
     let dir = tempfile::tempdir().unwrap();
@@ -67,7 +75,7 @@ fn every_puzzle_is_unique_by_both_engines_and_matches_its_solution() {
     ] {
         let path = dir.path().join(format!("{name}.csv"));
         let mut all = args.to_vec();
-        all.extend_from_slice(&["--format", "csv", "-o", path.to_str().unwrap()]);
+        all.extend_from_slice(&["--format", "csv", "-o", arg(&path)]);
         assert!(generate(&all).is_empty(), "-o leaves stdout empty");
         let (h, rows) = parse_csv(&std::fs::read(&path).unwrap());
         assert_eq!(h, ["puzzle", "solution"]);
@@ -78,11 +86,7 @@ fn every_puzzle_is_unique_by_both_engines_and_matches_its_solution() {
         }
         // `solve` reads the puzzle,solution header: each solution must be
         // the one both engines find, and the only one.
-        for engine in ["mrv", "dlx"] {
-            let s = statuses(&path, engine);
-            assert_eq!(s.len(), n);
-            assert!(s.iter().all(|s| s == "unique"), "{name} {engine}: {s:?}");
-        }
+        both_engines_say(&path, n, "unique", name);
     }
 }
 
@@ -116,11 +120,7 @@ fn minimal_puzzles_lose_uniqueness_when_any_given_goes() {
         let path = dir.path().join("reduced.txt");
         std::fs::write(&path, reduced).unwrap();
         let total: usize = originals.iter().map(Grid::given_count).sum();
-        for engine in ["mrv", "dlx"] {
-            let s = statuses(&path, engine);
-            assert_eq!(s.len(), total);
-            assert!(s.iter().all(|s| s == "multiple"), "{args:?} {engine}");
-        }
+        both_engines_say(&path, total, "multiple", &format!("{args:?}"));
     }
 }
 
@@ -141,7 +141,7 @@ fn output_is_the_same_for_any_threads_and_batch_size() {
         &["-j", "1", "--batch-size", "1000"],
         &["-j", "3", "--batch-size", "13"],
     ] {
-        assert!(with(extra) == one, "{extra:?} changed the output");
+        eqnice!(one, with(extra), "{extra:?} changed the output");
     }
     // Symmetric and exact-count settings are thread independent too.
     let sym = [
@@ -156,13 +156,13 @@ fn output_is_the_same_for_any_threads_and_batch_size() {
     ];
     let a = generate(&[&sym[..], &["-j", "1"]].concat());
     let b = generate(&[&sym[..], &["-j", "2", "--batch-size", "3"]].concat());
-    assert_eq!(a, b);
+    eqnice!(a, b);
 }
 
 #[test]
 fn seeds_and_start_select_the_puzzles() {
     let a = generate(&["-n", "30", "--seed", "10"]);
-    assert_eq!(generate(&["-n", "30", "--seed", "10"]), a);
+    eqnice!(a, generate(&["-n", "30", "--seed", "10"]));
     let b = generate(&["-n", "30", "--seed", "11"]);
     let (pa, pb) = (puzzles(&a), puzzles(&b));
     assert!(pa.iter().zip(&pb).all(|(x, y)| x != y));
@@ -252,7 +252,7 @@ fn summary_names_the_seed_and_quiet_silences_it() {
         .nth(1)
         .and_then(|s| s.split(',').next())
         .unwrap_or_else(|| panic!("no seed in {}", r.stderr));
-    assert_eq!(generate(&["-n", "4", "--seed", seed]), r.stdout);
+    eqnice!(r.stdout, generate(&["-n", "4", "--seed", seed]));
 }
 
 #[test]
@@ -290,12 +290,12 @@ fn output_file_is_atomic() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("puzzles.txt");
     let stdout = generate(&["-n", "20", "--seed", "9"]);
-    assert!(generate(&["-n", "20", "--seed", "9", "-o", out.to_str().unwrap()]).is_empty());
-    assert_eq!(std::fs::read(&out).unwrap(), stdout);
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    assert!(generate(&["-n", "20", "--seed", "9", "-o", arg(&out)]).is_empty());
+    eqnice!(stdout, std::fs::read(&out).unwrap());
+    assert_eq!(names(dir.path()), ["puzzles.txt"]);
     // A missing directory fails before any work.
     let bad = dir.path().join("no/such/dir/p.txt");
-    let r = run(&["generate", "-n", "5", "-o", bad.to_str().unwrap()], None);
+    let r = run(&["generate", "-n", "5", "-o", arg(&bad)], None);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("p.txt"), "{}", r.stderr);
 }
@@ -304,44 +304,23 @@ fn output_file_is_atomic() {
 fn sigint_exits_130_and_keeps_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("many.txt");
-    let mut child = Command::new(bin())
-        .args([
-            "generate", "-q", "-j", "1", "-n", "10000000", "--seed", "1", "-o",
-        ])
-        .arg(&out)
+    let args = ["generate", "-q", "-j", "1", "-n", "10000000", "--seed", "1"];
+    let mut child = command(&[&args[..], &["-o", arg(&out)]].concat())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Wait until the temporary file has content (the buffer was flushed).
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let started = std::fs::read_dir(dir.path()).unwrap().flatten().any(|e| {
-            e.file_name().to_string_lossy().ends_with(".tmp")
-                && e.metadata().map(|m| m.len() > 0).unwrap_or(false)
-        });
-        if started {
-            break;
-        }
-        assert!(Instant::now() < deadline, "never started writing");
-        assert!(child.try_wait().unwrap().is_none(), "finished too early");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    assert_eq!(child.wait().unwrap().code(), Some(130));
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // Once the temporary file has content (the buffer was flushed).
+    wait_until_writing(&mut child, dir.path());
+    signal(&child, libc::SIGINT);
+    let status = exits_within(&mut child, Duration::from_secs(20));
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(names(dir.path()), Vec::<String>::new());
 }
 
 #[test]
 fn closed_stdout_ends_quietly() {
-    let mut child = Command::new(bin())
-        .args(["generate", "-j", "2", "-n", "10000000", "--seed", "1"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+    let mut child = command(&["generate", "-j", "2", "-n", "10000000", "--seed", "1"])
         .spawn()
         .unwrap();
     let mut first = String::new();

@@ -1,20 +1,29 @@
 //! Integration tests: run the real `batchdoku` binary on fixtures.
+//!
+//! One file per command (`solve`, `score`, `canon`, `dedupe`, `overlap`,
+//! `generate`, `report`, `bench`; `--version`, completions and man pages in
+//! `cli`), `input` for what every reader shares (formats, compression,
+//! encodings, stdin, FIFOs, many inputs), `output` for what every writer
+//! shares (formats, `-o`, schemas, write failures), `interrupt` for
+//! signals, `regression` for past findings, each pinned by the test
+//! written for it. `fuzz_equiv` runs the fuzz targets' invariants on the
+//! library; `pipeline` holds the progress lines and the stop of a stalled
+//! reader. Helpers and fixture puzzles: `util`, one copy each.
 
 mod util;
 
 mod bench;
+mod canon;
 mod cli;
-mod corpus;
-mod edges;
-mod formats;
+mod dedupe;
 mod fuzz_equiv;
 mod generate;
-mod hostile;
+mod input;
 mod interrupt;
-mod many_inputs;
+mod output;
+mod overlap;
 mod pipeline;
+mod regression;
 mod report;
-mod reported;
-mod schema;
 mod score;
 mod solve;

@@ -12,9 +12,6 @@ use serde_json::Value;
 
 use crate::util::*;
 
-const EASY: &str =
-    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
-
 /// data/sample.txt plus invalid records of every kind (more than the 20
 /// listed), an unsolvable puzzle, an empty grid and repeats.
 fn mixed_input(dir: &Path) -> std::path::PathBuf {
@@ -253,7 +250,7 @@ fn format_follows_the_output_extension() {
         ("r.md", "# batchdoku report"),
     ] {
         let out = dir.path().join(name);
-        let r = run_paths(&["report", "-q", "-o", out.to_str().unwrap()], &[&sample]);
+        let r = run_paths(&["report", "-q", "-o", arg(&out)], &[&sample]);
         assert_eq!(r.code, 0, "{}", r.stderr);
         let text = std::fs::read_to_string(&out).unwrap();
         assert!(text.starts_with(starts), "{name}: {}", &text[..40]);
@@ -261,7 +258,7 @@ fn format_follows_the_output_extension() {
     let r = run_paths(&["report", "-q"], &[&sample]);
     assert!(r.stdout_str().starts_with("# batchdoku report"));
     let bad = dir.path().join("r.csv");
-    let r = run_paths(&["report", "-q", "-o", bad.to_str().unwrap()], &[&sample]);
+    let r = run_paths(&["report", "-q", "-o", arg(&bad)], &[&sample]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("--format"), "{}", r.stderr);
     assert!(!bad.exists());
@@ -286,7 +283,7 @@ fn hostile_inputs_give_a_sensible_page() {
         std::fs::write(&input, &text).unwrap();
         for extra in [&[][..], &["--classes", "--score", "target"][..]] {
             let page = dir.path().join(format!("{name}.html"));
-            let mut args = vec!["report", "-q", "-o", page.to_str().unwrap()];
+            let mut args = vec!["report", "-q", "-o", arg(&page)];
             args.extend_from_slice(extra);
             let r = run_paths(&args, &[&input]);
             assert_eq!(r.code, code, "{name}: {}", r.stderr);

@@ -1,4 +1,5 @@
-//! `batchdoku score` and `--solver dlx` through the real binary.
+//! `batchdoku score`: the NOIP samples' scores, every status, the
+//! solution count, weights files and their errors.
 
 use crate::util::*;
 
@@ -66,55 +67,18 @@ fn weights_file_and_errors() {
     let dir = tempfile::tempdir().unwrap();
     let ones = dir.path().join("ones.txt");
     std::fs::write(&ones, "1 ".repeat(81)).unwrap();
-    let r = run(
-        &[
-            "score",
-            "-q",
-            "--weights",
-            ones.to_str().unwrap(),
-            fixture("formats/luogu.txt").to_str().unwrap(),
-        ],
-        None,
-    );
+    let luogu = fixture("formats/luogu.txt");
+    let r = run_paths(&["score", "-q", "--weights", arg(&ones)], &[&luogu]);
     assert_eq!(r.code, 0);
     let (h, rows) = r.csv();
     // With unit weights every solution scores 9 * 45.
     assert!(rows.iter().all(|row| row[col(&h, "score")] == "405"));
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "1 2 x").unwrap();
-    let r = run(&["score", "--weights", bad.to_str().unwrap()], Some(b""));
+    let r = run(&["score", "--weights", arg(&bad)], Some(b""));
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("bad weights file"), "{}", r.stderr);
     let r = run(&["score", "--solver", "dlx"], Some(b""));
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("dlx"), "{}", r.stderr);
-}
-
-#[test]
-fn dlx_agrees_with_mrv_through_the_pipeline() {
-    for k in ["1", "2", "10"] {
-        let mrv = run_paths(
-            &["solve", "-q", "-k", k],
-            &[&data("sample.txt"), &fixture("statuses.txt")],
-        );
-        let dlx = run_paths(
-            &["solve", "-q", "-k", k, "--solver", "dlx"],
-            &[&data("sample.txt"), &fixture("statuses.txt")],
-        );
-        assert_eq!(mrv.code, dlx.code);
-        let (h, a) = mrv.csv();
-        let (_, b) = dlx.csv();
-        assert_eq!(a.len(), b.len());
-        for (x, y) in a.iter().zip(&b) {
-            for c in ["index", "status", "solutions", "error"] {
-                assert_eq!(x[col(&h, c)], y[col(&h, c)], "column {c}, K={k}");
-            }
-            if !y[col(&h, "solution")].is_empty() {
-                assert_solves(&y[col(&h, "puzzle")], &y[col(&h, "solution")]);
-            }
-            if x[col(&h, "status")] == "unique" {
-                assert_eq!(x[col(&h, "solution")], y[col(&h, "solution")]);
-            }
-        }
-    }
 }

@@ -1,4 +1,5 @@
-//! `batchdoku solve`: statuses, columns, exit codes, flags.
+//! `batchdoku solve`: statuses, columns, exit codes, flags, the rate
+//! columns, both engines, and rows in input order whatever the threads.
 
 use crate::util::*;
 
@@ -92,12 +93,7 @@ fn sample_solutions_are_valid_and_agree_with_counts() {
 
 #[test]
 fn exit_codes() {
-    let ok = run(
-        &["solve", "-q"],
-        Some(
-            b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n",
-        ),
-    );
+    let ok = run(&["solve", "-q"], Some(format!("{EASY}\n").as_bytes()));
     assert_eq!(ok.code, 0);
     let unsolvable = run(
         &["solve", "-q"],
@@ -145,16 +141,10 @@ fn empty_and_blank_inputs_give_no_rows() {
 fn summary_reports_counts_and_json() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("summary.json");
-    let r = run(
-        &[
-            "solve",
-            "-k",
-            "2",
-            "--summary-json",
-            json.to_str().unwrap(),
-            fixture("statuses.txt").to_str().unwrap(),
-        ],
-        None,
+    let statuses = fixture("statuses.txt");
+    let r = run_paths(
+        &["solve", "-k", "2", "--summary-json", arg(&json)],
+        &[&statuses],
     );
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("7 records"), "{}", r.stderr);
@@ -180,8 +170,7 @@ fn rate_columns_are_thread_independent_and_mean_what_they_say() {
         "{}\n{hard}\n{}\n",
         std::fs::read_to_string(data("sample.txt")).unwrap(),
         // Solved by singles: a complete grid with every 5 removed.
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
-            .replace('5', ".")
+        SOLVED.replace('5', ".")
     );
     let one = run(
         &["solve", "--rate", "-j", "1", "--batch-size", "5"],
@@ -192,7 +181,7 @@ fn rate_columns_are_thread_independent_and_mean_what_they_say() {
         Some(input.as_bytes()),
     );
     assert_eq!(one.code, 0, "{}", one.stderr);
-    assert_eq!(one.stdout, two.stdout);
+    eqnice!(one.stdout, two.stdout);
     let (h, rows) = one.csv();
     let (g, b, s) = (
         col(&h, "guesses"),
@@ -216,4 +205,71 @@ fn rate_columns_are_thread_independent_and_mean_what_they_say() {
         Some(input.as_bytes()),
     );
     assert_eq!(dlx.code, 2);
+}
+
+#[test]
+fn output_is_identical_for_one_and_two_threads() {
+    let input = sample_and_junk(3);
+    let one = run(
+        &["solve", "-q", "-k", "2", "-j", "1", "--batch-size", "3"],
+        Some(&input),
+    );
+    let two = run(
+        &["solve", "-q", "-k", "2", "-j", "2", "--batch-size", "3"],
+        Some(&input),
+    );
+    let many = run(
+        &["solve", "-q", "-k", "2", "-j", "7", "--batch-size", "1"],
+        Some(&input),
+    );
+    assert_eq!(one.code, 1);
+    eqnice!(one.stdout, two.stdout);
+    eqnice!(one.stdout, many.stdout);
+    let (h, rows) = two.csv();
+    assert_eq!(rows.len(), 3 * 212);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(
+            row[col(&h, "index")],
+            (i + 1).to_string(),
+            "rows out of order"
+        );
+    }
+    // The invalid record sits in place, naming its line.
+    let bad = &rows[211];
+    assert_eq!(bad[col(&h, "status")], "invalid");
+    assert_eq!(bad[col(&h, "line")], "212");
+    assert!(
+        bad[col(&h, "error")].starts_with("<stdin>:212: "),
+        "{:?}",
+        bad
+    );
+}
+
+#[test]
+fn dlx_agrees_with_mrv_through_the_pipeline() {
+    for k in ["1", "2", "10"] {
+        let mrv = run_paths(
+            &["solve", "-q", "-k", k],
+            &[&data("sample.txt"), &fixture("statuses.txt")],
+        );
+        let dlx = run_paths(
+            &["solve", "-q", "-k", k, "--solver", "dlx"],
+            &[&data("sample.txt"), &fixture("statuses.txt")],
+        );
+        assert_eq!(mrv.code, dlx.code);
+        let (h, a) = mrv.csv();
+        let (_, b) = dlx.csv();
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(&b) {
+            for c in ["index", "status", "solutions", "error"] {
+                assert_eq!(x[col(&h, c)], y[col(&h, c)], "column {c}, K={k}");
+            }
+            if !y[col(&h, "solution")].is_empty() {
+                assert_solves(&y[col(&h, "puzzle")], &y[col(&h, "solution")]);
+            }
+            if x[col(&h, "status")] == "unique" {
+                assert_eq!(x[col(&h, "solution")], y[col(&h, "solution")]);
+            }
+        }
+    }
 }

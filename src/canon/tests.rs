@@ -9,6 +9,7 @@ use crate::grid::CELLS;
 use crate::parse::parse_line;
 use crate::rng::Rng;
 use crate::solver::Solver;
+use crate::testdata::{EASY, SOLVED};
 
 /// All 1296 band-preserving permutations of 0..8 (band order, then the
 /// order inside each band).
@@ -163,11 +164,11 @@ fn edge_cases() -> Vec<Grid> {
         one,
         two_equal,
         // a complete grid
-        grid(b"534678912672195348198342567859761423426853791713924856961537284287419635345286179"),
+        grid(SOLVED.as_bytes()),
         // contradictory: two 5s in the first row, and more
         grid(b"55.....1.....5....9.....9..1.......1.........2.2.2.......8........8.....3...3...."),
         // a well-known unique puzzle
-        grid(b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."),
+        grid(EASY.as_bytes()),
         // every cell the same digit
         Grid::from_cells([4; CELLS]).expect("in range"),
     ]

@@ -5,8 +5,7 @@ use super::encode::*;
 use super::schema::*;
 use crate::parse::Record;
 
-const SOLVED: &str =
-    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+use crate::testdata::SOLVED;
 
 fn rec(trailing: &[u8]) -> Record {
     Record {

@@ -442,8 +442,7 @@ mod tests {
 
     #[test]
     fn solution_must_be_complete() {
-        let solved =
-            b"534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+        let solved = crate::testdata::SOLVED.as_bytes();
         let mut line = b"p,".to_vec();
         line.extend_from_slice(solved);
         assert!(parse_solution_field(&record(&line), 1).is_ok());

@@ -220,8 +220,7 @@ mod tests {
         assert_eq!(parse_count(b"-2"), None);
     }
 
-    const LINE: &[u8] =
-        b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    const LINE: &[u8] = crate::testdata::EASY.as_bytes();
 
     fn one(line: &[u8]) -> InputFormat {
         detect(&[line])

@@ -336,8 +336,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const P: &[u8] =
-        b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    const P: &[u8] = crate::testdata::EASY.as_bytes();
 
     fn err(line: &[u8]) -> ParseError {
         parse_line(line).expect_err("should be rejected")

@@ -755,5 +755,4 @@ enum CountLine {
 }
 
 #[cfg(test)]
-#[path = "reader_tests.rs"]
 mod tests;

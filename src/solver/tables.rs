@@ -251,6 +251,7 @@ const fn build_band_peers() -> [u32; 32] {
 #[allow(clippy::needless_range_loop)] // tables are indexed by the pattern they describe
 mod tests {
     use super::*;
+    use crate::rng::Rng;
 
     /// Reference: is (r, c) of the band set?
     fn has(band: u32, r: usize, c: usize) -> bool {
@@ -268,11 +269,9 @@ mod tests {
 
     #[test]
     fn segments_match_a_cell_by_cell_scan() {
-        let mut x = 0x2545_F491u32;
+        let mut rng = Rng::new(0x2545_F491);
         for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
+            let x = rng.next_u64() as u32;
             let band = x & BAND & (x >> 3 | x << 7);
             let mut want = 0;
             for r in 0..3 {
@@ -338,11 +337,9 @@ mod tests {
 
     #[test]
     fn box_nine_packs_the_box_and_counts_match() {
-        let mut x = 0x2545_F491u32;
+        let mut rng = Rng::new(0x2545_F491);
         for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
+            let x = rng.next_u64() as u32;
             let band = x & BAND;
             for (k, cells) in BOX_CELLS.into_iter().enumerate() {
                 let packed = box_nine(band, k);
@@ -392,11 +389,9 @@ mod tests {
         assert_eq!(stack_pattern(1 << (9 + 4), 2), 0);
         // Band 2, column 8: stack 2, bit 3*2+2.
         assert_eq!(stack_pattern(1 << 26, 2), 1 << 8);
-        let mut x = 0x1234_5678u32;
+        let mut rng = Rng::new(0x1234_5678);
         for _ in 0..1000 {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
+            let x = rng.next_u64() as u32;
             let packed = x & BAND;
             let mut back = 0;
             for s in 0..3 {

@@ -9,6 +9,9 @@ pub mod corpus;
 /// Solved by singles alone.
 pub const EASY: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+/// The unique solution of [`EASY`].
+pub const EASY_SOLUTION: &str =
+    "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
 /// Norvig's first "hard" puzzle (top95 #1).
 pub const HARD: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -24,6 +27,24 @@ pub const SEVENTEEN: &str =
 /// A complete valid grid.
 pub const SOLVED: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+/// Whether this is a CI run (`CI` set, and not to `false` or `0`): there
+/// a test's missing prerequisite is a failure, not a skip.
+pub fn on_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false"))
+}
+
+/// Whether a test's prerequisite `what` is `present`. When it is not, the
+/// test is skipped with a message, except under `CI=true`, where it fails:
+/// CI's machine has every prerequisite, so a test that quietly passed
+/// there without running would hide a regression.
+pub fn required(what: &str, present: bool) -> bool {
+    if !present {
+        assert!(!on_ci(), "CI=true, and this machine lacks {what}");
+        eprintln!("skipped: this machine lacks {what} (a failure under CI=true)");
+    }
+    present
+}
 
 /// Parses a test puzzle line.
 pub fn grid(s: &str) -> Grid {

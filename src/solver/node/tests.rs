@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::solver::wide::Narrow;
+use crate::testdata::{EASY, HARD, PLATINUM, SOLVED};
 
 fn place_cell(s: &mut Node, cell: usize, digit: u8) -> Result<(), Contradiction> {
     s.place::<Narrow>(digit as usize - 1, cell / 27, (cell % 27) as u32)
@@ -11,11 +12,7 @@ fn place_cell(s: &mut Node, cell: usize, digit: u8) -> Result<(), Contradiction>
 
 #[test]
 fn load_matches_placing_givens_one_by_one() {
-    let puzzles = [
-        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
-        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
-    ];
+    let puzzles = [HARD, EASY, SOLVED];
     for line in puzzles {
         let grid = crate::parse::parse_line(line.as_bytes()).unwrap();
         let mut bulk = Node::blank();
@@ -200,7 +197,7 @@ fn emptied_cell_is_a_contradiction() {
 #[test]
 fn candidates_and_values_round_trip_through_to_grid() {
     let mut s = Node::blank();
-    let line = b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let line = HARD.as_bytes();
     for (cell, &ch) in line.iter().enumerate() {
         if ch != b'.' {
             place_cell(&mut s, cell, ch - b'0').unwrap();
@@ -219,10 +216,10 @@ fn candidates_and_values_round_trip_through_to_grid() {
 #[test]
 fn branch_cell_picks_bivalue_cell_by_row_then_box() {
     let puzzles = [
-        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
-        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        HARD,
+        PLATINUM,
         "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",
-        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+        EASY,
         "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....",
         "6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1....",
     ];
