@@ -122,6 +122,8 @@ fn one_sigint_stops_a_run_whose_reader_is_stalled() {
     let took = sent.elapsed();
     drop(stdin);
     assert_eq!(status.code(), Some(130));
-    assert!(took < Duration::from_secs(2), "stopped after {took:?}");
+    // The reader stalls for ever: any stop at all shows the run did not
+    // wait for it; the bound is generous for a loaded 2-core machine.
+    assert!(took < Duration::from_secs(5), "stopped after {took:?}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
