@@ -160,34 +160,96 @@ pub fn load_weights(spec: &str) -> anyhow::Result<Weights> {
 
 /// The output: stdout for `None` or `-`, else a temporary file beside the
 /// path, created before any input is read so that an unwritable
-/// destination fails at once.
+/// destination fails at once. A path naming one of the process's own
+/// descriptors (`/dev/stdout`, `/dev/fd/N`) or anything but a regular file
+/// is written in place (see [`Sink::file`]).
 pub fn open_output(output: Option<&Path>) -> anyhow::Result<Sink> {
     match output {
-        None => Ok(Sink::stdout()),
-        Some(path) if path == Path::new("-") => Ok(Sink::stdout()),
-        Some(path) => open_file(path),
+        None => stdout_sink("rows"),
+        Some(path) if path == Path::new("-") => stdout_sink("rows"),
+        Some(path) => open_file(path, "-o"),
     }
 }
 
-/// The `--summary-json` file, opened (as a temporary file beside it)
-/// before any input is read, so that a typo in its directory fails at
-/// once. `output` is `-o`'s path: the two must differ.
-pub fn open_summary(path: Option<&Path>, output: Option<&Path>) -> anyhow::Result<Option<Sink>> {
+/// The `--summary-json` file (`-` is stdout), opened (as a temporary file
+/// beside it) before any input is read, so that a typo in its directory
+/// fails at once. `rows` is the rows' sink: the two must not write to the
+/// same place (the same path, the same file, or both stdout).
+pub fn open_summary(path: Option<&Path>, rows: &Sink) -> anyhow::Result<Option<Sink>> {
     let Some(path) = path else {
         return Ok(None);
     };
-    if output.is_some_and(|o| o == path) {
+    let sink = if path == Path::new("-") {
+        stdout_sink("--summary-json")?
+    } else {
+        open_file(path, "--summary-json")?
+    };
+    if sink.same_place(rows) {
         anyhow::bail!(
-            "--summary-json and -o name the same file ({})",
+            "--summary-json {} and the rows (-o, or stdout without it) would be written to \
+             the same place: give them different destinations",
             path.display()
         );
     }
-    open_file(path).map(Some)
+    Ok(Some(sink))
 }
 
+/// Stdout as a sink for `what`; fails when stdout was closed when the
+/// process started (`>&-`): writes would go nowhere.
+fn stdout_sink(what: &str) -> anyhow::Result<Sink> {
+    check_open_at_start(1, what)?;
+    Ok(Sink::stdout())
+}
+
+/// Fails when descriptor `fd` (0, 1 or 2) was closed when the process
+/// started. The Rust runtime reopens a closed standard descriptor on
+/// /dev/null before `main`, where writes vanish without an error: only a
+/// check made before it ([`CLOSED_AT_START`]) can tell.
+fn check_open_at_start(fd: i32, what: &str) -> anyhow::Result<()> {
+    let closed = (0..3).contains(&fd)
+        && CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed) & (1 << fd) != 0;
+    if closed {
+        let name = ["stdin", "stdout", "stderr"][fd as usize];
+        anyhow::bail!("{what}: {name} is closed: nowhere to write (give -o FILE, or redirect {name})");
+    }
+    Ok(())
+}
+
+/// Bit `fd` is set when descriptor `fd` (0, 1, 2) was closed at exec,
+/// recorded by [`record_closed_descriptors`] before the runtime starts.
+static CLOSED_AT_START: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Records which standard descriptors are closed, before the Rust runtime
+/// reopens them on /dev/null (run from the executable's initialisers).
+#[cfg(unix)]
+extern "C" fn record_closed_descriptors() {
+    for fd in 0..3 {
+        // SAFETY: F_GETFD on any integer is safe; -1 means not open.
+        if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
+            CLOSED_AT_START.fetch_or(1 << fd, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
+/// Runs [`record_closed_descriptors`] before `main` (ELF).
+#[cfg(all(unix, not(target_vendor = "apple")))]
+#[used]
+#[link_section = ".init_array"]
+static RECORD_CLOSED_DESCRIPTORS: extern "C" fn() = record_closed_descriptors;
+
+/// Runs [`record_closed_descriptors`] before `main` (Mach-O).
+#[cfg(target_vendor = "apple")]
+#[used]
+#[link_section = "__DATA,__mod_init_func"]
+static RECORD_CLOSED_DESCRIPTORS: extern "C" fn() = record_closed_descriptors;
+
 /// A temporary file beside `path`, registered for removal on a signal.
-fn open_file(path: &Path) -> anyhow::Result<Sink> {
-    let sink = Sink::file(path).with_context(|| format!("{}: cannot write", path.display()))?;
+fn open_file(path: &Path, flag: &str) -> anyhow::Result<Sink> {
+    if let Some(fd) = Sink::named_descriptor(path) {
+        check_open_at_start(fd, flag)?;
+    }
+    let sink = Sink::file(path)
+        .with_context(|| format!("{flag} {}: cannot write", path.display()))?;
     if let Some(tmp) = sink.temporary_path() {
         interrupt::register(tmp);
     }

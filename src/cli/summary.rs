@@ -31,6 +31,13 @@ pub struct Summary {
     pub threads: usize,
     /// True when the run was interrupted before the end of input.
     pub interrupted: bool,
+    /// True when the reader of the rows went away (`| head`) before the
+    /// end: `records` and `rows` then count what was written before the
+    /// run found the output closed.
+    pub broken_pipe: bool,
+    /// True when every record was read and its row written: false after
+    /// an interruption or a closed output.
+    pub complete: bool,
 }
 
 impl Summary {
@@ -61,6 +68,8 @@ impl Summary {
             mean_nodes: totals.nodes as f64 / n,
             threads,
             interrupted: false,
+            broken_pipe: false,
+            complete: true,
         }
     }
 }

@@ -82,9 +82,23 @@ impl Sink {
 
     /// A temporary file beside `path`, created now so that an unwritable
     /// destination fails before any work is done.
+    ///
+    /// A path that names one of the process's own open descriptors
+    /// (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`, or a
+    /// link to one, see [`Sink::named_descriptor`]) is written in place through that
+    /// descriptor: stdout for 1, a duplicate of the descriptor otherwise,
+    /// so that a file opened for append is appended to and a pipe stays a
+    /// pipe. A path that can only name a directory (ending in `/`, `.` or
+    /// `..`), an existing directory and a path whose directory does not
+    /// exist fail here.
     pub fn file(path: &Path) -> io::Result<Sink> {
+        if let Some(fd) = descriptor(path) {
+            return Sink::descriptor(fd);
+        }
+        check_form(path)?;
         let resolved = link_target(path)?;
         let path = resolved.as_path();
+        check_form(path)?;
         if let Ok(meta) = fs::metadata(path) {
             if !meta.is_file() && !meta.is_dir() {
                 let file = fs::OpenOptions::new().write(true).open(path)?;
@@ -99,6 +113,12 @@ impl Sink {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 "is a directory",
+            ));
+        }
+        if !dir.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("directory {} does not exist", dir.display()),
             ));
         }
         let name = path
@@ -120,6 +140,107 @@ impl Sink {
             tmp: BufWriter::with_capacity(WRITE_BUFFER, tmp),
             path: path.to_path_buf(),
         })
+    }
+
+    /// The process's own descriptor that `path` names, if any:
+    /// `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+    /// `/proc/self/fd/N`, `/proc/thread-self/fd/N` or `/proc/<own pid>/fd/N`,
+    /// however spelled (`/dev//stdout`, `../dev/stdout`), or a symbolic link
+    /// to one of them. [`Sink::file`] writes such a path through the
+    /// descriptor.
+    ///
+    /// # Example
+    /// ```
+    /// use std::path::Path;
+    /// use batchdoku::batch::Sink;
+    /// assert_eq!(Sink::named_descriptor(Path::new("/dev/stdout")), Some(1));
+    /// assert_eq!(Sink::named_descriptor(Path::new("/proc/self/fd/7")), Some(7));
+    /// assert_eq!(Sink::named_descriptor(Path::new("out.csv")), None);
+    /// ```
+    pub fn named_descriptor(path: &Path) -> Option<i32> {
+        descriptor(path)
+    }
+
+    /// The process's open descriptor `fd`, written in place: stdout for 1,
+    /// else a duplicate of `fd` (which shares its file offset and its
+    /// append mode). Fails when `fd` is not open.
+    #[cfg(unix)]
+    pub fn descriptor(fd: i32) -> io::Result<Sink> {
+        // SAFETY: fcntl on any integer is safe; F_DUPFD_CLOEXEC returns a
+        // new descriptor that we then own, or -1 (EBADF when `fd` is not
+        // open).
+        let dup = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 3) };
+        if dup < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: `dup` was just returned by fcntl and nothing else owns it.
+        let file = unsafe { <fs::File as std::os::fd::FromRawFd>::from_raw_fd(dup) };
+        if fd == 1 {
+            drop(file);
+            return Ok(Sink::stdout());
+        }
+        Ok(Sink::Special(BufWriter::with_capacity(WRITE_BUFFER, file)))
+    }
+
+    /// The descriptor itself is not available off Unix.
+    #[cfg(not(unix))]
+    pub fn descriptor(_fd: i32) -> io::Result<Sink> {
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "writing to a descriptor by name",
+        ))
+    }
+
+    /// Whether `self` and `other` write to the same place: both stdout,
+    /// the same file (device and inode, when it exists) or the same final
+    /// path. The null device is nowhere: writing both to it is allowed.
+    pub fn same_place(&self, other: &Sink) -> bool {
+        if matches!((self, other), (Sink::Stdout(_), Sink::Stdout(_))) {
+            return true;
+        }
+        if let (Some(a), Some(b)) = (self.final_path(), other.final_path()) {
+            if a == b {
+                return true;
+            }
+        }
+        match (self.identity(), other.identity()) {
+            (Some(a), Some(b)) => a == b && Some(a) != null_identity(),
+            _ => false,
+        }
+    }
+
+    /// The final path of a temporary file, made absolute through its
+    /// (existing) directory.
+    fn final_path(&self) -> Option<PathBuf> {
+        let Sink::File { path, .. } = self else {
+            return None;
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        Some(fs::canonicalize(dir).ok()?.join(path.file_name()?))
+    }
+
+    /// The device and inode written to, when they exist.
+    #[cfg(unix)]
+    fn identity(&self) -> Option<(u64, u64)> {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let meta = match self {
+            Sink::Stdout(_) => {
+                let fd = io::stdout().as_fd().try_clone_to_owned().ok()?;
+                fs::File::from(fd).metadata().ok()?
+            }
+            Sink::File { path, .. } => fs::metadata(path).ok()?,
+            Sink::Special(w) => w.get_ref().metadata().ok()?,
+        };
+        Some((meta.dev(), meta.ino()))
+    }
+
+    #[cfg(not(unix))]
+    fn identity(&self) -> Option<(u64, u64)> {
+        None
     }
 
     /// Writes bytes.
@@ -205,6 +326,97 @@ impl Flushed {
             Flushed::File { tmp, path } => tmp.persist(&path).map(drop).map_err(|e| e.error),
         }
     }
+}
+
+/// The null device's identity, which two outputs may share.
+#[cfg(unix)]
+fn null_identity() -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::metadata("/dev/null").ok()?;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn null_identity() -> Option<(u64, u64)> {
+    None
+}
+
+/// Fails for a path that can only name a directory: empty, ending in `/`,
+/// or whose last component is `.` or `..`.
+fn check_form(path: &Path) -> io::Result<()> {
+    let text = path.as_os_str().to_string_lossy();
+    let last = text.rsplit('/').next().unwrap_or("");
+    if matches!(last, "" | "." | "..") {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "names a directory, not a file",
+        ));
+    }
+    Ok(())
+}
+
+/// The process's own descriptor that `path` names, if any: `/dev/stdin`,
+/// `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`,
+/// `/proc/thread-self/fd/N` or `/proc/<own pid>/fd/N`, however spelled
+/// (`/dev//stdout`, `../dev/stdout`), or a symbolic link to one of them.
+/// Such a path must be written through the descriptor: opening it anew
+/// would lose an append mode, and renaming over what it resolves to would
+/// replace the file stdout was redirected to.
+///
+fn descriptor(path: &Path) -> Option<i32> {
+    /// Links followed before giving up (the kernel's own limit is 40).
+    const MAX_LINKS: usize = 40;
+    let mut path = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        if let Some(fd) = descriptor_name(&path) {
+            return Some(fd);
+        }
+        // The same name reached through `..`, `.` or a linked directory.
+        if let (Some(dir), Some(name)) = (path.parent(), path.file_name()) {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            if let Ok(dir) = fs::canonicalize(dir) {
+                if let Some(fd) = descriptor_name(&dir.join(name)) {
+                    return Some(fd);
+                }
+            }
+        }
+        match fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = fs::read_link(&path).ok()?;
+                path = match path.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The descriptor a name spells directly (see [`descriptor`]).
+fn descriptor_name(path: &Path) -> Option<i32> {
+    // `components` drops `.` and repeated slashes.
+    let text: PathBuf = path.components().collect();
+    let text = text.to_str()?;
+    match text {
+        "/dev/stdin" => return Some(0),
+        "/dev/stdout" => return Some(1),
+        "/dev/stderr" => return Some(2),
+        _ => {}
+    }
+    let own = format!("/proc/{}/fd/", std::process::id());
+    let number = ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", &own]
+        .iter()
+        .find_map(|prefix| text.strip_prefix(prefix))?;
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    number.parse().ok()
 }
 
 /// The path to write for `path`: the path itself, or for a symbolic link

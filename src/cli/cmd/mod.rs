@@ -124,11 +124,9 @@ struct Outputs {
 /// Opens a record command's outputs before any input is read, so that an
 /// unwritable `-o` or `--summary-json` fails before any work.
 fn open_outputs(run: &RunArgs, records: &RecordArgs) -> anyhow::Result<Outputs> {
-    let output = run.output.as_deref();
-    Ok(Outputs {
-        rows: io::open_output(output)?,
-        summary: io::open_summary(records.summary_json.as_deref(), output)?,
-    })
+    let rows = io::open_output(run.output.as_deref())?;
+    let summary = io::open_summary(records.summary_json.as_deref(), &rows)?;
+    Ok(Outputs { rows, summary })
 }
 
 /// Writes one line to stderr. A failure (a full disk, a closed pipe) is
@@ -227,6 +225,8 @@ fn conclude(
     let rows = batch::flush(outputs.rows, report.interrupted, &mut report.broken_pipe)?;
     let mut summary = Summary::new(command, &report.totals, report.elapsed, run.thread_count());
     summary.interrupted = report.interrupted;
+    summary.broken_pipe = report.broken_pipe;
+    summary.complete = !report.interrupted && !report.broken_pipe;
     let summary_file = match (records.summary_json.as_deref(), outputs.summary) {
         (Some(path), Some(sink)) => Some(io::write_summary_json(sink, path, &summary)?),
         _ => None,
