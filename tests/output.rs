@@ -351,3 +351,280 @@ fn summary_json_has_exactly_the_documented_fields() {
     assert_eq!(statuses["invalid"], 3);
     assert_eq!(summary["interrupted"], false);
 }
+
+// --- stdout and its aliases (issue 27) ---------------------------------------
+
+/// Runs `script` under `sh -c` in `dir`, with `$B` the binary and `$P` a
+/// file of `n` sample puzzles (written to `dir/p.txt`).
+fn sh_in(dir: &std::path::Path, n: usize, script: &str) -> Run {
+    let puzzles = write(dir, "p.txt", lines_of(&sample_grids(n)));
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .env("B", bin())
+        .env("P", &puzzles)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The data lines (header excluded) of a CSV file of rows.
+fn row_count(path: &std::path::Path) -> usize {
+    parse_csv(&std::fs::read(path).unwrap()).1.len()
+}
+
+/// Every name for stdout is written through it: a file redirected with
+/// `>>` is appended to, a pipe stays a pipe, a link to /dev/stdout is
+/// followed to the descriptor, never renamed over.
+#[test]
+fn stdout_by_any_name_is_written_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for name in [
+        "/dev/stdout",
+        "/dev/fd/1",
+        "/proc/self/fd/1",
+        "/dev//stdout",
+        "link",
+    ] {
+        let _ = std::fs::remove_file(d.join("link"));
+        std::os::unix::fs::symlink("/dev/stdout", d.join("link")).unwrap();
+        std::fs::write(d.join("log.csv"), "earlier\n").unwrap();
+        let r = sh_in(
+            d,
+            30,
+            &format!("\"$B\" solve -q -o {name} \"$P\" >> log.csv"),
+        );
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        let log = std::fs::read_to_string(d.join("log.csv")).unwrap();
+        assert!(log.starts_with("earlier\nindex,"), "{name}: {log}");
+        assert_eq!(log.lines().count(), 32, "{name}");
+        assert!(std::fs::symlink_metadata(d.join("link"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+
+        let r = sh_in(
+            d,
+            30,
+            &format!("\"$B\" solve -q -o {name} \"$P\" | cat > piped.csv"),
+        );
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        assert_eq!(row_count(&d.join("piped.csv")), 30, "{name}");
+        // `| cat` from sh: the exit code is the pipeline's last; check ours.
+        let r = sh_in(
+            d,
+            30,
+            &format!("\"$B\" solve -q -o {name} \"$P\" | cat >/dev/null; exit 0"),
+        );
+        assert!(!r.stderr.contains("cannot write"), "{name}: {}", r.stderr);
+    }
+    let mut piped = command(&["solve", "-q", "-o", "/dev/stdout", arg(&data("sample.txt"))])
+        .output()
+        .unwrap();
+    assert_eq!(piped.status.code(), Some(0));
+    piped.stdout.truncate(6);
+    assert_eq!(piped.stdout, b"index,");
+    assert!(temp_files(d).is_empty(), "{:?}", names(d));
+}
+
+/// `-o /dev/stderr` appends to what stderr is redirected to; a summary
+/// on stdout (`/dev/stdout` or `-`) beside rows under `-o` is the JSON
+/// alone, and the rows file has every row.
+#[test]
+fn other_descriptors_and_summary_on_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("err.log"), "earlier\n").unwrap();
+    let r = sh_in(d, 20, "\"$B\" solve -q -o /dev/stderr \"$P\" 2>> err.log");
+    assert_eq!(r.code, 0);
+    let log = std::fs::read_to_string(d.join("err.log")).unwrap();
+    assert!(log.starts_with("earlier\nindex,"), "{log}");
+    assert_eq!(log.lines().count(), 22);
+
+    for name in ["/dev/stdout", "-", "/dev/fd/1"] {
+        let r = sh_in(
+            d,
+            20,
+            &format!("\"$B\" solve -q -o rows.csv --summary-json {name} \"$P\" > summary.json"),
+        );
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        let summary: Value =
+            serde_json::from_slice(&std::fs::read(d.join("summary.json")).unwrap()).unwrap();
+        assert_eq!(summary["records"], 20, "{name}");
+        assert_eq!(summary["complete"], true, "{name}");
+        assert_eq!(row_count(&d.join("rows.csv")), 20, "{name}");
+    }
+    assert!(temp_files(d).is_empty(), "{:?}", names(d));
+}
+
+/// Two outputs that resolve to the same place (both stdout, the same path
+/// however spelled, the same file through stdout) are a usage error
+/// before any work: nothing is written, nothing is kept. /dev/null may
+/// take both.
+#[test]
+fn outputs_at_the_same_place_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("keep.csv"), "earlier\n").unwrap();
+    for script in [
+        "\"$B\" solve --summary-json /dev/stdout \"$P\" > out.csv",
+        "\"$B\" solve --summary-json - \"$P\" > out.csv",
+        "\"$B\" solve -o - --summary-json /proc/self/fd/1 \"$P\" > out.csv",
+        "\"$B\" solve -o /dev/stdout --summary-json - \"$P\" > out.csv",
+        "\"$B\" solve -o new.csv --summary-json ./new.csv \"$P\" > out.csv",
+        "\"$B\" solve -o new.csv --summary-json ../$(basename \"$PWD\")/new.csv \"$P\" > out.csv",
+        "\"$B\" solve --summary-json keep.csv \"$P\" >> keep.csv",
+        // stdout and stderr on one file: the message is copied back.
+        "\"$B\" solve -o /dev/stderr --summary-json - \"$P\" > out.csv 2>&1; \
+         s=$?; cat out.csv >&2; exit $s",
+    ] {
+        let r = sh_in(d, 20, script);
+        assert_eq!(r.code, 2, "{script}: {}", r.stderr);
+        assert!(r.stderr.contains("same place"), "{script}: {}", r.stderr);
+        assert!(!r.stderr.contains("records"), "{script}: ran: {}", r.stderr);
+        let out = std::fs::read_to_string(d.join("out.csv")).unwrap_or_default();
+        assert!(!out.contains("index,"), "{script}: {out}");
+        assert!(!d.join("new.csv").exists(), "{script}");
+        assert_eq!(
+            std::fs::read_to_string(d.join("keep.csv")).unwrap(),
+            "earlier\n"
+        );
+        assert!(temp_files(d).is_empty(), "{script}: {:?}", names(d));
+    }
+    let r = sh_in(
+        d,
+        20,
+        "\"$B\" solve -q --summary-json /dev/null \"$P\" > /dev/null",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// A stdout closed at exec (`>&-`) is not /dev/null: rows that go there
+/// are exit 2 with a clear message before any work, and no summary claims
+/// them. With `-o`, a closed stdout does not matter.
+#[test]
+fn closed_stdout_is_an_unwritable_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for script in [
+        "\"$B\" solve \"$P\" >&-",
+        "\"$B\" solve -o - \"$P\" >&-",
+        "\"$B\" solve -o /dev/stdout \"$P\" >&-",
+        "\"$B\" solve --summary-json s.json \"$P\" >&-",
+        "\"$B\" solve -o rows.csv --summary-json - \"$P\" >&-",
+        "\"$B\" score --summary-json s.json \"$P\" >&-",
+        "\"$B\" solve -o rows.csv --summary-json /dev/stderr \"$P\" 2>&-",
+    ] {
+        let r = sh_in(d, 20, script);
+        assert_eq!(r.code, 2, "{script}: {}", r.stderr);
+        if !script.contains("2>&-") {
+            assert!(r.stderr.contains("is closed"), "{script}: {}", r.stderr);
+            assert!(!r.stderr.contains("records"), "{script}: {}", r.stderr);
+        }
+        assert!(!d.join("s.json").exists(), "{script}");
+        assert!(!d.join("rows.csv").exists(), "{script}");
+        assert!(temp_files(d).is_empty(), "{script}: {:?}", names(d));
+    }
+    let r = sh_in(d, 20, "\"$B\" solve -q -o rows.csv \"$P\" >&-");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(row_count(&d.join("rows.csv")), 20);
+}
+
+/// After `| head`, the summary says the run did not complete, and counts
+/// what was written; a run that completes says so.
+#[test]
+fn summary_after_a_closed_stdout_says_the_run_did_not_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let r = sh_in(
+        d,
+        usize::MAX,
+        "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do cat \"$P\"; done > big.txt; \
+         \"$B\" solve -q --summary-json s.json big.txt | head -n 2 > head.csv",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let total = std::fs::read_to_string(d.join("big.txt"))
+        .unwrap()
+        .lines()
+        .count();
+    assert_eq!(
+        std::fs::read_to_string(d.join("head.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        2
+    );
+    let summary: Value = serde_json::from_slice(&std::fs::read(d.join("s.json")).unwrap()).unwrap();
+    assert_eq!(summary["broken_pipe"], true, "{summary}");
+    assert_eq!(summary["complete"], false, "{summary}");
+    assert_eq!(summary["interrupted"], false, "{summary}");
+    let records = summary["records"].as_u64().unwrap();
+    assert!(records < total as u64, "{summary}");
+    assert_eq!(summary["rows"], records);
+    let by_status: u64 = summary["statuses"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(by_status, records);
+
+    let r = sh_in(
+        d,
+        50,
+        "\"$B\" solve -q --summary-json s.json \"$P\" > all.csv",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let summary: Value = serde_json::from_slice(&std::fs::read(d.join("s.json")).unwrap()).unwrap();
+    assert_eq!(summary["records"], 50);
+    assert_eq!(summary["complete"], true);
+    assert_eq!(summary["broken_pipe"], false);
+}
+
+/// An output path that cannot be a file (`newdir/`, `.`, an existing
+/// directory, a missing directory) fails before any work: nothing runs
+/// (no summary line on stderr), nothing is kept under the other output.
+#[test]
+fn unwritable_output_forms_fail_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("existing")).unwrap();
+    for bad in [
+        "newdir/",
+        "newdir/s.json",
+        ".",
+        "..",
+        "existing",
+        "existing/",
+        "existing/.",
+        "existing/..",
+        "/dev/fd/9",
+    ] {
+        for script in [
+            format!("\"$B\" solve -o rows.csv --summary-json {bad} \"$P\""),
+            format!("\"$B\" solve -o {bad} --summary-json s.json \"$P\""),
+            format!("\"$B\" dedupe -o rows.csv --summary-json {bad} \"$P\""),
+        ] {
+            let r = sh_in(d, 200, &script);
+            assert_eq!(r.code, 2, "{script}: {}", r.stderr);
+            assert!(r.stderr.contains(bad), "{script}: {}", r.stderr);
+            assert!(!r.stderr.contains("records"), "{script}: ran: {}", r.stderr);
+            assert!(!d.join("rows.csv").exists(), "{script}");
+            assert!(!d.join("s.json").exists(), "{script}");
+            assert!(!d.join("newdir").exists(), "{script}");
+            assert!(temp_files(d).is_empty(), "{script}: {:?}", names(d));
+            assert!(
+                temp_files(&d.join("existing")).is_empty(),
+                "{script}: {:?}",
+                names(d)
+            );
+        }
+    }
+}

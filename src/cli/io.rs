@@ -210,7 +210,9 @@ fn check_open_at_start(fd: i32, what: &str) -> anyhow::Result<()> {
         && CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed) & (1 << fd) != 0;
     if closed {
         let name = ["stdin", "stdout", "stderr"][fd as usize];
-        anyhow::bail!("{what}: {name} is closed: nowhere to write (give -o FILE, or redirect {name})");
+        anyhow::bail!(
+            "{what}: {name} is closed: nowhere to write (give -o FILE, or redirect {name})"
+        );
     }
     Ok(())
 }
@@ -248,8 +250,8 @@ fn open_file(path: &Path, flag: &str) -> anyhow::Result<Sink> {
     if let Some(fd) = Sink::named_descriptor(path) {
         check_open_at_start(fd, flag)?;
     }
-    let sink = Sink::file(path)
-        .with_context(|| format!("{flag} {}: cannot write", path.display()))?;
+    let sink =
+        Sink::file(path).with_context(|| format!("{flag} {}: cannot write", path.display()))?;
     if let Some(tmp) = sink.temporary_path() {
         interrupt::register(tmp);
     }
