@@ -316,7 +316,8 @@ pub struct RecordArgs {
     #[arg(long)]
     pub keep_trailing: bool,
 
-    /// Also write the end-of-run summary as JSON to this file.
+    /// Also write the end-of-run summary as JSON to this file (`-` for
+    /// stdout, which then needs `-o` for the rows).
     #[arg(long, value_name = "PATH")]
     pub summary_json: Option<PathBuf>,
 }
