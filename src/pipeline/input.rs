@@ -118,7 +118,7 @@ impl Fingerprint {
             self.hasher.write(now);
             self.at += now.len() as u64;
             bytes = rest;
-            if self.at % PRINT_BLOCK == 0 {
+            if self.at.is_multiple_of(PRINT_BLOCK) {
                 self.block_done(false)?;
             }
         }
@@ -130,7 +130,7 @@ impl Fingerprint {
     fn block_done(&mut self, end: bool) -> io::Result<()> {
         let hash = std::mem::take(&mut self.hasher).finish();
         let index = ((self.at.max(1) - 1) / PRINT_BLOCK) as usize;
-        let partial = end && self.at % PRINT_BLOCK != 0;
+        let partial = end && !self.at.is_multiple_of(PRINT_BLOCK);
         let mut prints = self.prints.lock().unwrap_or_else(|e| e.into_inner());
         if self.record {
             if !end || partial {
