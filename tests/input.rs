@@ -416,6 +416,124 @@ fn a_file_changed_during_a_two_pass_command_is_fatal() {
     assert!(stderr.contains("changed while being read"), "{stderr}");
 }
 
+/// Starts `args`, reads the header line of its stdout, runs `meanwhile`,
+/// then reads the rest: (exit code, rows after the header, stderr). A run
+/// whose rows exceed a pipe cannot finish before `meanwhile` has run.
+fn run_changing(args: &[&str], meanwhile: impl FnOnce()) -> (i32, usize, String) {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = command(args).spawn().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut header = String::new();
+    stdout.read_line(&mut header).unwrap();
+    assert!(header.contains("puzzle"), "{header}");
+    meanwhile();
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    let out = output_within(child, Duration::from_secs(120));
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        rest.lines().count(),
+        stderr,
+    )
+}
+
+/// Sets the modification time of `path` a minute ahead, content unchanged.
+fn touch(path: &Path) {
+    let f = std::fs::File::options().write(true).open(path).unwrap();
+    let later = std::time::SystemTime::now() + Duration::from_secs(60);
+    f.set_modified(later).unwrap();
+}
+
+#[test]
+fn a_file_appended_to_while_solve_reads_it_is_read_as_it_is() {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    // A writer keeps appending whole lines while `solve` runs: a one-pass
+    // command reads the file as it is when it reaches it, never "changed".
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("growing.txt");
+    std::fs::write(&file, format!("{EASY}\n").repeat(200)).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let (file, stop) = (file.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut f = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&file)
+                .unwrap();
+            let line = format!("{HARD}\n");
+            let mut written = 0;
+            while !stop.load(Ordering::Relaxed) && written < 20_000 {
+                f.write_all(line.as_bytes()).unwrap();
+                written += 1;
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            written
+        })
+    };
+    std::thread::sleep(Duration::from_millis(20));
+    let mut runs = 0;
+    for _ in 0..3 {
+        let r = run(&["solve", "-q", "-j", "2", arg(&file)], None);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(!r.stderr.contains("changed"), "{}", r.stderr);
+        let (h, rows) = r.csv();
+        assert!(rows.len() >= 200, "{}", rows.len());
+        assert!(column(&h, &rows, "status").iter().all(|s| s == "solved"));
+        runs += 1;
+    }
+    stop.store(true, Ordering::Relaxed);
+    assert!(writer.join().unwrap() > 0);
+    assert_eq!(runs, 3);
+}
+
+#[test]
+fn touching_a_later_input_changes_nothing() {
+    // `touch` (content unchanged) of inputs the run has not reached yet,
+    // during a multi-input `solve` and during `dedupe`'s second pass. The
+    // first input is far larger than what the run reads ahead.
+    let dir = tempfile::tempdir().unwrap();
+    let first = write(dir.path(), "first.txt", relabellings(40_000));
+    let later = write(dir.path(), "later.txt", relabellings(60));
+    let (code, rows, stderr) =
+        run_changing(&["solve", "-q", arg(&first), arg(&later)], || touch(&later));
+    assert_eq!((code, rows), (0, 40_060), "{stderr}");
+    let dedupe = ["dedupe", "--exact", "-q", arg(&first), arg(&later)];
+    let undisturbed = run(&dedupe, None);
+    assert_eq!(undisturbed.code, 0, "{}", undisturbed.stderr);
+    let (code, rows, stderr) = run_changing(&dedupe, || {
+        touch(&first);
+        touch(&later);
+    });
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(rows, undisturbed.csv().1.len());
+}
+
+#[test]
+fn same_size_other_bytes_between_dedupe_passes_is_fatal() {
+    // The later input is rewritten in place during the second pass with
+    // bytes of the same length: size, inode and modification time say
+    // little, the content says it changed.
+    let dir = tempfile::tempdir().unwrap();
+    let first = write(dir.path(), "first.txt", relabellings(40_000));
+    let text = relabellings(60);
+    let later = write(dir.path(), "later.txt", &text);
+    let swapped = text.replacen(&text[..81], &text[82..163], 1);
+    assert_eq!(swapped.len(), text.len());
+    assert_ne!(swapped, text);
+    let (code, _, stderr) = run_changing(
+        &["dedupe", "--exact", "-q", arg(&first), arg(&later)],
+        || {
+            std::fs::write(&later, &swapped).unwrap();
+            touch(&later); // a time that says nothing either way
+        },
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("changed while being read"), "{stderr}");
+}
+
 /// Files, and puzzles in each.
 const FILES: usize = 2000;
 const PER_FILE: usize = 5;

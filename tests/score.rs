@@ -82,3 +82,52 @@ fn weights_file_and_errors() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("dlx"), "{}", r.stderr);
 }
+
+#[test]
+fn a_count_cut_short_by_the_node_limit_is_left_empty() {
+    // 1,152 solutions: the node limit stops the count long before.
+    let many = ".................1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    let input = format!("{many}\n{EASY}\n");
+    let counted = run(&["solve", "-q", "-k", "100000"], Some(input.as_bytes()));
+    let (ch, crows) = counted.csv();
+    assert_eq!(crows[0][col(&ch, "solutions")], "1152");
+
+    let limited = run(
+        &["score", "-q", "--count", "--node-limit", "50"],
+        Some(input.as_bytes()),
+    );
+    assert_eq!(limited.code, 0, "{}", limited.stderr);
+    let (h, rows) = limited.csv();
+    let get = |i: usize, c: &str| rows[i][col(&h, c)].clone();
+    assert_eq!(
+        (get(0, "status"), get(0, "solutions")),
+        ("limit".into(), String::new())
+    );
+    // A puzzle searched to the end under the same limit keeps its count.
+    assert_eq!(
+        (get(1, "status"), get(1, "solutions")),
+        ("solved".into(), "1".into())
+    );
+
+    let json = run(
+        &[
+            "score",
+            "-q",
+            "--count",
+            "--node-limit",
+            "50",
+            "--format",
+            "jsonl",
+        ],
+        Some(input.as_bytes()),
+    );
+    let first: serde_json::Value =
+        serde_json::from_str(json.stdout_str().lines().next().unwrap()).unwrap();
+    assert_eq!(first["status"], "limit");
+    assert!(first["solutions"].is_null(), "{first}");
+
+    // Without the limit the count is exact.
+    let full = run(&["score", "-q", "--count"], Some(input.as_bytes()));
+    let (h, rows) = full.csv();
+    assert_eq!(rows[0][col(&h, "solutions")], "1152");
+}

@@ -21,7 +21,7 @@ class _ToNumpy(Protocol):
     def to_numpy(self) -> Any: ...
 
 # What the functions take as puzzles: strings (a list, a NumPy string or object array, a pandas Series: anything
-# with ``to_numpy()``), or integer cells shaped (n, 81) or (n, 9, 9).
+# with ``to_numpy()``), or integer cells shaped (n, 81) or (n, 9, 9) (any byte order, or a memoryview of them).
 _Puzzles = Union[
     Sequence[str],
     Sequence[bytes],
@@ -30,6 +30,7 @@ _Puzzles = Union[
     npt.NDArray[np.bytes_],
     npt.NDArray[np.object_],
     npt.NDArray[np.integer],
+    memoryview,
     _ToNumpy,
 ]
 # What score() takes as weights: the CLI's ``--weights`` (a name or a file's path) or 81 integers.

@@ -1,7 +1,10 @@
 //! The `puzzles` argument, as data people hold it: a list or tuple of
 //! 81-character strings, a NumPy string array (`<U81`, `S81`) or object
 //! array, a pandas Series (anything with `to_numpy()`), or an integer array
-//! of any integer dtype shaped `(n, 81)` or `(n, 9, 9)` (0 = blank).
+//! of any integer dtype shaped `(n, 81)` or `(n, 9, 9)` (0 = blank), in any
+//! byte order (converted to native), or a memoryview of any of these (read
+//! as the array it views). A string that is not valid UTF-8 (a lone
+//! surrogate) is an `invalid` row, never an exception.
 //!
 //! Strings are copied into one buffer under the GIL and parsed by the
 //! workers ([`PuzzleView::parse`]), so parsing runs in parallel; a missing
@@ -19,7 +22,7 @@ use numpy::{
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyFloat, PySequence, PyString};
+use pyo3::types::{PyBytes, PyFloat, PyMemoryView, PySequence, PyString};
 
 /// The cell value filling a row that holds no grid: a malformed record in
 /// `read()`'s `puzzles`, no solution in `solution`, an invalid puzzle in
@@ -125,11 +128,26 @@ fn convert<T: Element + Copy + Into<i128>>(array: &Bound<'_, PyAny>) -> PyResult
     ))
 }
 
+/// `dtype` in the machine's byte order (`>u2` becomes `<u2` on a
+/// little-endian machine; a one-byte or native dtype stays as it is).
+fn native<'py>(dtype: &Bound<'py, numpy::PyArrayDescr>) -> PyResult<Bound<'py, PyAny>> {
+    dtype.call_method1("newbyteorder", ("=",))
+}
+
 /// Appends one string item (str, bytes, or a missing value as an empty
 /// string) to `bytes`, or raises `TypeError` naming row `i`.
 fn push_item(item: &Bound<'_, PyAny>, i: usize, bytes: &mut Vec<u8>) -> PyResult<()> {
     if let Ok(s) = item.cast::<PyString>() {
-        bytes.extend_from_slice(s.to_cow()?.as_bytes());
+        match s.to_cow() {
+            Ok(text) => bytes.extend_from_slice(text.as_bytes()),
+            // Not valid UTF-8 (a lone surrogate): its bytes as Python can
+            // write them, which the parser reports as a bad character, so an
+            // invalid row, never an exception.
+            Err(_) => {
+                let raw = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
+                bytes.extend_from_slice(raw.cast::<PyBytes>()?.as_bytes());
+            }
+        }
     } else if let Ok(b) = item.cast::<PyBytes>() {
         bytes.extend_from_slice(b.as_bytes());
     } else if item.is_none() || item.cast::<PyFloat>().is_ok_and(|f| f.value().is_nan()) {
@@ -157,6 +175,16 @@ impl<'py> Puzzles<'py> {
         }
         if obj.cast::<PyUntypedArray>().is_ok() {
             return Self::from_array(obj);
+        }
+        // A memoryview (or other buffer): the array it views.
+        if obj.is_instance_of::<PyMemoryView>() {
+            let numpy = obj.py().import("numpy")?;
+            let array = numpy.call_method1("asarray", (obj,)).map_err(|e| {
+                type_error(format!(
+                    "{EXPECTED}; got a memoryview NumPy cannot read as an array ({e})"
+                ))
+            })?;
+            return Self::from_array(&array);
         }
         // A pandas Series or Index (and polars, pyarrow): its NumPy form.
         if !obj.is_instance_of::<PySequence>() && obj.hasattr("to_numpy")? {
@@ -205,7 +233,9 @@ impl<'py> Puzzles<'py> {
                     ends.resize(n, 0);
                     return Ok(Puzzles::Lines { bytes, ends });
                 }
-                let contiguous = numpy.call_method1("ascontiguousarray", (obj,))?;
+                // In native byte order (a `>U81` array's code points are
+                // big-endian), C-contiguous.
+                let contiguous = numpy.call_method1("ascontiguousarray", (obj, native(&dtype)?))?;
                 // NumPy pads each string with NULs to the dtype's width.
                 if kind == b'S' {
                     let raw = contiguous
@@ -255,8 +285,9 @@ impl<'py> Puzzles<'py> {
                         return Ok(Puzzles::Array(typed));
                     }
                 }
+                // Any byte order (`>u2`, `>i8`): converted to native first.
                 let flat = numpy
-                    .call_method1("ascontiguousarray", (obj,))?
+                    .call_method1("ascontiguousarray", (obj, native(&dtype)?))?
                     .call_method1("reshape", ((n, Grid::CELLS),))?;
                 macro_rules! first_of {
                     ($($t:ty),*) => {

@@ -44,7 +44,8 @@ fn at_least_one(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     Ok(u64::try_from(v).unwrap_or(u64::MAX))
 }
 
-/// The `threads` argument: every core when `None`.
+/// The `threads` argument: every core when `None`; 1 to 1024 (the CLI's
+/// `-j` cap) otherwise.
 fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     let threads = threads
         .map(|t| at_least_one(t, "threads"))

@@ -6,7 +6,9 @@
 //! allocated per puzzle or per chunk, except the message of an invalid
 //! puzzle.
 
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
 
 use batchdoku::batch::Row;
 use batchdoku::batch::{self as pipeline, Job, Position};
@@ -27,12 +29,23 @@ const NO_GRID_WHY: &str = "no grid (a row of 255s: a malformed record in read()'
 /// worker takes.
 pub const CHUNK: usize = 1024;
 
-/// Worker threads: `threads`, or every core when `None`.
+/// The most worker threads a call takes, as the CLI's `-j`.
+pub const MAX_THREADS: usize = 1024;
+
+/// How often the calling thread looks for a signal (Ctrl-C) while the
+/// workers run.
+const SIGNAL_POLL: Duration = Duration::from_millis(100);
+
+/// Worker threads: `threads` (1 to [`MAX_THREADS`]), or every core when
+/// `None`.
 pub fn thread_count(threads: Option<usize>) -> PyResult<usize> {
     match threads {
         Some(0) => Err(pyo3::exceptions::PyValueError::new_err(
             "threads must be at least 1",
         )),
+        Some(n) if n > MAX_THREADS => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "threads must be at most {MAX_THREADS} (as the CLI's -j), got {n}"
+        ))),
         Some(n) => Ok(n),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
     }
@@ -44,6 +57,12 @@ pub fn thread_count(threads: Option<usize>) -> PyResult<usize> {
 /// `store(part, j, row, scratch)` writes puzzle `j` of a part from its
 /// row and the worker's scratch. Returns the invalid puzzles' messages as
 /// `(i, "row <i> (0-based): <why>")`, in input order.
+///
+/// The workers run on a helper thread while the calling thread waits for
+/// them, looking for signals every [`SIGNAL_POLL`] (it takes the GIL for
+/// `Python::check_signals` only): when a handler raises (Ctrl-C's
+/// `KeyboardInterrupt`), the workers see a flag and skip the puzzles left,
+/// and the call raises that exception once they have stopped.
 pub fn run_job<J, P, F>(
     py: Python<'_>,
     job: &J,
@@ -60,7 +79,8 @@ where
     let n = puzzles.len();
     let pool = crate::pool::pool(threads).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     let errors = Mutex::new(Vec::new());
-    py.detach(|| {
+    let stop = AtomicBool::new(false);
+    let work = || {
         let record = Record::default();
         let source: Arc<str> = Arc::from("puzzles");
         pool.install(|| {
@@ -69,6 +89,9 @@ where
                 |(scratch, row, chunk_errors), (c, mut part)| {
                     let first = c * CHUNK;
                     for j in 0..CHUNK.min(n - first) {
+                        if stop.load(Ordering::Relaxed) {
+                            return;
+                        }
                         let i = first + j;
                         let at = Position {
                             source: &source,
@@ -103,7 +126,36 @@ where
                 },
             )
         })
+    };
+    let interrupted = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (done, finished) = mpsc::channel::<()>();
+            let workers = scope.spawn(move || {
+                work();
+                let _ = done.send(());
+            });
+            let mut interrupted = None;
+            loop {
+                match finished.recv_timeout(SIGNAL_POLL) {
+                    Err(mpsc::RecvTimeoutError::Timeout) if interrupted.is_none() => {
+                        if let Err(e) = Python::attach(|py| py.check_signals()) {
+                            stop.store(true, Ordering::Relaxed);
+                            interrupted = Some(e);
+                        }
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+            }
+            if let Err(panic) = workers.join() {
+                std::panic::resume_unwind(panic);
+            }
+            interrupted
+        })
     });
+    if let Some(e) = interrupted {
+        return Err(e);
+    }
     let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
     errors.sort_unstable_by_key(|&(i, _)| i);
     Ok(errors)

@@ -502,3 +502,107 @@ def test_a_forked_child_builds_its_own_pool():
         child.join()
         pytest.fail("the forked child hung in solve()")
     assert child.exitcode == 0
+
+
+# --- issue 27: byte order, malformed strings, memoryviews, threads, Ctrl-C ---
+
+
+def test_any_byte_order_reads_alike():
+    """Big-endian integer and string arrays give the native arrays' results."""
+    lines = SAMPLE.read_text().splitlines()[:20] + ["bad"]
+    want = batchdoku.solve(lines, count_limit=2)
+    for dtype in (">U81", ">U90", "<U81", "=U81"):
+        got = batchdoku.solve(np.array(lines).astype(dtype), count_limit=2)
+        assert np.array_equal(got["status"], want["status"]), dtype
+        assert np.array_equal(got["solution"], want["solution"]), dtype
+    cells = batchdoku.read(SAMPLE)["puzzles"][:20]
+    grids = batchdoku.solve(cells, count_limit=2)
+    for dtype in (">u2", ">i2", ">u4", ">i4", ">u8", ">i8", "<i8", ">u1"):
+        for form in (cells.astype(dtype), cells.astype(dtype).reshape(20, 9, 9)):
+            got = batchdoku.solve(form, count_limit=2)
+            assert np.array_equal(got["status"], grids["status"]), dtype
+            assert np.array_equal(got["solution"], grids["solution"]), dtype
+    bad = cells[:2].astype(">i8")
+    bad[1, 4] = 10
+    with pytest.raises(ValueError, match=r"row 1 \(0-based\).* value 10 in cell 4"):
+        batchdoku.solve(bad)
+
+
+def test_a_lone_surrogate_is_an_invalid_row_never_an_exception():
+    broken = "\ud800" + HARD[1:]
+    forms = [[HARD, broken], (HARD, broken), np.array([HARD, broken], dtype=object), np.array([HARD, broken])]
+    pd = pytest.importorskip("pandas")
+    forms.append(pd.Series([HARD, broken], dtype=object))  # pandas' arrow strings refuse a surrogate
+    for form in forms:
+        for call in (batchdoku.solve, batchdoku.score, batchdoku.canon):
+            r = call(form)
+            assert Status(r["status"][1]) == Status.INVALID, (call, type(form))
+            assert r["error"][1].startswith("row 1 (0-based): "), r["error"][1]
+            assert r["error"][0] is None
+            assert Status(r["status"][0]) != Status.INVALID
+
+
+def test_a_memoryview_is_read_as_the_array_it_views():
+    cells = batchdoku.read(SAMPLE)["puzzles"][:10]
+    want = batchdoku.solve(cells)
+    for form in (cells, cells.astype(np.int32), cells.astype(">u2"), cells.reshape(10, 9, 9)):
+        got = batchdoku.solve(memoryview(form))
+        assert np.array_equal(got["solution"], want["solution"]), form.dtype
+        assert np.array_equal(got["status"], want["status"])
+    # A flat buffer has the wrong shape: a ValueError that says so.
+    with pytest.raises(ValueError, match="shape"):
+        batchdoku.solve(memoryview(bytes(81)))
+    # A buffer NumPy cannot read as numbers: a TypeError naming what is taken.
+    with pytest.raises(TypeError, match="expected a list of 81-character strings"):
+        batchdoku.solve(memoryview(np.zeros((2, 81), dtype=np.float32)))
+
+
+def test_threads_are_capped_like_the_cli():
+    for call in (batchdoku.solve, batchdoku.score, batchdoku.canon):
+        for n in (1025, 100_000, 2**70):
+            with pytest.raises(ValueError, match="threads must be at most 1024"):
+                call([HARD], threads=n)
+    assert Status(batchdoku.solve([HARD], threads=3)["status"][0]) == Status.SOLVED
+
+
+CTRL_C_CHILD = """
+import sys, time
+import batchdoku
+puzzles = [sys.argv[2]] * 3_000_000
+print("start", flush=True)
+try:
+    getattr(batchdoku, sys.argv[1])(puzzles, threads=2)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(0)
+print("finished", flush=True)
+sys.exit(3)
+"""
+
+
+@pytest.mark.parametrize("function", ["solve", "score", "canon"])
+def test_ctrl_c_stops_a_long_call_with_keyboard_interrupt(function):
+    import signal
+    import sys
+    import time
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", CTRL_C_CHILD, function, HARD],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout.readline().strip() == "start"
+        time.sleep(1.0)  # well inside the call (minutes of work)
+        assert child.poll() is None, child.communicate()
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=10)
+        took = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert out.strip() == "interrupted", (out, err)
+    assert child.returncode == 0, err
+    assert took < 2.0, took

@@ -104,7 +104,7 @@ impl Serialize for JsonRow<'_> {
                     None => map.serialize_entry(key, &None::<&str>)?,
                 },
                 Column::Status => map.serialize_entry(key, row.status.as_str())?,
-                Column::Solutions => map.serialize_entry(key, &row.solutions)?,
+                Column::Solutions => map.serialize_entry(key, &row.solutions_known())?,
                 Column::Solution => match &row.solution {
                     Some(g) => map.serialize_entry(key, ascii(&g.to_line()))?,
                     None => map.serialize_entry(key, &None::<&str>)?,
@@ -357,7 +357,10 @@ impl RowEncoder {
                     None => csv.plain(out, b""),
                 },
                 Column::Status => csv.plain(out, row.status.as_str().as_bytes()),
-                Column::Solutions => csv.num(out, row.solutions as i64),
+                Column::Solutions => match row.solutions_known() {
+                    Some(n) => csv.num(out, n as i64),
+                    None => csv.plain(out, b""),
+                },
                 Column::Solution => match &row.solution {
                     Some(g) => csv.plain(out, &g.to_line()),
                     None => csv.plain(out, b""),

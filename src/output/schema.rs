@@ -157,7 +157,8 @@ pub enum Column {
     Puzzle,
     /// The status name.
     Status,
-    /// Number of solutions found (up to the count limit).
+    /// Number of solutions found (up to the count limit); empty for a
+    /// `limit` row, whose count was cut short.
     Solutions,
     /// The solution (81 digits), empty when none.
     Solution,
@@ -407,6 +408,12 @@ impl Default for Row {
 }
 
 impl Row {
+    /// The `solutions` column: the count, or `None` for a `limit` row (a
+    /// search the node limit cut short has no count, only a partial one).
+    pub fn solutions_known(&self) -> Option<u64> {
+        (self.status != Status::Limit).then_some(self.solutions)
+    }
+
     /// Clears the row for the next record, keeping the error buffer.
     pub fn reset(&mut self, index: u64, line: u64) {
         self.index = index;

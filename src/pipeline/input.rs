@@ -5,22 +5,28 @@
 //! then [`Input::park`]ed: closed again, its buffers freed, and reopened
 //! when its first record is read (checked to be unchanged), so a run over
 //! thousands of files holds one open at a time and its memory does not
-//! grow with their number.
+//! grow with their number. A command that reads once reads each file as it
+//! is when the run reaches it (a file still being appended to is read to
+//! its end at that moment; a `touch` changes nothing); only its columns
+//! must be those it was opened with.
 //!
 //! A command that reads its inputs twice (`dedupe`) opens them through
 //! [`Reopenable`]: anything that is not a regular file (stdin, a pipe
 //! named by path such as `/dev/stdin` or `<(cat f)`, a FIFO, a device) is
 //! spooled to a temporary file first, since it can be read only once; a
-//! regular file is read in place, and a change to it between the passes
-//! (its size or modification time) is an error, never silently mixed
-//! output.
+//! regular file is read in place, and a change to its content between the
+//! passes is an error, never silently mixed output. Content, not the
+//! modification time: the file must keep its size and inode, and the
+//! second pass must read the bytes the first read (a hash of each MiB of
+//! the first pass, compared as the second reads it).
 
 use std::fs::File;
+use std::hash::Hasher as _;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::sync::Mutex;
 
 use tempfile::NamedTempFile;
 
@@ -39,6 +45,8 @@ struct CountingReader<R> {
     count: Arc<AtomicU64>,
     /// The input's own count, taken back from `count` when it is parked.
     counted: Option<Arc<AtomicU64>>,
+    /// The content check of an input read twice.
+    print: Option<Fingerprint>,
     ended: bool,
 }
 
@@ -53,7 +61,98 @@ impl<R: Read> Read for CountingReader<R> {
         if let Some(counted) = &self.counted {
             counted.fetch_add(n as u64, Ordering::Relaxed);
         }
+        if let Some(print) = &mut self.print {
+            print.feed(&buf[..n])?;
+        }
         Ok(n)
+    }
+}
+
+/// Bytes per hashed block of a file read twice.
+const PRINT_BLOCK: u64 = 1 << 20;
+
+/// What the first pass over a file read twice saw: a hash of each
+/// [`PRINT_BLOCK`] of it, and its length once read to the end.
+#[derive(Debug, Default)]
+struct Prints {
+    blocks: Vec<u64>,
+    len: Option<u64>,
+}
+
+/// Hashes the raw bytes of one reading of a file, block by block: the
+/// first pass records them into the shared [`Prints`], a later pass
+/// compares each block as it completes (and the length at the end), and a
+/// difference is a read error.
+#[derive(Debug)]
+struct Fingerprint {
+    prints: Arc<Mutex<Prints>>,
+    record: bool,
+    hasher: std::hash::DefaultHasher,
+    /// Bytes read so far.
+    at: u64,
+}
+
+impl Fingerprint {
+    /// A reading from the start; recording clears what an earlier
+    /// reading of the same pass recorded.
+    fn new(prints: &Arc<Mutex<Prints>>, record: bool) -> Fingerprint {
+        if record {
+            *prints.lock().unwrap_or_else(|e| e.into_inner()) = Prints::default();
+        }
+        Fingerprint {
+            prints: prints.clone(),
+            record,
+            hasher: std::hash::DefaultHasher::new(),
+            at: 0,
+        }
+    }
+
+    /// Takes the next bytes read (none at the end of the input).
+    fn feed(&mut self, mut bytes: &[u8]) -> io::Result<()> {
+        if bytes.is_empty() {
+            return self.block_done(true);
+        }
+        while !bytes.is_empty() {
+            let room = (PRINT_BLOCK - self.at % PRINT_BLOCK) as usize;
+            let (now, rest) = bytes.split_at(room.min(bytes.len()));
+            self.hasher.write(now);
+            self.at += now.len() as u64;
+            bytes = rest;
+            if self.at.is_multiple_of(PRINT_BLOCK) {
+                self.block_done(false)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Records or compares the block just completed (or the last, partial
+    /// one, and the length, at the end).
+    fn block_done(&mut self, end: bool) -> io::Result<()> {
+        let hash = std::mem::take(&mut self.hasher).finish();
+        let index = ((self.at.max(1) - 1) / PRINT_BLOCK) as usize;
+        let partial = end && !self.at.is_multiple_of(PRINT_BLOCK);
+        let mut prints = self.prints.lock().unwrap_or_else(|e| e.into_inner());
+        if self.record {
+            if !end || partial {
+                prints.blocks.push(hash);
+            }
+            if end {
+                prints.len = Some(self.at);
+            }
+            return Ok(());
+        }
+        let same = if !end || partial {
+            prints.blocks.get(index) == Some(&hash)
+        } else {
+            true
+        };
+        let same_len = !end || prints.len.is_none_or(|len| len == self.at);
+        let longer = prints.len.is_some_and(|len| self.at > len);
+        if same && same_len && !longer {
+            Ok(())
+        } else {
+            Err(changed())
+        }
     }
 }
 
@@ -112,12 +211,15 @@ pub struct Input {
     started: bool,
 }
 
-/// What reopens a parked regular file: its path, how it was read, and the
-/// size and modification time it had.
+/// What reopens a parked regular file: its path, how it was read, and
+/// (for a file read twice) its identity and content check.
 struct Again {
     path: PathBuf,
     options: ReadOptions,
-    stamp: (u64, Option<SystemTime>),
+    /// The identity a file read twice must keep; none for a file read once.
+    identity: Option<Identity>,
+    /// The content check of a file read twice, and whether this pass records.
+    prints: Option<(Arc<Mutex<Prints>>, bool)>,
     /// The run's shared byte counter.
     counter: Arc<AtomicU64>,
     /// The bytes this input added to `counter` before it was parked.
@@ -146,7 +248,9 @@ impl Input {
     }
 
     /// Reads the next record into `record`; `false` at the end. A parked
-    /// input is reopened first, and fails if the file has changed.
+    /// input is reopened first: a file read once is read as it is now (its
+    /// columns must be those it was opened with); a file read twice fails
+    /// if its content has changed.
     pub fn read_record(&mut self, record: &mut Record) -> io::Result<bool> {
         self.started = true;
         let reader = match &mut self.reader {
@@ -157,10 +261,22 @@ impl Input {
                     .as_ref()
                     .expect("only a reopenable input is parked");
                 let file = File::open(&again.path)?;
-                if stamp(&file.metadata()?) != again.stamp {
-                    return Err(changed());
+                if let Some(was) = again.identity {
+                    if Identity::of(&file.metadata()?) != was {
+                        return Err(changed());
+                    }
                 }
-                let reader = reader_of(Box::new(file), &again.options, &again.counter, None)?;
+                let print = again
+                    .prints
+                    .as_ref()
+                    .map(|(p, rec)| Fingerprint::new(p, *rec));
+                let reader =
+                    reader_of(Box::new(file), &again.options, &again.counter, None, print)?;
+                if reader.kept_names() != self.kept_names.as_deref()
+                    || reader.has_expected() != self.has_expected
+                {
+                    return Err(io::Error::other("its columns changed after it was opened"));
+                }
                 self.reader.insert(reader)
             }
         };
@@ -322,7 +438,8 @@ pub(crate) fn open_as(
     let again = meta.is_file().then(|| Again {
         path: path.to_path_buf(),
         options: options.clone(),
-        stamp: stamp(&meta),
+        identity: None,
+        prints: None,
         counter: counter.clone(),
         counted: Arc::default(),
     });
@@ -340,10 +457,11 @@ pub(crate) fn open_as(
 #[cfg(not(feature = "zstd"))]
 const NO_ZSTD: &str = "zstd-compressed input, but this build of batchdoku has no zstd support (the `zstd` feature is off)";
 
-/// An input to be read more than once: a regular file with the size and
-/// modification time it had when first seen (a change between the passes
-/// is an error), or a spooled copy of anything else (stdin, a pipe), which
-/// can be read only once.
+/// An input to be read more than once: a regular file read in place, which
+/// must keep its content between the passes (its size and inode as first
+/// seen, and the bytes the first pass read: a change is an error; a new
+/// modification time alone is not), or a spooled copy of anything else
+/// (stdin, a pipe), which can be read only once.
 ///
 /// # Example
 /// ```
@@ -374,7 +492,7 @@ const NO_ZSTD: &str = "zstd-compressed input, but this build of batchdoku has no
 ///     assert_eq!(record.puzzle.unwrap().given_count(), 32);
 /// }
 ///
-/// // A change to the file between the passes is an error.
+/// // A change to the file's content between the passes is an error.
 /// std::fs::write(&path, "changed\n")?;
 /// assert!(twice.open(&ReadOptions::default(), counter).is_err());
 /// # Ok::<(), std::io::Error>(())
@@ -391,15 +509,38 @@ enum Reopen {
     /// A regular file, read in place each time.
     File {
         path: PathBuf,
-        stamp: (u64, Option<SystemTime>),
+        identity: Identity,
+        /// What the first pass read.
+        prints: Arc<Mutex<Prints>>,
+        /// Passes opened so far.
+        passes: AtomicU64,
     },
     /// A copy of a stream, removed when dropped.
     Spooled(NamedTempFile),
 }
 
-/// The size and modification time of a file's metadata.
-fn stamp(meta: &std::fs::Metadata) -> (u64, Option<SystemTime>) {
-    (meta.len(), meta.modified().ok())
+/// What a file read twice must keep: its size, and (on Unix) its device
+/// and inode. Not its modification time: a `touch` changes no content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Identity {
+    len: u64,
+    node: (u64, u64),
+}
+
+impl Identity {
+    fn of(meta: &std::fs::Metadata) -> Identity {
+        #[cfg(unix)]
+        let node = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.dev(), meta.ino())
+        };
+        #[cfg(not(unix))]
+        let node = (0, 0);
+        Identity {
+            len: meta.len(),
+            node,
+        }
+    }
 }
 
 impl Reopenable {
@@ -429,7 +570,9 @@ impl Reopenable {
         let kind = if meta.is_file() {
             Reopen::File {
                 path: PathBuf::from(path),
-                stamp: stamp(&meta),
+                identity: Identity::of(&meta),
+                prints: Arc::default(),
+                passes: AtomicU64::new(0),
             }
         } else {
             spooled(spool(&mut File::open(path)?)?)
@@ -445,43 +588,62 @@ impl Reopenable {
         &self.name
     }
 
-    /// Opens the input (again) to read with `options`. Fails when a
-    /// regular file has changed since [`Reopenable::new`].
+    /// Opens the input for its next pass, to read with `options`. Fails
+    /// when a regular file's size or inode has changed since
+    /// [`Reopenable::new`]; the first pass records what it reads, and a
+    /// later pass fails (as a read error) where its bytes differ.
     pub fn open(&self, options: &ReadOptions, counter: Arc<AtomicU64>) -> io::Result<Input> {
         match &self.kind {
             Reopen::Spooled(tmp) => open_as(tmp.path(), &self.name, options, counter),
-            Reopen::File { path, stamp: was } => {
+            Reopen::File {
+                path,
+                identity,
+                prints,
+                passes,
+            } => {
                 let file = File::open(path)?;
                 let meta = file.metadata()?;
-                if stamp(&meta) != *was {
+                if Identity::of(&meta) != *identity {
                     return Err(changed());
                 }
+                let record = passes.fetch_add(1, Ordering::Relaxed) == 0;
                 let again = Again {
                     path: path.clone(),
                     options: options.clone(),
-                    stamp: *was,
+                    identity: Some(*identity),
+                    prints: Some((prints.clone(), record)),
                     counter: counter.clone(),
                     counted: Arc::default(),
                 };
-                wrap(
+                let counted = again.counted.clone();
+                let reader = reader_of(
                     Box::new(file),
-                    Arc::from(self.name.as_str()),
-                    Some(meta.len()),
                     options,
-                    counter,
-                    Some(again),
-                )
+                    &counter,
+                    Some(counted),
+                    Some(Fingerprint::new(prints, record)),
+                )?;
+                Ok(Input {
+                    name: Arc::from(self.name.as_str()),
+                    size: Some(meta.len()),
+                    kept_names: reader.kept_names().map(<[String]>::to_vec),
+                    has_expected: reader.has_expected(),
+                    reader: Some(reader),
+                    again: Some(again),
+                    started: false,
+                })
             }
         }
     }
 
-    /// Fails when a regular file has changed since [`Reopenable::new`]
-    /// (call it after the last pass, to catch a change during it).
+    /// Fails when a regular file's size or inode has changed since
+    /// [`Reopenable::new`] (call it after the last pass, to catch a change
+    /// after its bytes were read).
     pub fn check_unchanged(&self) -> io::Result<()> {
         match &self.kind {
             Reopen::Spooled(_) => Ok(()),
-            Reopen::File { path, stamp: was } => {
-                if stamp(&std::fs::metadata(path)?) == *was {
+            Reopen::File { path, identity, .. } => {
+                if Identity::of(&std::fs::metadata(path)?) == *identity {
                     Ok(())
                 } else {
                     Err(changed())
@@ -491,11 +653,10 @@ impl Reopenable {
     }
 }
 
-/// The error for an input that changed between two readings.
+/// The error for an input read twice whose content changed between the
+/// readings.
 fn changed() -> io::Error {
-    io::Error::other(
-        "changed while being read (its size or modification time differs between passes)",
-    )
+    io::Error::other("changed while being read (its size, inode or content differs between passes)")
 }
 
 /// Buffers, counts, decompresses and parses a raw byte source; `again`
@@ -509,7 +670,7 @@ fn wrap(
     again: Option<Again>,
 ) -> io::Result<Input> {
     let counted = again.as_ref().map(|a| a.counted.clone());
-    let reader = reader_of(raw, options, &counter, counted)?;
+    let reader = reader_of(raw, options, &counter, counted, None)?;
     Ok(Input {
         name,
         size,
@@ -522,17 +683,20 @@ fn wrap(
 }
 
 /// The record reader over a raw byte source: counted into `counter` (and
-/// `counted`, this input's own count), decompressed and parsed.
+/// `counted`, this input's own count), checked by `print` (a file read
+/// twice), decompressed and parsed.
 fn reader_of(
     raw: Box<dyn Read + Send>,
     options: &ReadOptions,
     counter: &Arc<AtomicU64>,
     counted: Option<Arc<AtomicU64>>,
+    print: Option<Fingerprint>,
 ) -> io::Result<RecordReader<Source>> {
     let mut counting = CountingReader {
         inner: raw,
         count: counter.clone(),
         counted,
+        print,
         ended: false,
     };
     let (compression, head) = detect_compression(&mut counting)?;
@@ -642,30 +806,76 @@ mod tests {
         Ok(tmp)
     }
 
+    /// Reads every record of `input`; the first error.
+    fn drain(input: &mut Input) -> io::Result<usize> {
+        let mut record = Record::default();
+        let mut n = 0;
+        while input.read_record(&mut record)? {
+            n += 1;
+        }
+        Ok(n)
+    }
+
     #[test]
-    fn a_file_changed_between_passes_is_an_error() {
+    fn a_file_whose_content_changed_between_passes_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("in.txt");
-        std::fs::write(&path, "1\n").unwrap();
+        let grid = "1".repeat(81);
+        let other = "2".repeat(81);
+        // Big enough for several hashed blocks.
+        let lines = (PRINT_BLOCK as usize * 3) / 82 + 7;
+        std::fs::write(&path, format!("{grid}\n").repeat(lines)).unwrap();
         let input = Reopenable::new(path.to_str().unwrap(), copy).unwrap();
         let opts = ReadOptions::default();
-        assert!(input.open(&opts, Arc::default()).is_ok());
-        assert!(input.check_unchanged().is_ok());
-        // Same size, another modification time.
+        let mut first = input.open(&opts, Arc::default()).unwrap();
+        first.park();
+        assert_eq!(drain(&mut first).unwrap(), lines);
+        // A new modification time alone is no change.
         let file = File::options().write(true).open(&path).unwrap();
-        let later = SystemTime::now() + std::time::Duration::from_secs(60);
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
         file.set_modified(later).unwrap();
-        assert!(input.open(&opts, Arc::default()).is_err());
-        assert!(input.check_unchanged().is_err());
-        // A new reading sees the file as it is now.
-        let again = Reopenable::new(path.to_str().unwrap(), copy).unwrap();
-        std::fs::write(&path, "12\n").unwrap();
-        let err = again.open(&opts, Arc::default()).unwrap_err();
+        let mut second = input.open(&opts, Arc::default()).unwrap();
+        assert_eq!(drain(&mut second).unwrap(), lines);
+        assert!(input.check_unchanged().is_ok());
+        // The same size and inode, other bytes (in the last block): the
+        // second reading fails where it reads them.
+        let mut text = format!("{grid}\n").repeat(lines - 1);
+        text.push_str(&format!("{other}\n"));
+        std::fs::write(&path, &text).unwrap();
+        let mut third = input.open(&opts, Arc::default()).unwrap();
+        third.park();
+        let err = drain(&mut third).unwrap_err();
         assert!(
             err.to_string().contains("changed while being read"),
             "{err}"
         );
+        // Another size: fails at once.
+        std::fs::write(&path, "12\n").unwrap();
+        let err = input.open(&opts, Arc::default()).unwrap_err();
+        assert!(
+            err.to_string().contains("changed while being read"),
+            "{err}"
+        );
+        assert!(input.check_unchanged().is_err());
         assert!(Reopenable::new(dir.path().to_str().unwrap(), copy).is_err());
+    }
+
+    #[test]
+    fn a_file_read_once_is_read_as_it_is_when_reached() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.txt");
+        let line = format!("{}\n", "1".repeat(81));
+        std::fs::write(&path, &line).unwrap();
+        let mut input = Input::open(
+            path.to_str().unwrap(),
+            &ReadOptions::default(),
+            Arc::default(),
+        )
+        .unwrap();
+        input.park();
+        // Appended to (and touched) after it was opened.
+        std::fs::write(&path, line.repeat(3)).unwrap();
+        assert_eq!(drain(&mut input).unwrap(), 3);
     }
 
     #[test]

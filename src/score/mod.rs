@@ -136,7 +136,8 @@ pub struct ScoreOutcome {
     /// propagated again counts once). The node limit applies to this count.
     pub nodes: u64,
     /// The number of solutions, when [`ScoreOptions::count_solutions`] was
-    /// set (a lower bound if not `proven`).
+    /// set and the search ran to the end; `None` when the node limit cut it
+    /// short (a partial count is not a count).
     pub solutions: Option<u64>,
     /// The search loop's own counters.
     pub stats: Stats,
@@ -220,7 +221,7 @@ impl<'w> ScoreVisitor<'w> {
             best: self.best.map(|g| (self.best_score, g)),
             proven: !stats.stopped || self.closed,
             nodes: self.nodes,
-            solutions: self.count.then_some(self.solutions),
+            solutions: (self.count && !stats.stopped).then_some(self.solutions),
             stats,
         }
     }

@@ -132,6 +132,16 @@ fn node_limit_gives_best_so_far_unproven() {
         },
     );
     assert_eq!((none.best, none.proven, none.nodes), (None, false, 0));
+
+    // Counting, cut short by the limit: no count at all.
+    let counting = ScoreOptions {
+        node_limit: Some(10),
+        count_solutions: true,
+        ..ScoreOptions::default()
+    };
+    let out = run(&puzzle, &w, counting);
+    assert!(!out.proven);
+    assert_eq!(out.solutions, None);
 }
 
 #[test]
