@@ -10,6 +10,11 @@ use clap::Parser;
 
 use cli::exit::Exit;
 
+/// The system allocator, noting a failed allocation so that the abort that
+/// follows removes the temporary files and exits 2 ([`cli::interrupt`]).
+#[global_allocator]
+static ALLOCATOR: cli::interrupt::Allocator = cli::interrupt::Allocator;
+
 fn main() -> ExitCode {
     // clap's own `exit` panics when stderr cannot be written (`2>/dev/full`).
     let args = match cli::args::Cli::try_parse() {

@@ -112,6 +112,26 @@ fn sigterm_exits_143_and_removes_the_temporary_output() {
     stop_cleanly(libc::SIGTERM, 143);
 }
 
+/// Every other signal whose default action ends the process is handled as
+/// SIGTERM is: exit 128 + the signal's number, no temporary output left.
+#[test]
+fn every_terminating_signal_exits_128_plus_it_and_leaves_nothing() {
+    for sig in [
+        libc::SIGHUP,
+        libc::SIGQUIT,
+        libc::SIGUSR1,
+        libc::SIGUSR2,
+        libc::SIGALRM,
+        libc::SIGVTALRM,
+        libc::SIGPROF,
+        libc::SIGXCPU,
+        libc::SIGPWR,
+        libc::SIGABRT,
+    ] {
+        stop_cleanly(sig, 128 + sig);
+    }
+}
+
 /// The reader is blocked on a FIFO whose writer (this test) never writes:
 /// one SIGINT or SIGTERM still ends the run, with nothing left, while the
 /// FIFO is still open and silent (the stop is the signal's, not an end of
@@ -154,45 +174,64 @@ fn sigint_ends_a_run_blocked_on_a_stalled_stdin_pipe() {
 }
 
 /// `dedupe -` spools stdin to a temporary file before its first pass; a
-/// SIGINT while the spool grows from a never-ending pipe (and while it
-/// waits on a stalled one) ends the run, and no spool is left in TMPDIR.
+/// SIGINT (and any other terminating signal: SIGHUP, SIGQUIT) while the
+/// spool grows from a never-ending pipe (and while it waits on a stalled
+/// one) ends the run with 128 + the signal, and no spool is left in TMPDIR.
 #[test]
-fn sigint_while_dedupe_spools_stdin_leaves_no_spool() {
-    for stall in [false, true] {
-        let tmp = tempfile::tempdir().unwrap();
-        let out_dir = tempfile::tempdir().unwrap();
-        let out = out_dir.path().join("out.csv");
-        let mut child =
-            start(command(&["dedupe", "-q", "-o", arg(&out), "-"]).env("TMPDIR", tmp.path()));
-        let mut stdin = child.stdin.take().unwrap();
-        // Dropped by the test once the run has ended: until then a stalled
-        // pipe stays open without another byte.
-        let (release, held) = std::sync::mpsc::channel::<()>();
-        let feeder = std::thread::spawn(move || {
-            use std::io::Write;
-            let sample = sample();
-            loop {
-                if stdin.write_all(&sample).is_err() {
-                    return; // the run ended
-                }
-                if stall {
-                    let _ = held.recv();
-                    return;
-                }
-            }
-        });
-        wait_until(Duration::from_secs(30), "a spool appeared", || {
-            !names(tmp.path()).is_empty()
-        });
-        running_after(&mut child, Duration::from_millis(200));
-        signal(&child, libc::SIGINT);
-        let status = exits_within(&mut child, STOP);
-        drop(release);
-        feeder.join().unwrap();
-        assert_eq!(status.code(), Some(130), "stall {stall}");
-        assert_eq!(names(tmp.path()), Vec::<String>::new(), "spool left");
-        assert_eq!(names(out_dir.path()), Vec::<String>::new(), "output left");
+fn a_signal_while_dedupe_spools_stdin_leaves_no_spool() {
+    for sig in [libc::SIGINT, libc::SIGHUP, libc::SIGQUIT] {
+        for stall in [false, true] {
+            stop_while_spooling(sig, stall);
+        }
     }
+}
+
+/// Starts `dedupe -` fed by a never-ending (or, with `stall`, a stalled)
+/// pipe, sends `sig` once its spool exists, and checks the exit code and
+/// that nothing is left.
+fn stop_while_spooling(sig: libc::c_int, stall: bool) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = out_dir.path().join("out.csv");
+    let mut child =
+        start(command(&["dedupe", "-q", "-o", arg(&out), "-"]).env("TMPDIR", tmp.path()));
+    let mut stdin = child.stdin.take().unwrap();
+    // Dropped by the test once the run has ended: until then a stalled
+    // pipe stays open without another byte.
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let feeder = std::thread::spawn(move || {
+        use std::io::Write;
+        let sample = sample();
+        loop {
+            if stdin.write_all(&sample).is_err() {
+                return; // the run ended
+            }
+            if stall {
+                let _ = held.recv();
+                return;
+            }
+        }
+    });
+    wait_until(Duration::from_secs(30), "a spool appeared", || {
+        !names(tmp.path()).is_empty()
+    });
+    running_after(&mut child, Duration::from_millis(200));
+    signal(&child, sig);
+    let status = exits_within(&mut child, STOP);
+    drop(release);
+    feeder.join().unwrap();
+    let what = format!("signal {sig}, stall {stall}");
+    assert_eq!(status.code(), Some(128 + sig), "{what}");
+    assert_eq!(
+        names(tmp.path()),
+        Vec::<String>::new(),
+        "spool left: {what}"
+    );
+    assert_eq!(
+        names(out_dir.path()),
+        Vec::<String>::new(),
+        "output left: {what}"
+    );
 }
 
 /// One record that takes practically forever (counting every solution of
@@ -215,4 +254,150 @@ fn sigint_ends_a_run_stuck_on_one_slow_record() {
     let status = exits_within(&mut child, STOP);
     assert_eq!(status.code(), Some(130));
     assert_eq!(names(out_dir.path()), Vec::<String>::new());
+}
+
+/// A command that runs the binary with `args` under the shell limit
+/// `limit` (`-f N`, `-v N`), stdout and stderr piped.
+fn limited(limit: &str, args: &[&str]) -> Command {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!("ulimit {limit} && exec \"$0\" \"$@\""))
+        .arg(bin())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd
+}
+
+/// Under `ulimit -f` the output grows past the limit: the write fails
+/// (SIGXFSZ is ignored, not fatal) and the run ends as with any unwritable
+/// output: exit 2, a message, no temporary file. The same for `dedupe -`'s
+/// stdin spool, and for the summary beside it.
+#[test]
+fn a_write_past_ulimit_f_is_an_unwritable_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.txt", sample().repeat(20));
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let out = out_dir.join("r.csv");
+    let summary = out_dir.join("s.json");
+    // 64 blocks (32 or 64 KiB): the input itself is already larger.
+    let runs: [&[&str]; 2] = [
+        &[
+            "solve",
+            "-q",
+            "-o",
+            arg(&out),
+            "--summary-json",
+            arg(&summary),
+            arg(&input),
+        ],
+        &["dedupe", "-q", "-o", arg(&out), "-"],
+    ];
+    for args in runs {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut cmd = limited("-f 64", args);
+        cmd.env("TMPDIR", tmp.path())
+            .stdin(std::fs::File::open(&input).unwrap());
+        let r = output_within(cmd.spawn().unwrap(), STOP);
+        let stderr = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("File too large"), "{args:?}: {stderr}");
+        assert_eq!(names(&out_dir), Vec::<String>::new(), "{args:?}");
+        assert_eq!(names(tmp.path()), Vec::<String>::new(), "{args:?} spool");
+    }
+}
+
+/// Under `ulimit -v` an allocation fails somewhere (where depends on the
+/// limit): whatever the limit, a run either completes or ends with exit 2
+/// and nothing left, never an abort (134) that leaves its temporary file.
+/// The limits swept include some where an allocation fails (the message
+/// says "out of memory") and some where the run completes.
+#[test]
+fn an_allocation_failure_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.txt", sample().repeat(5));
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let out = out_dir.join("r.csv");
+    let (mut failed, mut completed) = (0, 0);
+    for kib in (8_000..=60_000).step_by(500) {
+        let args = ["solve", "-q", "-j", "1", "-o", arg(&out), arg(&input)];
+        let r = output_within(limited(&format!("-v {kib}"), &args).spawn().unwrap(), STOP);
+        let stderr = String::from_utf8_lossy(&r.stderr);
+        match r.status.code() {
+            Some(0) => {
+                completed += 1;
+                assert_eq!(names(&out_dir), ["r.csv"], "-v {kib}");
+                std::fs::remove_file(&out).unwrap();
+            }
+            Some(2) => {
+                failed += usize::from(stderr.contains("out of memory"));
+                assert_eq!(names(&out_dir), Vec::<String>::new(), "-v {kib}: {stderr}");
+            }
+            other => panic!("-v {kib}: exit {other:?}: {stderr}"),
+        }
+    }
+    assert!(failed > 0, "no limit made an allocation fail");
+    assert!(completed > 0, "no limit let the run complete");
+}
+
+/// Once `-o` is renamed into place the run has completed: a SIGINT while
+/// the summary waits on a stderr nobody reads (a full FIFO) ends the run
+/// with the completed run's code (0, or 1 with an invalid record), and the
+/// kept output and summary are whole.
+#[test]
+fn a_signal_after_the_rename_exits_as_completed() {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    for (input, code) in [(sample(), 0), (sample_and_junk(1), 1)] {
+        let dir = tempfile::tempdir().unwrap();
+        let input = write(dir.path(), "in.txt", input);
+        let fifo = dir.path().join("stderr");
+        mkfifo(&fifo);
+        // A reader that never reads, so that opening for writing does not
+        // wait; the FIFO is filled until a write would block.
+        let _reader = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo)
+            .unwrap();
+        let mut filler = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo)
+            .unwrap();
+        while filler.write(&[b'x'; 4096]).is_ok() {}
+        let stderr = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+        let out_dir = dir.path().join("out");
+        std::fs::create_dir(&out_dir).unwrap();
+        let out = out_dir.join("r.csv");
+        let summary = out_dir.join("s.json");
+        let mut child = command(&[
+            "solve",
+            "-o",
+            arg(&out),
+            "--summary-json",
+            arg(&summary),
+            arg(&input),
+        ])
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+        wait_until(Duration::from_secs(30), "the output renamed", || {
+            assert!(child.try_wait().unwrap().is_none(), "the run ended");
+            out.exists()
+        });
+        running_after(&mut child, Duration::from_millis(300));
+        signal(&child, libc::SIGINT);
+        let status = exits_within(&mut child, STOP);
+        assert_eq!(status.code(), Some(code), "kept, so completed");
+        assert_eq!(names(&out_dir), ["r.csv", "s.json"]);
+        let (_, rows) = parse_csv(&std::fs::read(&out).unwrap());
+        assert_eq!(rows.len(), 211 + code as usize);
+        let json = std::fs::read_to_string(&summary).unwrap();
+        assert!(json.contains("\"interrupted\": false"), "{json}");
+    }
 }

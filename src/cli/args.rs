@@ -21,8 +21,9 @@ use crate::cli::progress::ProgressMode;
 #[command(name = "batchdoku", version = VERSION, propagate_version = true, about, long_about = None)]
 #[command(
     after_help = "Exit codes: 0 = all records processed, none invalid; 1 = some records invalid; \
-2 = fatal error (usage, unreadable input, unwritable output); 130 = interrupted (SIGINT, \
-Ctrl-C); 143 = terminated (SIGTERM)."
+2 = fatal error (usage, unreadable input, unwritable output, out of memory); 130 = interrupted \
+(SIGINT, Ctrl-C); 143 = terminated (SIGTERM); 128 + N = stopped by another signal N (SIGHUP: 129, \
+SIGQUIT: 131)."
 )]
 pub struct Cli {
     /// What to do.

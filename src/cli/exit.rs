@@ -19,6 +19,9 @@ pub enum Exit {
     Interrupted,
     /// 143 (128 + SIGTERM): terminated (`timeout`, docker, systemd).
     Terminated,
+    /// 128 + N: stopped by another terminating signal N (SIGHUP: 129,
+    /// SIGQUIT: 131, SIGABRT sent by `kill`: 134, ...).
+    Signal(u8),
 }
 
 impl Exit {
@@ -30,6 +33,7 @@ impl Exit {
             Exit::Fatal => 2,
             Exit::Interrupted => 130,
             Exit::Terminated => 143,
+            Exit::Signal(n) => 128u8.saturating_add(n),
         }
     }
 
@@ -67,6 +71,8 @@ mod tests {
             (Exit::Fatal, 2),
             (Exit::Interrupted, 128 + 2),
             (Exit::Terminated, 128 + 15),
+            (Exit::Signal(1), 128 + 1),
+            (Exit::Signal(3), 128 + 3),
         ];
         for (exit, code) in all {
             assert_eq!(i32::from(exit), code, "{exit:?}");

@@ -21,6 +21,7 @@ use batchdoku::ReadOptions;
 use batchdoku::Weights;
 
 use super::args::RecordArgs;
+use super::exit::Exit;
 use super::interrupt;
 
 /// A run's opened inputs and the byte counter they share (for progress).
@@ -250,12 +251,8 @@ fn open_file(path: &Path, flag: &str) -> anyhow::Result<Sink> {
     if let Some(fd) = Sink::named_descriptor(path) {
         check_open_at_start(fd, flag)?;
     }
-    let sink =
-        Sink::file(path).with_context(|| format!("{flag} {}: cannot write", path.display()))?;
-    if let Some(tmp) = sink.temporary_path() {
-        interrupt::register(tmp);
-    }
-    Ok(sink)
+    Sink::file_with(path, interrupt::register)
+        .with_context(|| format!("{flag} {}: cannot write", path.display()))
 }
 
 /// Keeps what a run wrote: renames the flushed `-o` output and
@@ -264,10 +261,14 @@ fn open_file(path: &Path, flag: &str) -> anyhow::Result<Sink> {
 /// leaves one renamed without the other; when a signal came first, nothing
 /// is kept and the report is marked interrupted. The summary of an
 /// interrupted run (whose rows are not kept) is still kept: it says so.
+/// `done` is how the run ends when it completes: once its output is kept,
+/// a signal that ends the process (while the summary waits on a blocked
+/// stderr) exits with it, as the kept output says the run completed.
 pub fn keep(
     rows: Option<Flushed>,
     summary: Option<Flushed>,
     interrupted: &mut bool,
+    done: Exit,
 ) -> anyhow::Result<()> {
     let temporary: Vec<_> = [&rows, &summary]
         .into_iter()
@@ -286,7 +287,7 @@ pub fn keep(
     let kept = if *interrupted {
         Some(interrupt::exclusive(persist))
     } else {
-        interrupt::commit(persist)
+        interrupt::commit(done, persist)
     };
     for tmp in &temporary {
         interrupt::unregister(tmp);

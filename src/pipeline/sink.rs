@@ -92,6 +92,26 @@ impl Sink {
     /// `..`), an existing directory and a path whose directory does not
     /// exist fail here.
     pub fn file(path: &Path) -> io::Result<Sink> {
+        Sink::file_with(path, |_| {})
+    }
+
+    /// [`Sink::file`], calling `created` with the temporary file's path as
+    /// soon as it exists, before anything else is allocated: a caller that
+    /// must remove it however the process ends (an abort on a failed
+    /// allocation) learns its name before the next allocation can fail.
+    ///
+    /// ```
+    /// use batchdoku::batch::Sink;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let mut created = None;
+    /// let sink = Sink::file_with(&dir.path().join("out.csv"), |tmp| {
+    ///     created = Some(tmp.to_path_buf());
+    /// })?;
+    /// assert_eq!(created.as_deref(), sink.temporary_path());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn file_with(path: &Path, created: impl FnOnce(&Path)) -> io::Result<Sink> {
         if let Some(fd) = descriptor(path) {
             return Sink::descriptor(fd);
         }
@@ -136,6 +156,7 @@ impl Sink {
             builder.permissions(fs::Permissions::from_mode(0o666));
         }
         let tmp = builder.tempfile_in(dir)?;
+        created(tmp.path());
         Ok(Sink::File {
             tmp: BufWriter::with_capacity(WRITE_BUFFER, tmp),
             path: path.to_path_buf(),

@@ -44,7 +44,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
     let mut sink = io::open_output(args.run.output.as_deref())?;
     let mut report = batch::generate(&generator, &mut sink, &config, interrupt::flag(), &progress)?;
     let puzzles = batch::flush(sink, report.interrupted, &mut report.broken_pipe)?;
-    io::keep(puzzles, None, &mut report.interrupted)?;
+    io::keep(puzzles, None, &mut report.interrupted, Exit::Ok)?;
     if !args.run.quiet && !report.broken_pipe {
         super::say(format_args!("{}", summary(seed, &config, &report)));
     }

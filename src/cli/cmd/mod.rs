@@ -231,7 +231,12 @@ fn conclude(
         (Some(path), Some(sink)) => Some(io::write_summary_json(sink, path, &summary)?),
         _ => None,
     };
-    io::keep(rows, summary_file, &mut report.interrupted)?;
+    let done = if report.broken_pipe {
+        Exit::Ok
+    } else {
+        Exit::Ok.or_invalid(ending.failed || report.totals.count(Status::Invalid) > 0)
+    };
+    io::keep(rows, summary_file, &mut report.interrupted, done)?;
     if !run.quiet && !report.broken_pipe {
         say(format_args!("{summary}"));
         if let Some(note) = ending.note.filter(|_| !report.interrupted) {
@@ -240,9 +245,7 @@ fn conclude(
     }
     Ok(if report.interrupted {
         interrupt::exit()
-    } else if report.broken_pipe {
-        Exit::Ok
     } else {
-        Exit::Ok.or_invalid(ending.failed || report.totals.count(Status::Invalid) > 0)
+        done
     })
 }
