@@ -1,7 +1,7 @@
 //! Every input format through the real binary: detection, record counts,
 //! line numbers, the `expected` audit column and `--keep-trailing`; CSV
 //! records that never swallow each other (a quote that does not close),
-//! kept fields byte for byte.
+//! headerless CSVs with an id column, kept fields byte for byte.
 
 use crate::util::*;
 
@@ -394,6 +394,50 @@ fn a_legitimately_quoted_multi_line_field_is_one_record() {
     assert_eq!(rows[1][col(&h, "line")], "5");
     let want = format!("three\r\nlines, with {} inside\r\nend", puzzles[1]);
     assert_eq!(rows[0][col(&h, "note")], want);
+}
+
+#[test]
+fn a_headerless_csv_with_an_id_column_reads_every_record() {
+    // Before: `1,<puzzle>` rows had their first record taken as a header
+    // and the id column as the puzzle: every row invalid, record 1 missing.
+    let puzzles = sample_puzzles();
+    let ids: String = (1..=10).map(|i| format!("{i},{}\n", puzzles[i])).collect();
+    for extra in [&[][..], &["--input-format", "csv"]] {
+        let mut args = vec!["solve", "-q", "--keep-columns"];
+        args.extend_from_slice(extra);
+        args.push("-");
+        let r = run(&args, Some(ids.as_bytes()));
+        assert_eq!(r.code, 0, "{extra:?}: {}", r.stdout_str());
+        let (h, rows) = r.csv();
+        assert_eq!(rows.len(), 10);
+        for (i, row) in rows.iter().enumerate() {
+            assert_eq!(row[col(&h, "line")], (i + 1).to_string());
+            assert_eq!(row[col(&h, "field_1")], (i + 1).to_string());
+            assert_eq!(row[col(&h, "puzzle")], puzzles[i + 1]);
+            assert_eq!(row[col(&h, "status")], "solved");
+        }
+    }
+    // One record alone, and `<puzzle>,<id>`.
+    let r = run(
+        &["solve", "-q", "-"],
+        Some(format!("7,{}\n", puzzles[0]).as_bytes()),
+    );
+    assert_eq!((r.code, r.csv().1.len()), (0, 1));
+    let tail: String = (0..5).map(|i| format!("{},id-{i}\n", puzzles[i])).collect();
+    let r = run(
+        &["solve", "-q", "--input-format", "csv", "-"],
+        Some(tail.as_bytes()),
+    );
+    assert_eq!((r.code, r.csv().1.len()), (0, 5));
+    // A real header is still a header, whatever its names say.
+    for header in ["id,puzzle", "id,board"] {
+        let input = format!("{header}\n{ids}");
+        let r = run(&["solve", "-q", "-"], Some(input.as_bytes()));
+        let (h, rows) = r.csv();
+        assert_eq!(r.code, 0, "{header}");
+        assert_eq!(rows.len(), 10, "{header}");
+        assert_eq!(rows[0][col(&h, "line")], "2", "{header}");
+    }
 }
 
 #[test]

@@ -32,6 +32,7 @@
 //! pair of stray quotes are still dropped from puzzle fields, header names
 //! and unquoted kept fields; a quoted kept field is kept as it is.
 
+use std::cmp::Reverse;
 use std::io::{self, BufRead};
 
 use csv_core::ReadFieldResult;
@@ -512,6 +513,34 @@ impl CsvRows {
     pub(crate) fn longest(&self) -> usize {
         self.longest
     }
+
+    /// Samples the records after the current point, for the layout of a
+    /// file whose header does not name its puzzle column: up to
+    /// `records` of them within about `max_lines` lines, read into `rec`
+    /// and summed up; then the input is rewound, so that every one of
+    /// them is read again.
+    pub(crate) fn sample<R: BufRead>(
+        &mut self,
+        lines: &mut Lines<R>,
+        rec: &mut CsvRecord,
+        stats: &mut ColumnStats,
+        records: usize,
+        max_lines: usize,
+    ) -> io::Result<()> {
+        let mark = self.replay.mark();
+        for _ in 0..records {
+            if self.replay.held.len() >= max_lines
+                || !self.read(lines, rec, MAX_LINE_BYTES, None)?
+            {
+                break;
+            }
+            if !rec.too_long() && rec.unclosed().is_none() {
+                stats.add(rec);
+            }
+        }
+        self.replay.rewind(mark);
+        Ok(())
+    }
 }
 
 /// True when `text`, read alone as a CSV record (a quote in it running to
@@ -523,6 +552,56 @@ fn holds_puzzle(probe: &mut CsvRecord, text: &[u8], puzzle: Option<usize>) -> bo
     match puzzle {
         Some(i) => probe.field(i).is_some_and(|(f, _)| parse_line(f).is_ok()),
         None => probe.holds_grid(),
+    }
+}
+
+/// What the first records of a file hold, column by column, to find its
+/// puzzle column when no header names it.
+#[derive(Debug, Default)]
+pub(crate) struct ColumnStats {
+    /// Records summed up.
+    records: u32,
+    /// `grids[i]`: records whose field `i` is a grid.
+    grids: Vec<u32>,
+    /// `complete[i]`: records whose field `i` is a complete grid.
+    complete: Vec<u32>,
+}
+
+impl ColumnStats {
+    /// Sums up one record.
+    pub(crate) fn add(&mut self, rec: &CsvRecord) {
+        self.records += 1;
+        for i in 0..rec.len() {
+            let Some(Ok(grid)) = rec.field(i).map(|(f, _)| parse_line(f)) else {
+                continue;
+            };
+            if self.grids.len() <= i {
+                self.grids.resize(i + 1, 0);
+                self.complete.resize(i + 1, 0);
+            }
+            self.grids[i] += 1;
+            self.complete[i] += u32::from(grid.is_complete());
+        }
+    }
+
+    /// The column holding the most puzzles (grids with blanks: a column
+    /// of complete grids is more likely solutions), then the most grids,
+    /// then the leftmost; `None` when none holds a grid.
+    pub(crate) fn puzzle_column(&self) -> Option<usize> {
+        (0..self.grids.len())
+            .filter(|&i| self.grids[i] > 0)
+            .max_by_key(|&i| {
+                let puzzles = self.grids[i] - self.complete[i];
+                (puzzles, self.grids[i], Reverse(i))
+            })
+    }
+
+    /// A column other than `puzzle` holding a complete grid in more than
+    /// half of the records (the one with the most; on a tie the leftmost).
+    pub(crate) fn solution_column(&self, puzzle: usize) -> Option<usize> {
+        (0..self.complete.len())
+            .filter(|&i| i != puzzle && 2 * self.complete[i] > self.records)
+            .max_by_key(|&i| (self.complete[i], Reverse(i)))
     }
 }
 
@@ -538,10 +617,12 @@ pub(crate) struct CsvLayout {
 impl CsvLayout {
     /// The layout named by a header record: the puzzle column is `column`
     /// when given (an error when the header has no such name), else the
-    /// first with a known puzzle name, else the first.
+    /// first with a known puzzle name, else `fallback` (the column that
+    /// holds puzzles in the records after the header), else the first.
     pub(crate) fn from_header(
         header: &CsvRecord,
         column: Option<&str>,
+        fallback: Option<usize>,
     ) -> Result<CsvLayout, String> {
         let names: Vec<&[u8]> = (0..header.len())
             .filter_map(|i| header.field(i).map(|(name, _)| name))
@@ -564,7 +645,7 @@ impl CsvLayout {
             ),
             None => names.iter().position(|n| is_puzzle_header(n)),
         };
-        let puzzle = puzzle_pos.unwrap_or(0);
+        let puzzle = puzzle_pos.or(fallback).unwrap_or(0);
         // Only a column named as one holds solutions: a second column of
         // ids or sources read as solutions would make every row invalid.
         let expected = names
@@ -574,19 +655,15 @@ impl CsvLayout {
         Ok(CsvLayout { puzzle, expected })
     }
 
-    /// The layout of a headerless file whose first record is `first`, if
-    /// that record's first field is a grid: puzzle first, and an expected
-    /// solution second when the second field is a complete grid.
-    pub(crate) fn headerless(first: &CsvRecord) -> Option<CsvLayout> {
-        parse_line(first.field(0)?.0).ok()?;
-        let expected = first
-            .field(1)
-            .and_then(|(f, _)| parse_line(f).ok())
-            .filter(Grid::is_complete)
-            .map(|_| 1);
+    /// The layout of a headerless file from what its first records hold:
+    /// the puzzle column is the one that holds puzzles, and a column of
+    /// complete grids in most records holds the expected solutions.
+    /// `None` when no column holds a grid.
+    pub(crate) fn headerless(stats: &ColumnStats) -> Option<CsvLayout> {
+        let puzzle = stats.puzzle_column()?;
         Some(CsvLayout {
-            puzzle: 0,
-            expected,
+            puzzle,
+            expected: stats.solution_column(puzzle),
         })
     }
 }
@@ -690,6 +767,51 @@ mod tests {
     }
 
     #[test]
+    fn column_stats_choose_puzzles_over_solutions() {
+        const P: &[u8] =
+            b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+        const S: &[u8] =
+            b"483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+        let stats = |rows: &[&[u8]]| {
+            let mut stats = ColumnStats::default();
+            for row in rows {
+                stats.add(&record(row));
+            }
+            stats
+        };
+        let row = |parts: &[&[u8]]| parts.join(&b","[..]);
+        let (id_p, p_s, s_p, bad) = (
+            row(&[b"1", P]),
+            row(&[P, S]),
+            row(&[S, P]),
+            row(&[b"2", &P[..80], S]),
+        );
+        let id_p_s = row(&[b"3", P, S]);
+        let st = stats(&[&id_p, &id_p]);
+        assert_eq!((st.puzzle_column(), st.solution_column(1)), (Some(1), None));
+        let st = stats(&[&p_s]);
+        assert_eq!(
+            (st.puzzle_column(), st.solution_column(0)),
+            (Some(0), Some(1))
+        );
+        let st = stats(&[&s_p, &s_p]);
+        assert_eq!(
+            (st.puzzle_column(), st.solution_column(1)),
+            (Some(1), Some(0))
+        );
+        // A bad puzzle beside a solution: the other records decide.
+        let st = stats(&[&bad, &id_p_s, &id_p_s]);
+        assert_eq!(
+            (st.puzzle_column(), st.solution_column(1)),
+            (Some(1), Some(2))
+        );
+        // Solutions in a minority of the records are not a column of them.
+        let st = stats(&[&id_p_s, &id_p, &id_p]);
+        assert_eq!(st.solution_column(1), None);
+        assert_eq!(stats(&[b"a,b"]).puzzle_column(), None);
+    }
+
+    #[test]
     fn a_line_holds_a_puzzle_in_a_column_when_read_alone() {
         const P: &[u8] =
             b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
@@ -715,7 +837,7 @@ mod tests {
     }
 
     fn layout(line: &[u8]) -> CsvLayout {
-        CsvLayout::from_header(&record(line), None).unwrap()
+        CsvLayout::from_header(&record(line), None, None).unwrap()
     }
 
     #[test]
@@ -734,7 +856,7 @@ mod tests {
 
     #[test]
     fn a_named_column_wins_or_is_an_error() {
-        let named = |line: &[u8], col| CsvLayout::from_header(&record(line), Some(col));
+        let named = |line: &[u8], col| CsvLayout::from_header(&record(line), Some(col), None);
         let both = |puzzle, expected| CsvLayout { puzzle, expected };
         assert_eq!(named(b"id,Grid,answer", "grid"), Ok(both(1, Some(2))));
         assert_eq!(

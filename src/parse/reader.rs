@@ -8,7 +8,10 @@ use std::fmt;
 use std::io::{self, BufRead, Read};
 
 use super::block::{classify_row, read_grid, RowClass};
-use super::csv_input::{parse_puzzle_field, parse_solution_field, CsvLayout, CsvRecord, CsvRows};
+use super::csv_input::{
+    is_puzzle_header, parse_puzzle_field, parse_solution_field, ColumnStats, CsvLayout, CsvRecord,
+    CsvRows,
+};
 use super::detect::{detect, parse_count, InputFormat, SAMPLE_LINES, SAMPLE_MAX_LINES};
 use super::lines::{
     is_blank, is_comment, next_byte, read_line, skip_line, LineEnd, Lines, Source, BOM,
@@ -130,7 +133,9 @@ enum Luogu {
 /// when that line, read alone, does not hold a puzzle in the puzzle
 /// column. Otherwise the record is its first line alone, a
 /// [`ParseErrorKind::UnclosedQuote`] record, and every line after it is
-/// read again.
+/// read again. A CSV needs no header: a first record that holds a puzzle
+/// in some field is a record, and the puzzle column is then the one that
+/// holds puzzles in the first records.
 pub struct RecordReader<R: BufRead> {
     format: InputFormat,
     mode: Mode,
@@ -537,10 +542,12 @@ impl<R: BufRead> RecordReader<R> {
     }
 
     /// Reads the CSV header record (skipping blank and comment lines; its
-    /// first line read whole, however long) and sets the layout. A first
-    /// record whose first field is a grid is data, not a header: it is
-    /// kept for the first read (unless a `column` was named, which means
-    /// there is a header).
+    /// first line read whole, however long) and sets the layout. No single
+    /// line decides: a first record that holds a grid in some field is
+    /// data, not a header (unless a `column` was named, which means there
+    /// is a header), and is kept for the first read; when no header names
+    /// the puzzle column, it is the column that holds puzzles in the first
+    /// records ([`SAMPLE_LINES`] of them, read ahead and replayed).
     fn read_csv_header(&mut self, options: &ReadOptions) -> io::Result<()> {
         self.lines.set_cap(usize::MAX);
         let found = self
@@ -549,16 +556,33 @@ impl<R: BufRead> RecordReader<R> {
         self.lines.set_cap(MAX_LINE_BYTES);
         let longest = self.csv_rows.longest();
         if found {
-            let headerless = match options.column {
-                None => CsvLayout::headerless(&self.csv),
-                Some(_) => None,
-            };
-            let layout = match headerless {
+            let named = options.column.is_some()
+                || (0..self.csv.len())
+                    .any(|i| self.csv.field(i).is_some_and(|(f, _)| is_puzzle_header(f)));
+            let mut stats = ColumnStats::default();
+            let headerless = !named && self.csv.holds_grid();
+            if !named {
+                if headerless {
+                    stats.add(&self.csv);
+                }
+                let mut sample = Box::<CsvRecord>::default();
+                self.csv_rows.sample(
+                    &mut self.lines,
+                    &mut sample,
+                    &mut stats,
+                    SAMPLE_LINES,
+                    SAMPLE_MAX_LINES,
+                )?;
+            }
+            let layout = match headerless.then(|| CsvLayout::headerless(&stats)).flatten() {
                 Some(layout) => layout,
-                None => CsvLayout::from_header(&self.csv, options.column.as_deref())
-                    .map_err(bad_options)?,
+                None => CsvLayout::from_header(
+                    &self.csv,
+                    options.column.as_deref(),
+                    stats.puzzle_column(),
+                )
+                .map_err(bad_options)?,
             };
-            let headerless = headerless.is_some();
             if options.keep_columns {
                 let names = (0..self.csv.len())
                     .filter(|&i| i != layout.puzzle)

@@ -1,6 +1,7 @@
 //! Tests of [`RecordReader`] on CSV input: Kaggle layouts, column
 //! choice, RFC 4180 records (quoted line breaks), quotes that never close,
-//! kept fields byte for byte, hostile rows and long headers.
+//! headerless files, kept fields byte for byte, hostile rows and long
+//! headers.
 
 use super::*;
 
@@ -437,4 +438,111 @@ fn kept_quoted_fields_are_kept_byte_for_byte() {
     let lines: Vec<u64> = rows.iter().map(|r| r.0).collect();
     assert_eq!(lines, [2, 4, 7]);
     assert!(rows.iter().all(|r| r.1 == Ok(grid(P1))));
+}
+
+#[test]
+fn a_headerless_file_takes_its_puzzle_column_from_its_records() {
+    let rows = |input: &[u8], format| {
+        let options = ReadOptions {
+            format,
+            keep_columns: true,
+            ..ReadOptions::default()
+        };
+        let mut reader = RecordReader::with_options(input, &options).unwrap();
+        assert_eq!(reader.format(), InputFormat::Csv);
+        let names = reader.kept_names().unwrap().to_vec();
+        let has_expected = reader.has_expected();
+        let mut rec = Record::default();
+        let mut out = Vec::new();
+        while reader.read_record(&mut rec).unwrap() {
+            out.push((rec.line, rec.puzzle, rec.kept_field(0).to_vec()));
+        }
+        (names, has_expected, out)
+    };
+    // `N,<puzzle>`: the first line is a record, the puzzle column is 2.
+    for format in [InputFormat::Auto, InputFormat::Csv] {
+        let input = cat(&[b"1,", P1, b"\n2,", P2, b"\n3,", &P1[..80], b"\n"]);
+        let (names, has_expected, out) = rows(&input, format);
+        assert_eq!(names, ["field_1"]);
+        assert!(!has_expected);
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[0], (1, Ok(grid(P1)), b"1".to_vec()));
+        assert_eq!(out[1], (2, Ok(grid(P2)), b"2".to_vec()));
+        assert_eq!((out[2].0, out[2].2.as_slice()), (3, &b"3"[..]));
+        assert!(out[2].1.is_err());
+        // One record alone.
+        let input = cat(&[b"7,", P1]);
+        let (_, _, out) = rows(&input, format);
+        assert_eq!(out, [(1, Ok(grid(P1)), b"7".to_vec())]);
+    }
+    // A first record with a bad puzzle: the others decide the column.
+    let input = cat(&[
+        b"1,",
+        &P1[..80],
+        b"x,",
+        S1,
+        b"\n2,",
+        P2,
+        b",",
+        S1,
+        b"\n3,",
+        P1,
+        b",",
+        S1,
+        b"\n",
+    ]);
+    let (names, has_expected, out) = rows(&input, InputFormat::Csv);
+    assert_eq!(names, ["field_1", "field_3"]);
+    assert!(has_expected);
+    let got: Vec<u64> = out.iter().map(|r| r.0).collect();
+    assert_eq!(got, [1, 2, 3]);
+    assert!(out[0].1.is_err() && out[1].1 == Ok(grid(P2)));
+    // `<puzzle>,<id>` and `<puzzle>,<solution>`.
+    let input = cat(&[P1, b",id-1\n", P2, b",id-2\n"]);
+    let (_, has_expected, out) = rows(&input, InputFormat::Csv);
+    assert!(!has_expected);
+    assert_eq!(out[1], (2, Ok(grid(P2)), b"id-2".to_vec()));
+    // A first record too long for a record is one, however it was read.
+    let input = cat(&[
+        b"1,",
+        P1,
+        b",",
+        &[b'x'; MAX_LINE_BYTES],
+        b"\n2,",
+        P2,
+        b",y\n",
+    ]);
+    let (_, _, out) = rows(&input, InputFormat::Csv);
+    let limit = MAX_LINE_BYTES as u32;
+    let too_long = Err(ParseError::new(ParseErrorKind::LineTooLong { limit }, 0));
+    assert_eq!(out[0].1, too_long);
+    assert_eq!(out[1], (2, Ok(grid(P2)), b"2".to_vec()));
+    // A header whose names do not say: the records say.
+    let input = cat(&[b"id,board\n7,", P1, b"\n"]);
+    let (names, _, out) = rows(&input, InputFormat::Auto);
+    assert_eq!(names, ["id"]);
+    assert_eq!(out, [(2, Ok(grid(P1)), b"7".to_vec())]);
+    // A header that names the column is a header, whatever follows.
+    let input = cat(&[b"puzzle,id\n", P1, b",1\n"]);
+    let (names, _, out) = rows(&input, InputFormat::Csv);
+    assert_eq!(names, ["id"]);
+    assert_eq!(out, [(2, Ok(grid(P1)), b"1".to_vec())]);
+    // Reading ahead loses nothing: the sampled records, an unclosed quote
+    // among them, are all read again.
+    let mut input = Vec::new();
+    for i in 0..40 {
+        let note: &[u8] = if i == 5 { b"\"open" } else { b"ok" };
+        input.extend_from_slice(&cat(&[format!("{i},").as_bytes(), P1, b",", note, b"\r\n"]));
+    }
+    let (_, _, out) = rows(&input, InputFormat::Csv);
+    assert_eq!(out.len(), 40);
+    for (i, r) in out.iter().enumerate() {
+        assert_eq!(r.0, i as u64 + 1);
+        let want = if i == 5 {
+            Err(ParseError::new(UNCLOSED, 85))
+        } else {
+            Ok(grid(P1))
+        };
+        assert_eq!(r.1, want, "record {i}");
+    }
 }
