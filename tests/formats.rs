@@ -472,3 +472,19 @@ fn kept_columns_carry_quoted_data_byte_for_byte() {
     assert_eq!(rows[0]["text"], "crlf\r\ninside, \"quoted\"");
     assert_eq!(rows[1]["text"], "lone\rcr");
 }
+
+#[test]
+fn an_empty_solution_cell_leaves_a_valid_puzzle_valid() {
+    let p = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    let s = "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+    let input = format!("puzzle,solution\n{p},\n{p},{s}\n{p},\"\"\n");
+    let r = run(&["solve", "-q", "-"], Some(input.as_bytes()));
+    assert_eq!(r.code, 0, "{}", r.stdout_str());
+    let (h, rows) = r.csv();
+    assert_eq!(statuses(&h, &rows), ["solved"; 3]);
+    let expected: Vec<&str> = rows
+        .iter()
+        .map(|r| r[col(&h, "expected")].as_str())
+        .collect();
+    assert_eq!(expected, ["", "match", ""]);
+}

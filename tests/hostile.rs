@@ -487,7 +487,7 @@ fn kaggle_csv_with_missing_columns() {
         S1,
         b"\n", // empty puzzle
         P1,
-        b",\n", // empty solution
+        b",\n", // empty solution: no expected solution, the puzzle is fine
         b"\"",
         P1,
         b"\",\"",
@@ -505,8 +505,9 @@ fn kaggle_csv_with_missing_columns() {
     assert_eq!(out.column("line"), ["2", "3", "4", "5", "6", "9"]);
     assert_eq!(
         out.column("status"),
-        ["unique", "invalid", "invalid", "invalid", "unique", "invalid"]
+        ["unique", "invalid", "invalid", "unique", "unique", "invalid"]
     );
+    assert_eq!(out.column("expected")[3], "");
     let errors = out.column("error");
     assert!(errors[1].contains("missing CSV column 2"), "{errors:?}");
     assert!(errors[2].contains("empty record"), "{errors:?}");

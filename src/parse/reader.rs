@@ -27,7 +27,8 @@ pub struct Record {
     pub line: u64,
     /// The puzzle, or what is wrong with it.
     pub puzzle: Result<Grid, ParseError>,
-    /// The CSV solution column, when the input has one.
+    /// The CSV solution column, when the input has one and the record's
+    /// cell is not empty (an empty cell means no expected solution).
     pub expected: Option<Result<Grid, ParseError>>,
     /// Line format: text after the 81 cells and their separator, trimmed;
     /// else empty.
@@ -637,7 +638,11 @@ impl<R: BufRead> RecordReader<R> {
             return Ok(true);
         }
         rec.set(csv.line(), parse_puzzle_field(csv, layout.puzzle));
-        rec.expected = layout.expected.map(|i| parse_solution_field(csv, i));
+        // An empty solution cell means no expected solution.
+        rec.expected = layout.expected.and_then(|i| match csv.field(i) {
+            Some((&[], _)) => None,
+            _ => Some(parse_solution_field(csv, i)),
+        });
         if let Some(names) = &self.kept_names {
             let kept = (0..csv.len()).filter(|&i| i != layout.puzzle);
             for i in kept.take(names.len()) {

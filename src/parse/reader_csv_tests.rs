@@ -546,3 +546,25 @@ fn a_headerless_file_takes_its_puzzle_column_from_its_records() {
         assert_eq!(r.1, want, "record {i}");
     }
 }
+
+#[test]
+fn an_empty_solution_cell_is_no_expected_solution() {
+    let input = cat(&[
+        b"puzzle,solution\n",
+        P1,
+        b",\n",
+        P1,
+        b",",
+        S1,
+        b"\n",
+        P1,
+        b", \"\" \n",
+        P1,
+        b",x\n",
+    ]);
+    let rows = csv_rows_any_reads(&input, &ReadOptions::default());
+    let expected: Vec<_> = rows.iter().map(|r| r.2).collect();
+    assert_eq!(expected[..3], [None, Some(Ok(grid(S1))), None]);
+    assert!(matches!(expected[3], Some(Err(_))));
+    assert!(rows.iter().all(|r| r.1 == Ok(grid(P1))));
+}
