@@ -1,25 +1,49 @@
 //! The CSV layout (Kaggle style): a header row naming a puzzle column and
-//! optionally a solution column, then one puzzle per row.
+//! optionally a solution column, then one puzzle per row; or no header,
+//! rows only.
 //!
 //! Records are CSV as RFC 4180 defines it, tokenized by `csv-core`: a
 //! quoted field may hold commas, doubled quotes and line breaks, so one
 //! record may span several physical lines; it is numbered by the line
-//! where it starts. The reader feeds `csv-core` one physical line at a
+//! where it starts. [`CsvRows`] feeds `csv-core` one physical line at a
 //! time (from the shared capped line reader), so every line ending (`\n`,
 //! `\r\n`, a lone `\r`) counts, blank and `#` comment lines are skipped
 //! between records, and the line numbers are ours, not `csv-core`'s.
-//! Memory stays bounded: a data record keeps at most
-//! [`MAX_LINE_BYTES`] of field bytes (a longer one, e.g. an unclosed quote
-//! that runs to the end of the input, is one `LineTooLong` record, its
-//! rest still tokenized but dropped); only the header is kept whole.
+//! What is inside quotes is data, byte for byte: a line break inside a
+//! quoted field is the one in the input (`\r\n` stays `\r\n`).
+//!
+//! **A quote that does not close is a broken record, never a swallower.**
+//! A quoted field still open at the end of a physical line goes on to the
+//! next line only while
+//! - the record stays within [`MAX_RECORD_LINES`] physical lines and
+//!   [`MAX_LINE_BYTES`] bytes of content (a line too long on its own is
+//!   one `LineTooLong` record and never goes on), and
+//! - the next line, read alone as a record, does not hold a puzzle in the
+//!   puzzle column (any column while the layout is not known yet), and
+//! - the input does not end inside it.
+//!
+//! When the quote can go no further, the record is its first line alone,
+//! an `UnclosedQuote` record naming the quote's column, and every line
+//! after it is read again as records of its own: the lines of a record in
+//! progress are held (bounded as the record is) to be replayed. So one
+//! stray quote costs one row, and every following record is still read.
+//!
 //! After `csv-core` has unquoted a field, surrounding whitespace and one
-//! pair of stray quotes are still dropped from puzzle fields, as before.
+//! pair of stray quotes are still dropped from puzzle fields, header names
+//! and unquoted kept fields; a quoted kept field is kept as it is.
+
+use std::cmp::Reverse;
+use std::io::{self, BufRead};
 
 use csv_core::ReadFieldResult;
 
-use super::lines::MAX_LINE_BYTES;
+use super::lines::{is_blank, is_comment, LineEnd, Lines, MAX_LINE_BYTES};
 use super::{parse_line, ParseError, ParseErrorKind};
 use crate::grid::Grid;
+
+/// Physical lines one CSV record may span: a quoted field still open at
+/// the end of the last of them does not close (see the module's rule).
+pub(crate) const MAX_RECORD_LINES: usize = 16;
 
 /// Header names (case-insensitive) of a puzzle column.
 const PUZZLE_NAMES: [&[u8]; 5] = [b"quizzes", b"quiz", b"puzzle", b"puzzles", b"question"];
@@ -57,17 +81,24 @@ pub(crate) struct CsvRecord {
     /// 1-based column (within its physical line) where field `i`'s
     /// content starts (past an opening quote).
     cols: Vec<u32>,
+    /// Field `i` was quoted (its first byte was a quote).
+    quoted: Vec<bool>,
     /// Bytes of the current physical line fed so far.
     col: u32,
-    /// Where the field being read started in `out`, and its column.
+    /// Where the field being read started in `out`, its column, and
+    /// whether it is quoted.
     field_start: usize,
     field_col: u32,
+    field_quoted: bool,
     /// The next byte fed is a field's first.
     at_field_start: bool,
     /// Field bytes kept at most (more marks the record too long).
     limit: usize,
     /// The record had more bytes, fields or line than kept.
     too_long: bool,
+    /// The record is broken by a quote that does not close: the column
+    /// of that quote on the record's line.
+    unclosed: Option<u32>,
     /// 1-based line where the record starts.
     line: u64,
     scratch: [u8; 1024],
@@ -80,12 +111,15 @@ impl Default for CsvRecord {
             out: Vec::new(),
             fields: Vec::new(),
             cols: Vec::new(),
+            quoted: Vec::new(),
             col: 0,
             field_start: 0,
             field_col: 1,
+            field_quoted: false,
             at_field_start: true,
             limit: MAX_LINE_BYTES,
             too_long: false,
+            unclosed: None,
             line: 0,
             scratch: [0; 1024],
         }
@@ -104,17 +138,15 @@ impl CsvRecord {
         self.out.clear();
         self.fields.clear();
         self.cols.clear();
+        self.quoted.clear();
         self.col = 0;
         self.field_start = 0;
         self.field_col = 1;
+        self.field_quoted = false;
         self.at_field_start = true;
         self.limit = limit;
         self.too_long = false;
-        self.line = line;
-    }
-
-    /// Sets the 1-based line where the record starts.
-    pub(crate) fn set_line(&mut self, line: u64) {
+        self.unclosed = None;
         self.line = line;
     }
 
@@ -135,6 +167,33 @@ impl CsvRecord {
         !input.is_empty() && self.tokenize(input)
     }
 
+    /// Feeds a physical line's content, then its line ending as far as
+    /// it is known (`\r` for [`LineEnd::Return`], else `\n`: the end of
+    /// the input ends a record as a line ending does). Returns true when
+    /// the record is complete; false when the line ends inside a quoted
+    /// field, which then holds that line ending (a `\r` that proves to be
+    /// a `\r\n` gets its `\n` fed with the next line).
+    pub(crate) fn feed_line(&mut self, text: &[u8], ending: LineEnd) -> bool {
+        let end: &[u8] = if ending == LineEnd::Return {
+            b"\r"
+        } else {
+            b"\n"
+        };
+        self.feed(text) || self.feed(end)
+    }
+
+    /// The column of the opening quote of the field being read (right
+    /// after [`CsvRecord::feed_line`] returned false for the record's
+    /// first line: the quote is on that line).
+    fn open_quote_col(&self) -> u32 {
+        self.field_col.saturating_sub(1).max(1)
+    }
+
+    /// The column of the quote that broke the record, if one did.
+    pub(crate) fn unclosed(&self) -> Option<u32> {
+        self.unclosed
+    }
+
     /// Ends the record at the end of the input.
     pub(crate) fn finish(&mut self) {
         self.tokenize(&[]);
@@ -146,7 +205,8 @@ impl CsvRecord {
         loop {
             if self.at_field_start && !input.is_empty() {
                 self.at_field_start = false;
-                self.field_col = self.col + 1 + u32::from(input[0] == b'"');
+                self.field_quoted = input[0] == b'"';
+                self.field_col = self.col + 1 + u32::from(self.field_quoted);
             }
             let (result, nin, nout) = self.core.read_field(input, &mut self.scratch);
             if self.out.len() + nout <= self.limit {
@@ -164,6 +224,7 @@ impl CsvRecord {
                         self.fields
                             .push((self.field_start as u32, self.out.len() as u32));
                         self.cols.push(self.field_col);
+                        self.quoted.push(self.field_quoted);
                     } else {
                         self.too_long = true;
                     }
@@ -171,6 +232,7 @@ impl CsvRecord {
                     self.at_field_start = true;
                     // An empty last field gets no byte to place it by.
                     self.field_col = self.col + 1;
+                    self.field_quoted = false;
                     if record_end {
                         return true;
                     }
@@ -210,6 +272,23 @@ impl CsvRecord {
         Some(&self.out[s as usize..e as usize])
     }
 
+    /// Field `i` as a kept column carries it: a quoted field exactly as
+    /// it was inside its quotes (RFC 4180: that is data, spaces and line
+    /// breaks included); an unquoted one as [`CsvRecord::field`] reads it.
+    pub(crate) fn kept(&self, i: usize) -> Option<&[u8]> {
+        if *self.quoted.get(i)? {
+            self.raw(i)
+        } else {
+            self.field(i).map(|(f, _)| f)
+        }
+    }
+
+    /// True when some field holds a grid: the record reads as a puzzle
+    /// record (not a header).
+    pub(crate) fn holds_grid(&self) -> bool {
+        (0..self.len()).any(|i| self.field(i).is_some_and(|(f, _)| parse_line(f).is_ok()))
+    }
+
     /// Field `i` with surrounding whitespace and stray quotes dropped,
     /// and the 1-based column where that starts.
     pub(crate) fn field(&self, i: usize) -> Option<(&[u8], u32)> {
@@ -218,6 +297,311 @@ impl CsvRecord {
         // `inner` is a subslice of `raw`: recover its offset.
         let offset = inner.as_ptr() as usize - raw.as_ptr() as usize;
         Some((inner, self.cols[i] + offset as u32))
+    }
+}
+
+/// A line held by [`Replay`]: where its content is in the buffer, and
+/// what the line reader said of it.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    no: u64,
+    start: usize,
+    end: usize,
+    overlong: bool,
+    ending: LineEnd,
+    crlf_before: bool,
+}
+
+/// A physical line as the CSV reader sees it (see [`Lines`]).
+#[derive(Clone, Copy, Debug)]
+struct PhysLine<'a> {
+    /// 1-based line number.
+    no: u64,
+    /// Content, without line ending (capped when `overlong`).
+    text: &'a [u8],
+    overlong: bool,
+    ending: LineEnd,
+    /// The line before it ended with `\r\n`.
+    crlf_before: bool,
+}
+
+/// Physical lines that can be read again: while a mark is set, every
+/// line read is held, and rewinding to the mark gives them again, in
+/// order, before any new line. The callers bound what is held (one
+/// record's lines, or the first few records).
+#[derive(Debug, Default)]
+struct Replay {
+    buf: Vec<u8>,
+    held: Vec<Held>,
+    /// The next held line to give (`held.len()`: read a new one).
+    pos: usize,
+    /// Marks set and not yet released or rewound to.
+    marks: usize,
+}
+
+impl Replay {
+    /// The next line: a held one, else the line reader's next.
+    fn next<'a, R: BufRead>(
+        &'a mut self,
+        lines: &'a mut Lines<R>,
+    ) -> io::Result<Option<PhysLine<'a>>> {
+        if let Some(&h) = self.held.get(self.pos) {
+            self.pos += 1;
+            return Ok(Some(PhysLine {
+                no: h.no,
+                text: &self.buf[h.start..h.end],
+                overlong: h.overlong,
+                ending: h.ending,
+                crlf_before: h.crlf_before,
+            }));
+        }
+        if self.marks == 0 {
+            self.clear();
+        }
+        if !lines.next_line()? {
+            return Ok(None);
+        }
+        let line = PhysLine {
+            no: lines.line_no(),
+            text: lines.line(),
+            overlong: lines.overlong(),
+            ending: lines.ending(),
+            crlf_before: lines.crlf_before(),
+        };
+        if self.marks > 0 {
+            let start = self.buf.len();
+            self.buf.extend_from_slice(line.text);
+            self.held.push(Held {
+                no: line.no,
+                start,
+                end: self.buf.len(),
+                overlong: line.overlong,
+                ending: line.ending,
+                crlf_before: line.crlf_before,
+            });
+            self.pos += 1;
+        }
+        Ok(Some(line))
+    }
+
+    /// Starts holding the lines read from here on.
+    fn mark(&mut self) -> usize {
+        if self.marks == 0 && self.pos == self.held.len() {
+            self.clear();
+        }
+        self.marks += 1;
+        self.pos
+    }
+
+    /// Goes back to `mark`: the lines read since are read again.
+    fn rewind(&mut self, mark: usize) {
+        self.marks -= 1;
+        self.pos = mark;
+    }
+
+    /// Drops `mark`: the lines read since are not read again.
+    fn release(&mut self) {
+        self.marks -= 1;
+    }
+
+    fn clear(&mut self) {
+        self.buf.clear();
+        self.held.clear();
+        self.pos = 0;
+    }
+}
+
+/// Reads CSV records from physical lines by the module's rule: RFC 4180
+/// records, where a quote that does not close within bounds breaks its
+/// record (its first line) and the lines after it are read again.
+/// Buffers are reused from record to record.
+#[derive(Debug, Default)]
+pub(crate) struct CsvRows {
+    replay: Replay,
+    /// The first line of the record in progress, while it is in a quote.
+    first: Vec<u8>,
+    /// A line read alone, to see whether it holds a puzzle.
+    probe: CsvRecord,
+    /// The longest physical line of the last record read.
+    longest: usize,
+}
+
+impl CsvRows {
+    /// Reads the next record into `rec` (keeping at most `limit` field
+    /// bytes), skipping blank and comment lines before it; false at the
+    /// end of input. `puzzle` is the puzzle column when known (a line
+    /// holding a puzzle there is never swallowed by an open quote; when
+    /// `None`, a puzzle in any column counts). The record's first line is
+    /// read with the line reader's cap as it is (the header is read
+    /// uncapped); the lines after it are capped at [`MAX_LINE_BYTES`].
+    pub(crate) fn read<R: BufRead>(
+        &mut self,
+        lines: &mut Lines<R>,
+        rec: &mut CsvRecord,
+        limit: usize,
+        puzzle: Option<usize>,
+    ) -> io::Result<bool> {
+        let (no, quote_col) = loop {
+            let Some(line) = self.replay.next(lines)? else {
+                return Ok(false);
+            };
+            // Comments are known by their start, even when overlong;
+            // blank lines only when seen whole.
+            if is_comment(line.text) || (!line.overlong && is_blank(line.text)) {
+                continue;
+            }
+            rec.begin(line.no, limit);
+            self.longest = line.text.len();
+            if line.overlong {
+                // Too long to keep: the record ends with its line.
+                rec.set_too_long();
+                return Ok(true);
+            }
+            if rec.feed_line(line.text, line.ending) {
+                return Ok(true);
+            }
+            self.first.clear();
+            self.first.extend_from_slice(line.text);
+            break (line.no, rec.open_quote_col());
+        };
+        // In a quoted field: it may go on to the next lines, within bounds.
+        lines.set_cap(MAX_LINE_BYTES);
+        let mut room = MAX_LINE_BYTES.checked_sub(self.first.len());
+        let mut count = 1;
+        let mark = self.replay.mark();
+        let closed = loop {
+            let Some(left) = room.filter(|_| count < MAX_RECORD_LINES) else {
+                break false;
+            };
+            let Some(line) = self.replay.next(lines)? else {
+                break false; // the input ends inside the quote
+            };
+            if line.overlong
+                || line.text.len() > left
+                || holds_puzzle(&mut self.probe, line.text, puzzle)
+            {
+                break false;
+            }
+            room = Some(left - line.text.len());
+            count += 1;
+            self.longest = self.longest.max(line.text.len());
+            if line.crlf_before {
+                rec.feed(b"\n");
+            }
+            rec.new_line();
+            if rec.feed_line(line.text, line.ending) {
+                break true;
+            }
+        };
+        if closed {
+            self.replay.release();
+            return Ok(true);
+        }
+        // Broken: the record is its first line, read alone (the quote
+        // running to its end, for a header's names); the lines after it
+        // are read again.
+        self.replay.rewind(mark);
+        rec.begin(no, limit);
+        rec.feed(&self.first);
+        rec.finish();
+        rec.unclosed = Some(quote_col);
+        self.longest = self.first.len();
+        Ok(true)
+    }
+
+    /// The longest physical line of the last record read.
+    pub(crate) fn longest(&self) -> usize {
+        self.longest
+    }
+
+    /// Samples the records after the current point, for the layout of a
+    /// file whose header does not name its puzzle column: up to
+    /// `records` of them within about `max_lines` lines, read into `rec`
+    /// and summed up; then the input is rewound, so that every one of
+    /// them is read again.
+    pub(crate) fn sample<R: BufRead>(
+        &mut self,
+        lines: &mut Lines<R>,
+        rec: &mut CsvRecord,
+        stats: &mut ColumnStats,
+        records: usize,
+        max_lines: usize,
+    ) -> io::Result<()> {
+        let mark = self.replay.mark();
+        for _ in 0..records {
+            if self.replay.held.len() >= max_lines
+                || !self.read(lines, rec, MAX_LINE_BYTES, None)?
+            {
+                break;
+            }
+            if !rec.too_long() && rec.unclosed().is_none() {
+                stats.add(rec);
+            }
+        }
+        self.replay.rewind(mark);
+        Ok(())
+    }
+}
+
+/// True when `text`, read alone as a CSV record (a quote in it running to
+/// its end), holds a puzzle in column `puzzle` (any column when `None`).
+fn holds_puzzle(probe: &mut CsvRecord, text: &[u8], puzzle: Option<usize>) -> bool {
+    probe.begin(0, MAX_LINE_BYTES);
+    probe.feed(text);
+    probe.finish();
+    match puzzle {
+        Some(i) => probe.field(i).is_some_and(|(f, _)| parse_line(f).is_ok()),
+        None => probe.holds_grid(),
+    }
+}
+
+/// What the first records of a file hold, column by column, to find its
+/// puzzle column when no header names it.
+#[derive(Debug, Default)]
+pub(crate) struct ColumnStats {
+    /// Records summed up.
+    records: u32,
+    /// `grids[i]`: records whose field `i` is a grid.
+    grids: Vec<u32>,
+    /// `complete[i]`: records whose field `i` is a complete grid.
+    complete: Vec<u32>,
+}
+
+impl ColumnStats {
+    /// Sums up one record.
+    pub(crate) fn add(&mut self, rec: &CsvRecord) {
+        self.records += 1;
+        for i in 0..rec.len() {
+            let Some(Ok(grid)) = rec.field(i).map(|(f, _)| parse_line(f)) else {
+                continue;
+            };
+            if self.grids.len() <= i {
+                self.grids.resize(i + 1, 0);
+                self.complete.resize(i + 1, 0);
+            }
+            self.grids[i] += 1;
+            self.complete[i] += u32::from(grid.is_complete());
+        }
+    }
+
+    /// The column holding the most puzzles (grids with blanks: a column
+    /// of complete grids is more likely solutions), then the most grids,
+    /// then the leftmost; `None` when none holds a grid.
+    pub(crate) fn puzzle_column(&self) -> Option<usize> {
+        (0..self.grids.len())
+            .filter(|&i| self.grids[i] > 0)
+            .max_by_key(|&i| {
+                let puzzles = self.grids[i] - self.complete[i];
+                (puzzles, self.grids[i], Reverse(i))
+            })
+    }
+
+    /// A column other than `puzzle` holding a complete grid in more than
+    /// half of the records (the one with the most; on a tie the leftmost).
+    pub(crate) fn solution_column(&self, puzzle: usize) -> Option<usize> {
+        (0..self.complete.len())
+            .filter(|&i| i != puzzle && 2 * self.complete[i] > self.records)
+            .max_by_key(|&i| (self.complete[i], Reverse(i)))
     }
 }
 
@@ -233,10 +617,12 @@ pub(crate) struct CsvLayout {
 impl CsvLayout {
     /// The layout named by a header record: the puzzle column is `column`
     /// when given (an error when the header has no such name), else the
-    /// first with a known puzzle name, else the first.
+    /// first with a known puzzle name, else `fallback` (the column that
+    /// holds puzzles in the records after the header), else the first.
     pub(crate) fn from_header(
         header: &CsvRecord,
         column: Option<&str>,
+        fallback: Option<usize>,
     ) -> Result<CsvLayout, String> {
         let names: Vec<&[u8]> = (0..header.len())
             .filter_map(|i| header.field(i).map(|(name, _)| name))
@@ -259,31 +645,25 @@ impl CsvLayout {
             ),
             None => names.iter().position(|n| is_puzzle_header(n)),
         };
+        let puzzle = puzzle_pos.or(fallback).unwrap_or(0);
         // Only a column named as one holds solutions: a second column of
         // ids or sources read as solutions would make every row invalid.
         let expected = names
             .iter()
             .position(|n| is_one_of(n, &SOLUTION_NAMES))
-            .filter(|&i| Some(i) != puzzle_pos);
-        Ok(CsvLayout {
-            puzzle: puzzle_pos.unwrap_or(0),
-            expected,
-        })
+            .filter(|&i| i != puzzle);
+        Ok(CsvLayout { puzzle, expected })
     }
 
-    /// The layout of a headerless file whose first record is `first`, if
-    /// that record's first field is a grid: puzzle first, and an expected
-    /// solution second when the second field is a complete grid.
-    pub(crate) fn headerless(first: &CsvRecord) -> Option<CsvLayout> {
-        parse_line(first.field(0)?.0).ok()?;
-        let expected = first
-            .field(1)
-            .and_then(|(f, _)| parse_line(f).ok())
-            .filter(Grid::is_complete)
-            .map(|_| 1);
+    /// The layout of a headerless file from what its first records hold:
+    /// the puzzle column is the one that holds puzzles, and a column of
+    /// complete grids in most records holds the expected solutions.
+    /// `None` when no column holds a grid.
+    pub(crate) fn headerless(stats: &ColumnStats) -> Option<CsvLayout> {
+        let puzzle = stats.puzzle_column()?;
         Some(CsvLayout {
-            puzzle: 0,
-            expected,
+            puzzle,
+            expected: stats.solution_column(puzzle),
         })
     }
 }
@@ -379,6 +759,73 @@ mod tests {
     }
 
     #[test]
+    fn kept_fields_are_raw_when_quoted() {
+        let rec = record(b" a ,\" b \", \"c\" ,\"d\re\"");
+        let kept: Vec<&[u8]> = (0..rec.len()).map(|i| rec.kept(i).unwrap()).collect();
+        assert_eq!(kept, [&b"a"[..], b" b ", b"c", b"d\re"]);
+        assert_eq!(rec.kept(4), None);
+    }
+
+    #[test]
+    fn column_stats_choose_puzzles_over_solutions() {
+        const P: &[u8] =
+            b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+        const S: &[u8] =
+            b"483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+        let stats = |rows: &[&[u8]]| {
+            let mut stats = ColumnStats::default();
+            for row in rows {
+                stats.add(&record(row));
+            }
+            stats
+        };
+        let row = |parts: &[&[u8]]| parts.join(&b","[..]);
+        let (id_p, p_s, s_p, bad) = (
+            row(&[b"1", P]),
+            row(&[P, S]),
+            row(&[S, P]),
+            row(&[b"2", &P[..80], S]),
+        );
+        let id_p_s = row(&[b"3", P, S]);
+        let st = stats(&[&id_p, &id_p]);
+        assert_eq!((st.puzzle_column(), st.solution_column(1)), (Some(1), None));
+        let st = stats(&[&p_s]);
+        assert_eq!(
+            (st.puzzle_column(), st.solution_column(0)),
+            (Some(0), Some(1))
+        );
+        let st = stats(&[&s_p, &s_p]);
+        assert_eq!(
+            (st.puzzle_column(), st.solution_column(1)),
+            (Some(1), Some(0))
+        );
+        // A bad puzzle beside a solution: the other records decide.
+        let st = stats(&[&bad, &id_p_s, &id_p_s]);
+        assert_eq!(
+            (st.puzzle_column(), st.solution_column(1)),
+            (Some(1), Some(2))
+        );
+        // Solutions in a minority of the records are not a column of them.
+        let st = stats(&[&id_p_s, &id_p, &id_p]);
+        assert_eq!(st.solution_column(1), None);
+        assert_eq!(stats(&[b"a,b"]).puzzle_column(), None);
+    }
+
+    #[test]
+    fn a_line_holds_a_puzzle_in_a_column_when_read_alone() {
+        const P: &[u8] =
+            b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+        let mut probe = CsvRecord::default();
+        let line = [&b"7,"[..], P, b",\"open"].concat();
+        assert!(holds_puzzle(&mut probe, &line, Some(1)));
+        assert!(holds_puzzle(&mut probe, &line, None));
+        assert!(!holds_puzzle(&mut probe, &line, Some(0)));
+        assert!(!holds_puzzle(&mut probe, b"lines\"", None));
+        let quoted = [&b"\""[..], P].concat();
+        assert!(holds_puzzle(&mut probe, &quoted, Some(0)));
+    }
+
+    #[test]
     fn too_long_records_keep_bounded_memory() {
         let mut rec = CsvRecord::default();
         rec.begin(1, 8);
@@ -390,7 +837,7 @@ mod tests {
     }
 
     fn layout(line: &[u8]) -> CsvLayout {
-        CsvLayout::from_header(&record(line), None).unwrap()
+        CsvLayout::from_header(&record(line), None, None).unwrap()
     }
 
     #[test]
@@ -409,7 +856,7 @@ mod tests {
 
     #[test]
     fn a_named_column_wins_or_is_an_error() {
-        let named = |line: &[u8], col| CsvLayout::from_header(&record(line), Some(col));
+        let named = |line: &[u8], col| CsvLayout::from_header(&record(line), Some(col), None);
         let both = |puzzle, expected| CsvLayout { puzzle, expected };
         assert_eq!(named(b"id,Grid,answer", "grid"), Ok(both(1, Some(2))));
         assert_eq!(

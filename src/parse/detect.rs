@@ -142,8 +142,9 @@ fn is_block_row(line: &[u8]) -> bool {
 ///
 /// - CSV when the first line is a header naming a puzzle column (a
 ///   one-column header too), or is a row whose first field is a quoted
-///   grid, or heads rows that hold a grid in a later field but do not
-///   start with one;
+///   grid, or has two fields or more and, with the lines after it, more
+///   lines hold a grid in a later field (`id,<grid>`, headerless or under
+///   a header) than start with one;
 /// - Luogu when the first line is a count and the lines after it are
 ///   block rows rather than puzzle lines (or there are none);
 /// - block when block rows outnumber lines that start with a grid;
@@ -172,7 +173,9 @@ pub(crate) fn detect(sample: &[&[u8]]) -> InputFormat {
             return InputFormat::Csv;
         }
         if fields.len() >= 2 {
-            let inner = rest
+            // Rows with a grid in a later field (`id,<grid>`), the first
+            // line too (a headerless CSV), against lines that start with one.
+            let inner = sample
                 .iter()
                 .filter(|l| {
                     !starts_with_grid(l.trim_ascii())
@@ -255,6 +258,11 @@ mod tests {
         assert_eq!(detect(&[]), InputFormat::Line);
         let id_grid = [&b"7,"[..], LINE].concat();
         assert_eq!(detect(&[b"id,board", &id_grid]), InputFormat::Csv);
+        // Headerless `id,<grid>` rows, one or many.
+        assert_eq!(one(&id_grid), InputFormat::Csv);
+        assert_eq!(detect(&[&id_grid, &id_grid]), InputFormat::Csv);
+        // One such line among puzzle lines does not decide.
+        assert_eq!(detect(&[&id_grid, LINE, LINE]), InputFormat::Line);
     }
 
     #[test]

@@ -139,6 +139,17 @@ pub(crate) fn skip_line<R: BufRead>(
     }
 }
 
+/// The next byte of `rdr`, not consumed (`None` at the end of input).
+pub(crate) fn next_byte<R: BufRead>(rdr: &mut R) -> io::Result<Option<u8>> {
+    loop {
+        match rdr.fill_buf() {
+            Ok(avail) => return Ok(avail.first().copied()),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// True for a line that is empty or only ASCII whitespace.
 #[inline]
 pub(crate) fn is_blank(line: &[u8]) -> bool {
@@ -163,8 +174,11 @@ pub(crate) struct Lines<R> {
     after_cr: bool,
     /// The next line may start with a BOM (it is the input's first).
     bom: bool,
-    /// The current line ended with a line ending (not the input's end).
-    ended: bool,
+    /// How the current line ended (never [`LineEnd::Cut`]).
+    end: LineEnd,
+    /// The line before the current one ended with `\r\n` (its `\n` was
+    /// read with the current line).
+    crlf_before: bool,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -184,7 +198,8 @@ impl<R: BufRead> Lines<R> {
             cap,
             after_cr: false,
             bom: true,
-            ended: false,
+            end: LineEnd::Eof,
+            crlf_before: false,
         }
     }
 
@@ -202,21 +217,22 @@ impl<R: BufRead> Lines<R> {
         self.cap = cap;
     }
 
-    /// Moves to the next physical line; false at the end of input.
+    /// Moves to the next physical line; false at the end of input. A
+    /// line longer than the cap keeps its start (see [`Lines::overlong`]);
+    /// the rest is read and dropped.
     pub(crate) fn next_line(&mut self) -> io::Result<bool> {
-        self.next_line_spilling(&mut |_| {})
-    }
-
-    /// [`Lines::next_line`]; when the line is longer than the cap, all of
-    /// its content (the start that is kept, then the rest) is handed to
-    /// `spill` in pieces, so the CSV reader can still tokenize it and know
-    /// where a quoted field ends. Not called for other lines.
-    pub(crate) fn next_line_spilling(&mut self, spill: &mut dyn FnMut(&[u8])) -> io::Result<bool> {
         if self.replay {
             self.replay = false;
             return Ok(true);
         }
         self.buf.clear();
+        // Settle the previous line's `\r` here (rather than in
+        // `read_line`), to remember whether it was a `\r\n`.
+        self.crlf_before = false;
+        if std::mem::take(&mut self.after_cr) && next_byte(&mut self.src)? == Some(b'\n') {
+            self.src.consume(1);
+            self.crlf_before = true;
+        }
         let bom = std::mem::take(&mut self.bom);
         let keep = if bom {
             self.cap.saturating_add(BOM.len())
@@ -234,19 +250,17 @@ impl<R: BufRead> Lines<R> {
         let mut blank = true;
         let mut end = end;
         if more {
-            spill(&self.buf);
             blank = is_blank(&self.buf);
             self.buf.truncate(self.cap);
         }
         if end == LineEnd::Cut {
             end = skip_line(&mut self.src, &mut self.after_cr, &mut |chunk| {
                 blank &= is_blank(chunk);
-                spill(chunk);
             })?;
         }
         // A line of only whitespace is blank at any length.
         self.overlong = more && !blank;
-        self.ended = end != LineEnd::Eof;
+        self.end = end;
         Ok(true)
     }
 
@@ -257,11 +271,20 @@ impl<R: BufRead> Lines<R> {
         &self.buf
     }
 
-    /// True when the current line had a line ending (false for a final
-    /// line ended by the end of the input).
+    /// How the current line ended: [`LineEnd::Newline`],
+    /// [`LineEnd::Return`] (which may yet prove a `\r\n`: see
+    /// [`Lines::crlf_before`]) or [`LineEnd::Eof`].
     #[inline]
-    pub(crate) fn ended(&self) -> bool {
-        self.ended
+    pub(crate) fn ending(&self) -> LineEnd {
+        self.end
+    }
+
+    /// True when the line before the current one ended with `\r\n`
+    /// rather than a lone `\r` (known only once the current line is read,
+    /// so that reading never waits for the byte after a `\r`).
+    #[inline]
+    pub(crate) fn crlf_before(&self) -> bool {
+        self.crlf_before
     }
 
     /// 1-based number of the current line (0 before the first).
@@ -394,21 +417,27 @@ mod tests {
     }
 
     #[test]
-    fn spills_what_it_does_not_keep() {
-        let input = b"0123456789abcdef\nxy";
-        let src = io::Cursor::new(Vec::new()).chain(BufReader::with_capacity(3, &input[..]));
-        let mut lines = Lines::with_cap(src, 4);
-        let mut spilled = Vec::new();
-        assert!(lines
-            .next_line_spilling(&mut |c| spilled.extend_from_slice(c))
-            .unwrap());
-        assert_eq!(
-            (lines.line(), spilled.as_slice()),
-            (&b"0123"[..], &b"0123456789abcdef"[..])
-        );
-        assert!(lines.ended());
-        assert!(lines.next_line().unwrap());
-        assert!(!lines.ended());
+    fn each_line_knows_its_ending_and_a_crlf_once_the_next_is_read() {
+        // (content, ending, the line before ended `\r\n`), every read size.
+        let input = [&b"a\r\nb\rc\n"[..], &[b'9'; 20], b"\r\n\re"].concat();
+        let want = vec![
+            (b"a".to_vec(), LineEnd::Return, false),
+            (b"b".to_vec(), LineEnd::Return, true),
+            (b"c".to_vec(), LineEnd::Newline, false),
+            (vec![b'9'; 4], LineEnd::Return, false),
+            (Vec::new(), LineEnd::Return, true),
+            (b"e".to_vec(), LineEnd::Eof, false),
+        ];
+        for chunk in [1, 2, 3, 5, 64] {
+            let src =
+                io::Cursor::new(Vec::new()).chain(BufReader::with_capacity(chunk, &input[..]));
+            let mut lines = Lines::with_cap(src, 4);
+            let mut got = Vec::new();
+            while lines.next_line().unwrap() {
+                got.push((lines.line().to_vec(), lines.ending(), lines.crlf_before()));
+            }
+            assert_eq!(got, want, "read size {chunk}");
+        }
     }
 
     #[test]

@@ -105,6 +105,11 @@ pub enum ParseErrorKind {
         /// Blank cells in it.
         blanks: u32,
     },
+    /// A CSV record with a quoted field that does not close within the
+    /// bounds a quoted field has (see [`RecordReader`]); the record is its
+    /// first line alone, and the lines after it are read as records again.
+    /// [`ParseError::col`] is the column of the opening quote.
+    UnclosedQuote,
 }
 
 /// A malformed record: what is wrong and at which 1-based column (0 when
@@ -175,6 +180,9 @@ impl fmt::Display for ParseError {
             }
             ParseErrorKind::Incomplete { blanks } => {
                 write!(f, "solution has {blanks} blank cells")
+            }
+            ParseErrorKind::UnclosedQuote => {
+                write!(f, "unclosed quote starting at column {col}")
             }
         }
     }
@@ -440,6 +448,10 @@ mod tests {
         assert_eq!(
             msg(Incomplete { blanks: 3 }, 83),
             "solution has 3 blank cells"
+        );
+        assert_eq!(
+            msg(UnclosedQuote, 83),
+            "unclosed quote starting at column 83"
         );
     }
 

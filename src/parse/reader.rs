@@ -8,10 +8,14 @@ use std::fmt;
 use std::io::{self, BufRead, Read};
 
 use super::block::{classify_row, read_grid, RowClass};
-use super::csv_input::{parse_puzzle_field, parse_solution_field, CsvLayout, CsvRecord};
+use super::csv_input::{
+    is_puzzle_header, parse_puzzle_field, parse_solution_field, ColumnStats, CsvLayout, CsvRecord,
+    CsvRows,
+};
 use super::detect::{detect, parse_count, InputFormat, SAMPLE_LINES, SAMPLE_MAX_LINES};
 use super::lines::{
-    is_blank, is_comment, read_line, skip_line, LineEnd, Lines, Source, BOM, MAX_LINE_BYTES,
+    is_blank, is_comment, next_byte, read_line, skip_line, LineEnd, Lines, Source, BOM,
+    MAX_LINE_BYTES,
 };
 use super::{is_separator, parse_line, ParseError, ParseErrorKind};
 use crate::grid::{Grid, CELLS};
@@ -45,13 +49,16 @@ pub struct Record {
     pub line: u64,
     /// The puzzle, or what is wrong with it.
     pub puzzle: Result<Grid, ParseError>,
-    /// The CSV solution column, when the input has one.
+    /// The CSV solution column, when the input has one and the record's
+    /// cell is not empty (an empty cell means no expected solution).
     pub expected: Option<Result<Grid, ParseError>>,
     /// Line format: text after the 81 cells and their separator, trimmed;
     /// else empty.
     pub trailing: Vec<u8>,
     /// CSV with [`ReadOptions::keep_columns`]: the row's other fields,
-    /// unquoted, concatenated; `kept_ends[i]` ends field `i`.
+    /// concatenated; `kept_ends[i]` ends field `i`. A quoted field is
+    /// what was inside its quotes, byte for byte (spaces and line breaks
+    /// included); an unquoted one is trimmed of surrounding whitespace.
     pub kept: Vec<u8>,
     /// End offsets of the kept fields in `kept`.
     pub kept_ends: Vec<u32>,
@@ -170,6 +177,17 @@ enum Luogu {
 /// I/O failures are errors. To read files with decompression and run a job
 /// over them on several threads, see [`batch::run`](crate::batch::run).
 ///
+/// CSV records are RFC 4180's, with one bound so that a stray quote costs
+/// one record and never the ones after it: a quoted field still open at
+/// the end of a physical line goes on to the next line only while the
+/// record stays within 16 lines and 4096 bytes of content, and only
+/// when that line, read alone, does not hold a puzzle in the puzzle
+/// column. Otherwise the record is its first line alone, a
+/// [`ParseErrorKind::UnclosedQuote`] record, and every line after it is
+/// read again. A CSV needs no header: a first record that holds a puzzle
+/// in some field is a record, and the puzzle column is then the one that
+/// holds puzzles in the first records.
+///
 /// # Example
 /// ```
 /// use batchdoku::{parse_line, InputFormat, Record, RecordReader};
@@ -196,10 +214,10 @@ pub struct RecordReader<R: BufRead> {
     lines: Lines<R>,
     /// CSV: the record being read, reused.
     csv: Box<CsvRecord>,
+    /// CSV: the record reader (lines held for replay, reused buffers).
+    csv_rows: Box<CsvRows>,
     /// CSV: the first record is already in `csv` (a headerless file).
     csv_pending: bool,
-    /// CSV: the longest physical line of the record in `csv`.
-    csv_longest: usize,
     /// CSV: names of the kept columns, when keeping them.
     kept_names: Option<Vec<String>>,
 }
@@ -294,17 +312,6 @@ fn detect_from_lookahead<R: BufRead>(
     }
     let lines: Vec<&[u8]> = sample.iter().map(|&(s, e)| &look[s..e]).collect();
     Ok((detect(&lines), skipped))
-}
-
-/// The next byte of `rdr`, not consumed (`None` at the end of input).
-fn next_byte<R: BufRead>(rdr: &mut R) -> io::Result<Option<u8>> {
-    loop {
-        match rdr.fill_buf() {
-            Ok(avail) => return Ok(avail.first().copied()),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        }
-    }
 }
 
 /// Consumes whitespace up to the end of the line; returns how the line
@@ -403,8 +410,8 @@ impl<R: BufRead> RecordReader<R> {
             mode,
             lines: Lines::after(src, skipped),
             csv: Box::default(),
+            csv_rows: Box::default(),
             csv_pending: false,
-            csv_longest: 0,
             kept_names: None,
         };
         if format == InputFormat::Csv {
@@ -606,31 +613,55 @@ impl<R: BufRead> RecordReader<R> {
         }
     }
 
-    /// Reads the CSV header record (skipping blank and comment lines; read
-    /// whole, however long) and sets the layout. A first record whose
-    /// first field is a grid is data, not a header: it is kept for the
-    /// first read (unless a `column` was named, which means there is a
-    /// header).
+    /// Reads the CSV header record (skipping blank and comment lines; its
+    /// first line read whole, however long) and sets the layout. No single
+    /// line decides: a first record that holds a grid in some field is
+    /// data, not a header (unless a `column` was named, which means there
+    /// is a header), and is kept for the first read; when no header names
+    /// the puzzle column, it is the column that holds puzzles in the first
+    /// records ([`SAMPLE_LINES`] of them, read ahead and replayed).
     fn read_csv_header(&mut self, options: &ReadOptions) -> io::Result<()> {
         self.lines.set_cap(usize::MAX);
-        let found = self.read_csv_row(usize::MAX)?;
+        let found = self
+            .csv_rows
+            .read(&mut self.lines, &mut self.csv, usize::MAX, None)?;
         self.lines.set_cap(MAX_LINE_BYTES);
+        let longest = self.csv_rows.longest();
         if found {
-            let headerless = match options.column {
-                None => CsvLayout::headerless(&self.csv),
-                Some(_) => None,
-            };
-            let layout = match headerless {
+            let named = options.column.is_some()
+                || (0..self.csv.len())
+                    .any(|i| self.csv.field(i).is_some_and(|(f, _)| is_puzzle_header(f)));
+            let mut stats = ColumnStats::default();
+            let headerless = !named && self.csv.holds_grid();
+            if !named {
+                if headerless {
+                    stats.add(&self.csv);
+                }
+                let mut sample = Box::<CsvRecord>::default();
+                self.csv_rows.sample(
+                    &mut self.lines,
+                    &mut sample,
+                    &mut stats,
+                    SAMPLE_LINES,
+                    SAMPLE_MAX_LINES,
+                )?;
+            }
+            let layout = match headerless.then(|| CsvLayout::headerless(&stats)).flatten() {
                 Some(layout) => layout,
-                None => CsvLayout::from_header(&self.csv, options.column.as_deref())
-                    .map_err(bad_options)?,
+                None => CsvLayout::from_header(
+                    &self.csv,
+                    options.column.as_deref(),
+                    stats.puzzle_column(),
+                )
+                .map_err(bad_options)?,
             };
             if options.keep_columns {
                 let names = (0..self.csv.len())
                     .filter(|&i| i != layout.puzzle)
-                    .map(|i| match headerless {
-                        Some(_) => format!("field_{}", i + 1),
-                        None => {
+                    .map(|i| {
+                        if headerless {
+                            format!("field_{}", i + 1)
+                        } else {
                             let name = self.csv.field(i).map_or(&[][..], |f| f.0);
                             String::from_utf8_lossy(name).into_owned()
                         }
@@ -638,9 +669,9 @@ impl<R: BufRead> RecordReader<R> {
                     .collect();
                 self.kept_names = Some(names);
             }
-            if headerless.is_some() {
+            if headerless {
                 // Read without the cap: held to it now, as any record.
-                if self.csv_longest > MAX_LINE_BYTES || self.csv.len() > MAX_LINE_BYTES {
+                if longest > MAX_LINE_BYTES || self.csv.len() > MAX_LINE_BYTES {
                     self.csv.set_too_long();
                 }
                 self.csv_pending = true;
@@ -653,88 +684,40 @@ impl<R: BufRead> RecordReader<R> {
         Ok(())
     }
 
-    /// Reads the next CSV record into `self.csv` (at most `limit` field
-    /// bytes kept): skips blank and comment lines, then feeds physical
-    /// lines to the tokenizer until the record ends (a quoted field may
-    /// hold line breaks). False at the end of input.
-    fn read_csv_row(&mut self, limit: usize) -> io::Result<bool> {
-        let csv = &mut *self.csv;
-        let mut started = false;
-        self.csv_longest = 0;
-        loop {
-            // An overlong line reaches the tokenizer through the spill,
-            // whole; a comment line's is dropped (known by its start).
-            let mut fed = false;
-            let mut skip = false;
-            let more = self.lines.next_line_spilling(&mut |chunk| {
-                if skip {
-                    return;
-                }
-                if !started && !fed {
-                    if is_comment(chunk) {
-                        skip = true;
-                        return;
-                    }
-                    csv.begin(0, limit);
-                }
-                fed = true;
-                csv.feed(chunk);
-            })?;
-            if !more {
-                if started {
-                    csv.finish();
-                }
-                return Ok(started);
-            }
-            let line = self.lines.line();
-            let overlong = self.lines.overlong();
-            if !started {
-                if !overlong && (is_blank(line) || is_comment(line)) || skip {
-                    continue;
-                }
-                started = true;
-                if !fed {
-                    csv.begin(0, limit);
-                }
-                csv.set_line(self.lines.line_no());
-            } else {
-                csv.new_line();
-            }
-            self.csv_longest = self.csv_longest.max(line.len());
-            if overlong {
-                csv.set_too_long();
-            }
-            if !fed && csv.feed(line) {
-                return Ok(true);
-            }
-            if !self.lines.ended() {
-                csv.finish();
-                return Ok(true);
-            }
-            if csv.feed(b"\n") {
-                return Ok(true);
-            }
-        }
-    }
-
     fn read_csv_record(&mut self, layout: CsvLayout, rec: &mut Record) -> io::Result<bool> {
-        if !std::mem::take(&mut self.csv_pending) && !self.read_csv_row(MAX_LINE_BYTES)? {
+        if !std::mem::take(&mut self.csv_pending)
+            && !self.csv_rows.read(
+                &mut self.lines,
+                &mut self.csv,
+                MAX_LINE_BYTES,
+                Some(layout.puzzle),
+            )?
+        {
             return Ok(false);
         }
         let csv = &*self.csv;
-        if csv.too_long() {
+        let broken = if csv.too_long() {
             let limit = MAX_LINE_BYTES as u32;
-            let err = ParseError::new(ParseErrorKind::LineTooLong { limit }, 0);
+            Some(ParseError::new(ParseErrorKind::LineTooLong { limit }, 0))
+        } else {
+            csv.unclosed()
+                .map(|col| ParseError::new(ParseErrorKind::UnclosedQuote, col))
+        };
+        if let Some(err) = broken {
             rec.set(csv.line(), Err(err));
             rec.expected = layout.expected.map(|_| Err(err));
             return Ok(true);
         }
         rec.set(csv.line(), parse_puzzle_field(csv, layout.puzzle));
-        rec.expected = layout.expected.map(|i| parse_solution_field(csv, i));
+        // An empty solution cell means no expected solution.
+        rec.expected = layout.expected.and_then(|i| match csv.field(i) {
+            Some((&[], _)) => None,
+            _ => Some(parse_solution_field(csv, i)),
+        });
         if let Some(names) = &self.kept_names {
             let kept = (0..csv.len()).filter(|&i| i != layout.puzzle);
             for i in kept.take(names.len()) {
-                if let Some((field, _)) = csv.field(i) {
+                if let Some(field) = csv.kept(i) {
                     rec.kept.extend_from_slice(field);
                 }
                 rec.kept_ends.push(rec.kept.len() as u32);
