@@ -131,3 +131,38 @@ fn a_count_cut_short_by_the_node_limit_is_left_empty() {
     let (h, rows) = full.csv();
     assert_eq!(rows[0][col(&h, "solutions")], "1152");
 }
+
+/// A weights file is small: `/dev/zero` (or any file past 64 KiB) is a
+/// usage error at once, not gigabytes of memory; a table saved with a
+/// UTF-8 byte order mark and CRLF line endings reads like any other.
+#[test]
+fn weights_files_are_bounded_and_may_carry_a_bom_and_crlf() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run_within(
+        30,
+        &["score", "--weights", "/dev/zero"],
+        &[],
+        Some(Vec::new()),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("more than 65536 bytes"), "{}", r.stderr);
+    let big = write(dir.path(), "big.txt", "1 ".repeat(40_000));
+    let r = run(&["score", "--weights", arg(&big)], Some(b""));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("bad weights file"), "{}", r.stderr);
+
+    let rows: Vec<String> = (0..9)
+        .map(|_| "1 ".repeat(9).trim_end().to_string())
+        .collect();
+    let windows = format!("\u{feff}{}\r\n", rows.join("\r\n"));
+    let bom = write(dir.path(), "bom.txt", windows);
+    let luogu = fixture("formats/luogu.txt");
+    let r = run_paths(&["score", "-q", "--weights", arg(&bom)], &[&luogu]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (h, rows) = r.csv();
+    // Unit weights: every solution scores 9 * 45.
+    assert!(
+        rows.iter().all(|row| row[col(&h, "score")] == "405"),
+        "{rows:?}"
+    );
+}
