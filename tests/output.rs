@@ -628,3 +628,54 @@ fn unwritable_output_forms_fail_before_any_work() {
         }
     }
 }
+
+/// An output that is one of the inputs (`-o`, `--summary-json`, or stdout
+/// appending to it; by its own name or through a link) is refused before
+/// any work: exit 2, the input untouched, nothing else written.
+#[test]
+fn an_output_that_is_an_input_is_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "puzzles.txt", sample());
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&input, &link).unwrap();
+    let out = dir.path().join("out.csv");
+    let cases: [Vec<&str>; 5] = [
+        vec!["solve", arg(&input), "-o", arg(&input)],
+        vec!["score", arg(&link), "-o", arg(&input)],
+        vec![
+            "solve",
+            arg(&input),
+            "-o",
+            arg(&out),
+            "--summary-json",
+            arg(&link),
+        ],
+        vec!["dedupe", arg(&input), "-o", arg(&link)],
+        vec!["overlap", arg(&out), arg(&input), "-o", arg(&input)],
+    ];
+    std::fs::write(&out, sample()).unwrap();
+    for args in &cases {
+        let r = run(args, None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("both an input and an output"),
+            "{}",
+            r.stderr
+        );
+        assert_eq!(std::fs::read(&input).unwrap(), sample(), "{args:?}");
+    }
+    // stdout appending to the input.
+    let sh = format!(
+        "{} solve {} >> {}",
+        bin().display(),
+        arg(&input),
+        arg(&input)
+    );
+    let status = std::process::Command::new("sh")
+        .args(["-c", &sh])
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2));
+    assert_eq!(std::fs::read(&input).unwrap(), sample());
+    assert_eq!(names(dir.path()), ["link.txt", "out.csv", "puzzles.txt"]);
+}

@@ -195,6 +195,25 @@ pub fn open_summary(path: Option<&Path>, rows: &Sink) -> anyhow::Result<Option<S
     Ok(Some(sink))
 }
 
+/// Refuses to run when an output would write over one of the inputs
+/// (`solve f -o f`, `solve f >> f`): the input would be destroyed or read
+/// back as it is written. Checked before any work, so nothing is kept.
+pub fn refuse_inputs_as_outputs<'a>(
+    inputs: &[String],
+    outputs: impl IntoIterator<Item = &'a Sink>,
+) -> anyhow::Result<()> {
+    let outputs: Vec<&Sink> = outputs.into_iter().collect();
+    for input in inputs.iter().filter(|p| p.as_str() != "-") {
+        if outputs.iter().any(|o| o.writes_over(Path::new(input))) {
+            anyhow::bail!(
+                "{input} is both an input and an output: write the results elsewhere \
+                 (the input would be overwritten)"
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Stdout as a sink for `what`; fails when stdout was closed when the
 /// process started (`>&-`): writes would go nowhere.
 fn stdout_sink(what: &str) -> anyhow::Result<Sink> {

@@ -230,6 +230,35 @@ impl Sink {
         }
     }
 
+    /// Whether `self` writes over the existing regular file at `path` (the
+    /// same device and inode): an output that is one of a run's inputs.
+    ///
+    /// ```
+    /// use batchdoku::batch::Sink;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let input = dir.path().join("puzzles.txt");
+    /// std::fs::write(&input, "")?;
+    /// assert!(Sink::file(&input)?.writes_over(&input));
+    /// assert!(!Sink::file(&dir.path().join("out.csv"))?.writes_over(&input));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn writes_over(&self, path: &Path) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            match (self.identity(), fs::metadata(path)) {
+                (Some(ours), Ok(meta)) if meta.is_file() => ours == (meta.dev(), meta.ino()),
+                _ => false,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = path;
+            false
+        }
+    }
+
     /// The final path of a temporary file, made absolute through its
     /// (existing) directory.
     fn final_path(&self) -> Option<PathBuf> {

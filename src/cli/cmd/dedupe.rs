@@ -14,8 +14,8 @@ use crate::cli::io;
 
 /// Runs `dedupe`.
 pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
-    let mut outputs = open_outputs(&args.run, &args.records)?;
     let paths = args.inputs.paths();
+    let mut outputs = open_outputs(&args.run, &args.records, &paths)?;
     let reopenable = io::reopenable(&paths)?;
     let equivalence = if args.exact {
         Equivalence::Exact

@@ -123,9 +123,13 @@ struct Outputs {
 
 /// Opens a record command's outputs before any input is read, so that an
 /// unwritable `-o` or `--summary-json` fails before any work.
-fn open_outputs(run: &RunArgs, records: &RecordArgs) -> anyhow::Result<Outputs> {
+fn open_outputs(run: &RunArgs, records: &RecordArgs, inputs: &[String]) -> anyhow::Result<Outputs> {
     let rows = io::open_output(run.output.as_deref())?;
     let summary = io::open_summary(records.summary_json.as_deref(), &rows)?;
+    io::refuse_inputs_as_outputs(
+        inputs,
+        [Some(&rows), summary.as_ref()].into_iter().flatten(),
+    )?;
     Ok(Outputs { rows, summary })
 }
 
@@ -155,8 +159,9 @@ fn one_pass<J: Job>(
     columns: impl FnOnce(&[Input]) -> Vec<Column>,
     line_column: Column,
 ) -> anyhow::Result<Exit> {
-    let mut outputs = open_outputs(flags.run, flags.records)?;
-    let inputs = io::open_inputs(&flags.inputs.paths(), None, flags.records)?;
+    let paths = flags.inputs.paths();
+    let mut outputs = open_outputs(flags.run, flags.records, &paths)?;
+    let inputs = io::open_inputs(&paths, None, flags.records)?;
     let columns = columns(&inputs.0);
     let config = settings(
         flags.run,

@@ -17,7 +17,8 @@ pub fn run(args: &OverlapArgs) -> anyhow::Result<Exit> {
     if args.train == "-" && args.test == "-" {
         anyhow::bail!("overlap: TRAIN and TEST cannot both be stdin");
     }
-    let mut outputs = open_outputs(&args.run, &args.records)?;
+    let both = [args.train.clone(), args.test.clone()];
+    let mut outputs = open_outputs(&args.run, &args.records, &both)?;
     let train = io::open_inputs(std::slice::from_ref(&args.train), None, &args.records)?;
     let test = io::open_inputs(std::slice::from_ref(&args.test), None, &args.records)?;
     let columns = OverlapJob::COLUMNS.to_vec();

@@ -30,8 +30,9 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
         Some(spec) => Some((spec.clone(), io::load_weights(spec)?)),
         None => None,
     };
-    let mut outputs = open_outputs(&args.run, &args.records)?;
-    let inputs = io::open_inputs(&args.inputs.paths(), None, &args.records)?;
+    let paths = args.inputs.paths();
+    let mut outputs = open_outputs(&args.run, &args.records, &paths)?;
+    let inputs = io::open_inputs(&paths, None, &args.records)?;
     let info = inputs
         .0
         .iter()
