@@ -19,7 +19,8 @@
 #    to split it by step, mark the steps `#[inline(never)]` in a scratch build (this adds about 5%).
 #
 # Environment: TOOL (perf|callgrind), K (1: first solution; 2: count to 2), PERMUTE (a seed; unset: files as
-# given), BIN (default target/release/batchdoku, built with `cargo build --release` when missing), SIMD (a
+# given), BIN (default target/profiling/batchdoku, the release build with line tables, built with
+# `cargo build --profile profiling` when missing), SIMD (a
 # `--simd` path; default the widest), MIN_TIME, SORT, TOP, TOGGLE, BRANCH_SIM, INCLUSIVE, OUT (where the perf.data /
 # callgrind.out files go; default target/profile/<date>-<host>/).
 # Needs perf (Debian: `apt-get install linux-perf`; a kernel.perf_event_paranoid of 2 or less) or valgrind
@@ -52,8 +53,8 @@ case $TOOL in
 esac
 
 if [ -z "${BIN:-}" ]; then
-  BIN=target/release/batchdoku
-  [ -x "$BIN" ] || cargo build --release --quiet
+  BIN=target/profiling/batchdoku
+  [ -x "$BIN" ] || cargo build --profile profiling --quiet
 fi
 [ -x "$BIN" ] || die "no binary at $BIN"
 args=(bench -j 1 -k "$K" --format csv)
