@@ -48,7 +48,7 @@ pub use crate::generate::{
 pub use crate::jobs::{
     CanonJob, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass, ScoreJob, SolveJob,
 };
-pub use crate::output::{Column, OutputFormat, Row, RowEncoder, Split, Status};
+pub use crate::output::{Column, Expected, OutputFormat, Row, RowEncoder, Split, Status};
 pub use crate::pipeline::{
     build_pool, fill_row, flush, run, Config, Fatal, Flushed, Input, Job, PanicSite, Position,
     Progress, Reopenable, Report, Sink,

@@ -3,7 +3,7 @@
 
 use std::ops::AddAssign;
 
-use crate::output::{Row, Status};
+use crate::output::{Expected, Row, Status};
 
 /// Totals over a set of rows; summed per batch, then over the run.
 ///
@@ -38,6 +38,10 @@ pub struct Totals {
     pub guesses: u64,
     /// Sum of nodes over all rows.
     pub nodes: u64,
+    /// Records whose answer disagrees with the input's expected solution.
+    pub mismatches: u64,
+    /// Records whose expected solution cell is not a complete grid.
+    pub malformed_expected: u64,
 }
 
 impl Totals {
@@ -56,6 +60,11 @@ impl Totals {
         self.by_status[row.status.ordinal()] += 1;
         self.guesses += row.guesses;
         self.nodes += row.nodes;
+        match row.expected {
+            Some(Expected::Mismatch) => self.mismatches += 1,
+            Some(Expected::Malformed) => self.malformed_expected += 1,
+            _ => {}
+        }
     }
 
     /// Rows with the given status.
@@ -73,6 +82,8 @@ impl AddAssign for Totals {
         }
         self.guesses += rhs.guesses;
         self.nodes += rhs.nodes;
+        self.mismatches += rhs.mismatches;
+        self.malformed_expected += rhs.malformed_expected;
     }
 }
 
@@ -96,10 +107,15 @@ mod tests {
         b.add_row(&row);
         row.status = Status::Duplicate;
         b.add_record(&row);
+        row.expected = Some(Expected::Mismatch);
+        b.add_row(&row);
+        row.expected = Some(Expected::Malformed);
+        b.add_row(&row);
         a += b;
-        assert_eq!(a.records, 4);
-        assert_eq!(a.rows, 3);
-        assert_eq!(a.count(Status::Duplicate), 1);
+        assert_eq!(a.records, 6);
+        assert_eq!(a.rows, 5);
+        assert_eq!((a.mismatches, a.malformed_expected), (1, 1));
+        assert_eq!(a.count(Status::Duplicate), 3);
         assert_eq!(a.count(Status::Unique), 2);
         assert_eq!(a.count(Status::Invalid), 1);
         assert_eq!(a.guesses, 6);

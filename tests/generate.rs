@@ -166,9 +166,11 @@ fn seeds_and_start_select_the_puzzles() {
     let b = generate(&["-n", "30", "--seed", "11"]);
     let (pa, pb) = (puzzles(&a), puzzles(&b));
     assert!(pa.iter().zip(&pb).all(|(x, y)| x != y));
-    // --start I -n M is puzzles I..I+M of the longer run.
-    let tail = generate(&["-n", "12", "--seed", "10", "--start", "18"]);
+    // --start I -n M is puzzles I..I+M-1 of the longer run, counted from 1.
+    let tail = generate(&["-n", "12", "--seed", "10", "--start", "19"]);
     assert_eq!(puzzles(&tail), pa[18..]);
+    let r = run(&["generate", "-n", "1", "--start", "0"], None);
+    assert_eq!(r.code, 2, "--start counts from 1: {}", r.stderr);
     let mut distinct = pa.clone();
     distinct.sort_unstable();
     distinct.dedup();
@@ -218,6 +220,7 @@ fn jsonl_and_zero_counts() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(lines.len(), 3);
+    // The index counts from 1, as every command's: the first is --start.
     for (k, v) in lines.iter().enumerate() {
         assert_eq!(v["index"], 4 + k as u64);
         assert_solves(
@@ -225,6 +228,9 @@ fn jsonl_and_zero_counts() {
             v["solution"].as_str().unwrap(),
         );
     }
+    let first = generate(&["-n", "1", "--seed", "5", "--format", "jsonl"]);
+    let first: serde_json::Value = serde_json::from_slice(&first).unwrap();
+    assert_eq!(first["index"], 1);
     assert!(generate(&["-n", "0", "--seed", "1"]).is_empty());
     assert_eq!(
         generate(&["-n", "0", "--seed", "1", "--format", "csv"]),

@@ -862,13 +862,36 @@ fn nul_bytes_are_bad_characters_not_terminators() {
     let csv = [b"puzzle,solution\n", P1, b",\0\n", P1, b",", S1, b"\n"].concat();
     let out = solve(&write(dir.path(), "nul.csv", &csv), &[]);
     assert_eq!(out.column("line"), ["2", "3"]);
-    assert_eq!(out.column("status"), ["invalid", "unique"]);
-    assert_eq!(out.column("expected"), ["", "match"]);
+    // A NUL in the solution cell: the puzzle is fine, the cell malformed.
+    assert_eq!(out.column("status"), ["unique", "unique"]);
+    assert_eq!(out.column("expected"), ["malformed", "match"]);
     let mut block = to_block(P1);
     block[20] = 0;
     let out = solve(&write(dir.path(), "nul_block.txt", &block), &[]);
     assert_eq!(out.column("status"), ["invalid"]);
     assert!(out.column("error")[0].contains("byte 0x00"));
+}
+
+#[test]
+fn a_utf16_file_is_one_fatal_error_that_says_to_save_as_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = b"\xFF\xFE".to_vec();
+    let text = format!(
+        "quizzes,solutions\r\n{},\r\n",
+        std::str::from_utf8(P1).unwrap()
+    );
+    for unit in text.encode_utf16() {
+        bytes.extend_from_slice(&unit.to_le_bytes());
+    }
+    let path = write(dir.path(), "excel.csv", &bytes);
+    let r = run_paths(&["solve", "-q"], &[&path]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stdout.is_empty(), "no rows of byte errors");
+    assert!(
+        r.stderr.contains("excel.csv") && r.stderr.contains("UTF-16") && r.stderr.contains("UTF-8"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -1085,15 +1108,20 @@ fn kaggle_csv_with_missing_columns() {
     let out = solve(&write(dir.path(), "missing.csv", &bytes), &[]);
     // Every non-blank, non-comment line after the header is a record.
     assert_eq!(out.column("line"), ["2", "3", "4", "5", "6", "9"]);
+    // A row without its solution cell, or with a short one: the puzzle is
+    // fine, the expected solution malformed.
     assert_eq!(
         out.column("status"),
-        ["unique", "invalid", "invalid", "unique", "unique", "invalid"]
+        ["unique", "unique", "invalid", "unique", "unique", "unique"]
     );
-    assert_eq!(out.column("expected")[3], "");
+    assert_eq!(
+        out.column("expected"),
+        ["match", "malformed", "", "", "match", "malformed"]
+    );
     let errors = out.column("error");
-    assert!(errors[1].contains("missing CSV column 2"), "{errors:?}");
+    assert_eq!(errors[1], "", "{errors:?}");
     assert!(errors[2].contains("empty record"), "{errors:?}");
-    assert!(errors[5].contains("expected 81 cells"), "{errors:?}");
+    assert_eq!(errors[5], "", "a short solution is not the puzzle's fault");
     assert_eq!(out.code, 1);
 
     // The puzzle column itself missing from a row.
@@ -1109,9 +1137,10 @@ fn kaggle_csv_with_missing_columns() {
     .concat();
     let out = solve(&write(dir.path(), "no_puzzle.csv", &bytes), &[]);
     assert_eq!(out.column("line"), ["2", "3", "4"]);
-    assert_eq!(out.column("status"), ["unique", "invalid", "invalid"]);
+    assert_eq!(out.column("status"), ["unique", "invalid", "unique"]);
     assert!(out.column("error")[1].contains("missing CSV column 2"));
-    assert!(out.column("error")[2].contains("missing CSV column 3"));
+    // Only the solution cell is missing: the puzzle is solved.
+    assert_eq!(out.column("expected"), ["match", "", "malformed"]);
 
     // A header and nothing else: no rows, not an error.
     let out = solve(

@@ -23,6 +23,7 @@ mod interrupt;
 mod output;
 mod overlap;
 mod pipeline;
+mod readback;
 mod regression;
 mod report;
 mod score;

@@ -11,7 +11,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use batchdoku::batch::{EngineKind, OutputFormat};
-use batchdoku::{InputFormat, SimdPath, Symmetry};
+use batchdoku::{ExpectedColumn, InputFormat, SimdPath, Symmetry};
 
 use crate::cli::progress::ProgressMode;
 
@@ -288,6 +288,33 @@ impl RunArgs {
     }
 }
 
+/// A `--delimiter` value: `tab` (or `\t`), or one ASCII character that
+/// is not a quote, a line break or alphanumeric.
+fn parse_delimiter(text: &str) -> Result<u8, String> {
+    let byte = match text {
+        "tab" | "TAB" | "\\t" => b'\t',
+        _ if text.len() == 1 => text.as_bytes()[0],
+        _ => return Err("expected one character, or 'tab'".to_string()),
+    };
+    if !byte.is_ascii() || byte.is_ascii_alphanumeric() || matches!(byte, b'"' | b'\n' | b'\r') {
+        return Err(format!(
+            "'{text}' cannot separate fields (a quote, a line break, a letter or a digit)"
+        ));
+    }
+    Ok(byte)
+}
+
+impl RecordArgs {
+    /// Where the expected solutions are, as the flags say.
+    pub fn expected(&self) -> ExpectedColumn {
+        match (&self.expected_column, self.no_expected) {
+            (_, true) => ExpectedColumn::Ignore,
+            (Some(name), false) => ExpectedColumn::Named(name.clone()),
+            (None, false) => ExpectedColumn::Detect,
+        }
+    }
+}
+
 /// The flags of the commands that read puzzle records (every streaming
 /// command but `generate`): how to read the input, what to carry through,
 /// and the summary file.
@@ -299,11 +326,27 @@ pub struct RecordArgs {
 
     /// CSV input: take the puzzle from the column with this header name
     /// (case-insensitive; implies CSV input). Default: the first of
-    /// quizzes, quiz, puzzle, puzzles, question, else the first column.
-    /// The expected solution comes from solutions, solution, answer or
-    /// answers.
+    /// quizzes, quiz, puzzle, puzzles, question, else the column that
+    /// holds puzzles.
     #[arg(long, value_name = "NAME")]
     pub column: Option<String>,
+
+    /// CSV input: take the expected solution from this column
+    /// (case-insensitive; implies CSV input). Default: the first of
+    /// solution, answer, solutions, answers whose values are 81-cell grids
+    /// (a column of counts, such as solve's own `solutions`, never is).
+    #[arg(long, value_name = "NAME", conflicts_with = "no_expected")]
+    pub expected_column: Option<String>,
+
+    /// CSV input: no expected solutions, whatever the columns are named.
+    #[arg(long)]
+    pub no_expected: bool,
+
+    /// CSV input: the field delimiter: ',', ';', 'tab', or another single
+    /// ASCII character (implies CSV input). Default: whichever of comma,
+    /// semicolon and tab the first line uses most.
+    #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
+    pub delimiter: Option<u8>,
 
     /// CSV input: carry every input column but the puzzle's through to
     /// the output, after ours, under their input names (prefixed `input_`
@@ -355,6 +398,12 @@ pub struct SolveArgs {
     /// see the README for exact definitions.
     #[arg(long)]
     pub rate: bool,
+
+    /// Exit with 1 when any answer disagrees with the input's expected
+    /// solution (`expected` = mismatch), as `overlap` does for leaks: a
+    /// gate on a data set's published answers.
+    #[arg(long)]
+    pub fail_on_mismatch: bool,
 }
 
 /// `batchdoku score`.
@@ -530,8 +579,11 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
 
-    /// Index of the first puzzle: makes puzzles I..I+N of the seed.
-    #[arg(long, value_name = "I", default_value_t = 0)]
+    /// Number of the first puzzle, counting from 1 as every index does:
+    /// makes puzzles I..I+N-1 of the seed (the JSONL `index` is I for the
+    /// first).
+    #[arg(long, value_name = "I", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub start: u64,
 
     #[command(flatten)]

@@ -82,6 +82,8 @@ pub fn open_inputs(
         format: records.input_format,
         column: records.column.clone(),
         keep_columns: records.keep_columns,
+        expected: records.expected(),
+        delimiter: records.delimiter,
     };
     check_stdin_once(paths)?;
     // Each is opened (a missing file is fatal before any row), read up to
@@ -93,6 +95,11 @@ pub fn open_inputs(
     let csv_flags = [
         records.column.as_ref().map(|_| "--column"),
         records.keep_columns.then_some("--keep-columns"),
+        records
+            .expected_column
+            .as_ref()
+            .map(|_| "--expected-column"),
+        records.delimiter.map(|_| "--delimiter"),
     ]
     .into_iter()
     .flatten()

@@ -29,6 +29,10 @@ pub struct Summary {
     pub mean_nodes: f64,
     /// Worker threads.
     pub threads: usize,
+    /// Records whose answer disagrees with the input's expected solution.
+    pub expected_mismatches: u64,
+    /// Records whose expected solution cell is not a complete grid.
+    pub expected_malformed: u64,
     /// True when the run was interrupted before the end of input.
     pub interrupted: bool,
     /// True when the reader of the rows went away (`| head`) before the
@@ -67,6 +71,8 @@ impl Summary {
             mean_guesses: totals.guesses as f64 / n,
             mean_nodes: totals.nodes as f64 / n,
             threads,
+            expected_mismatches: totals.mismatches,
+            expected_malformed: totals.malformed_expected,
             interrupted: false,
             broken_pipe: false,
             complete: true,
@@ -92,6 +98,13 @@ impl fmt::Display for Summary {
             .collect();
         if !parts.is_empty() {
             write!(f, " ({})", parts.join(", "))?;
+        }
+        if self.expected_mismatches + self.expected_malformed > 0 {
+            write!(
+                f,
+                ", expected solutions: {} mismatch, {} malformed",
+                self.expected_mismatches, self.expected_malformed
+            )?;
         }
         write!(
             f,
@@ -135,5 +148,26 @@ mod tests {
         let json = serde_json::to_value(&s).unwrap();
         assert_eq!(json["statuses"]["unique"], 1);
         assert_eq!(json["statuses"]["invalid"], 0);
+        assert!(!text.contains("expected"), "{text}");
+    }
+
+    #[test]
+    fn summary_counts_expected_mismatches() {
+        let mut t = Totals::default();
+        let row = Row {
+            status: Status::Solved,
+            expected: Some(batchdoku::batch::Expected::Mismatch),
+            ..Row::default()
+        };
+        t.add_row(&row);
+        let s = Summary::new("solve", &t, Duration::from_millis(500), 2);
+        let text = s.to_string();
+        assert!(
+            text.contains("(solved 1), expected solutions: 1 mismatch, 0 malformed"),
+            "{text}"
+        );
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["expected_mismatches"], 1);
+        assert_eq!(json["expected_malformed"], 0);
     }
 }

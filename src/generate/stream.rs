@@ -82,7 +82,9 @@ impl MakePuzzle for Generator {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct StreamConfig {
-    /// Index of the first puzzle (puzzles `start..start + count` are made).
+    /// Generator index of the first puzzle (puzzles `start..start + count`
+    /// are made). Rows count from 1 as every command's do: puzzle `i` is
+    /// written with `index` `i + 1`.
     pub start: u64,
     /// Number of puzzles.
     pub count: u64,
@@ -371,7 +373,7 @@ impl<G: MakePuzzle> Work for Puzzles<'_, G> {
         {
             Ok(g) => {
                 let row = &mut scratch.row;
-                row.reset(index, 0);
+                row.reset(index + 1, 0);
                 row.status = Status::Unique;
                 row.solutions = 1;
                 row.puzzle = Some(g.puzzle);
@@ -393,7 +395,7 @@ impl<G: MakePuzzle> Work for Puzzles<'_, G> {
 
     fn site(&self, chunk: &Chunk, k: usize) -> PanicSite {
         PanicSite::Puzzle {
-            index: chunk.first + k as u64,
+            index: chunk.first + k as u64 + 1,
         }
     }
 }
@@ -483,7 +485,7 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         for (k, line) in text.lines().enumerate() {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            assert_eq!(v["index"], 7 + k as u64);
+            assert_eq!(v["index"], 8 + k as u64, "1-based");
             let puzzle = v["puzzle"].as_str().unwrap();
             assert_eq!(v["givens"], puzzle.bytes().filter(|&b| b != b'.').count());
             assert!(v["givens"].as_u64().unwrap() >= 30);
@@ -572,12 +574,16 @@ mod tests {
             });
             let err = result.unwrap_err();
             assert!(
-                matches!(&err, Fatal::Panicked { site: PanicSite::Puzzle { index }, .. } if *index == at),
+                matches!(&err, Fatal::Panicked { site: PanicSite::Puzzle { index }, .. } if *index == at + 1),
                 "{err:?}"
             );
+            // Named by its 1-based number, as its row's index would be.
             assert_eq!(
                 err.to_string(),
-                format!("worker panicked on puzzle {at}: test panic on puzzle {at}")
+                format!(
+                    "worker panicked on puzzle {}: test panic on puzzle {at}",
+                    at + 1
+                )
             );
             assert_eq!(files, 0, "output kept after a panic");
         }

@@ -7,7 +7,7 @@ use crate::difficulty::solved_by_singles;
 use crate::dlx::DlxSolver;
 use crate::engine::Engine;
 use crate::grid::Grid;
-use crate::output::{Column, Row, Status, SOLVE_COLUMNS};
+use crate::output::{Column, Expected, Row, Status, SOLVE_COLUMNS};
 use crate::parse::Record;
 use crate::pipeline::{internal_error, Job};
 use crate::solver::{SimdPath, Solver};
@@ -180,13 +180,12 @@ impl Job for SolveJob {
             (_, 1) => Status::Unique,
             _ => Status::Multiple,
         };
-        match &record.expected {
-            None => {}
-            Some(Ok(expected)) => row.expected = Some(expected.solves(puzzle)),
-            Some(Err(e)) => {
-                row.status = Status::Invalid;
-                let _ = write!(row.error, "expected solution: {e}");
-            }
-        }
+        // A malformed expected solution is reported as such in its own
+        // column: it is never the puzzle's fault, so the status stays.
+        row.expected = record.expected.as_ref().map(|expected| match expected {
+            Ok(grid) if grid.solves(puzzle) => Expected::Match,
+            Ok(_) => Expected::Mismatch,
+            Err(_) => Expected::Malformed,
+        });
     }
 }

@@ -8,7 +8,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::schema::{column_names, Column, Row, Split};
+use super::schema::{column_names, Column, Expected, Row, Split};
 use crate::parse::Record;
 
 /// How rows are written.
@@ -168,8 +168,8 @@ fn ascii(line: &[u8]) -> &str {
     std::str::from_utf8(line).unwrap_or("")
 }
 
-fn expected_str(expected: Option<bool>) -> Option<&'static str> {
-    expected.map(|m| if m { "match" } else { "mismatch" })
+fn expected_str(expected: Option<Expected>) -> Option<&'static str> {
+    expected.map(Expected::as_str)
 }
 
 /// Writes CSV fields into a growing byte buffer. `csv-core` decides which

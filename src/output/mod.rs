@@ -9,7 +9,7 @@ pub mod encode;
 pub mod schema;
 
 pub use encode::{OutputFormat, RowEncoder};
-pub use schema::{Column, Row, Split, Status};
+pub use schema::{Column, Expected, Row, Split, Status};
 pub(crate) use schema::{
     CANON_COLUMNS, DEDUPE_COLUMNS, OVERLAP_COLUMNS, SCORE_COLUMNS, SOLVE_COLUMNS,
 };

@@ -168,7 +168,9 @@ pub enum Column {
     Score,
     /// Nodes searched.
     Nodes,
-    /// `match`/`mismatch` against the input's expected solution.
+    /// The answer against the input's expected solution: `match`,
+    /// `mismatch`, or `malformed` (an expected cell that is not a solution
+    /// grid); empty when the record has none.
     Expected,
     /// What is wrong with an invalid record, with its source and line.
     Error,
@@ -360,8 +362,8 @@ pub struct Row {
     pub nodes: u64,
     /// Best score, when scored.
     pub score: Option<i64>,
-    /// Whether the expected solution matched, when the input had one.
-    pub expected: Option<bool>,
+    /// The answer against the expected solution, when the input had one.
+    pub expected: Option<Expected>,
     /// Dead ends of the search.
     pub backtracks: u64,
     /// Whether singles alone solve the puzzle, when rated.
@@ -379,6 +381,31 @@ pub struct Row {
     /// What is wrong with the record (empty unless invalid), without its
     /// position.
     pub error: String,
+}
+
+/// How a row's answer compares with the expected solution its input gave
+/// (the `expected` column).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expected {
+    /// The expected grid solves the puzzle.
+    Match,
+    /// The expected grid does not solve the puzzle.
+    Mismatch,
+    /// The expected cell is not a complete grid; the puzzle's own status
+    /// is unaffected.
+    Malformed,
+}
+
+impl Expected {
+    /// The column's text: `match`, `mismatch` or `malformed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Expected::Match => "match",
+            Expected::Mismatch => "mismatch",
+            Expected::Malformed => "malformed",
+        }
+    }
 }
 
 impl Default for Row {

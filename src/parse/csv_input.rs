@@ -47,8 +47,67 @@ pub(crate) const MAX_RECORD_LINES: usize = 16;
 
 /// Header names (case-insensitive) of a puzzle column.
 const PUZZLE_NAMES: [&[u8]; 5] = [b"quizzes", b"quiz", b"puzzle", b"puzzles", b"question"];
-/// Header names (case-insensitive) of a solution column.
-const SOLUTION_NAMES: [&[u8]; 4] = [b"solutions", b"solution", b"answer", b"answers"];
+/// Header names (case-insensitive) of a solution column, most telling
+/// first: `solution` names a grid, `solutions` is also what `solve`
+/// writes for its count.
+pub(crate) const SOLUTION_NAMES: [&[u8]; 4] = [b"solution", b"answer", b"solutions", b"answers"];
+
+/// The field delimiters recognised without being named: a comma, and the
+/// semicolon and tab that spreadsheets write in many locales.
+const DELIMITERS: [u8; 3] = [b',', b';', b'\t'];
+
+/// The delimiter of a CSV input from its first line: the one of
+/// [`DELIMITERS`] that occurs most often outside quotes (a comma on a
+/// tie, and when there is none).
+pub(crate) fn sniff_delimiter(line: &[u8]) -> u8 {
+    let mut counts = [0usize; DELIMITERS.len()];
+    let mut quoted = false;
+    for &b in line {
+        if b == b'"' {
+            quoted = !quoted;
+        } else if !quoted {
+            if let Some(i) = DELIMITERS.iter().position(|&d| d == b) {
+                counts[i] += 1;
+            }
+        }
+    }
+    // max_by_key keeps the last maximum: walk from the end so that the
+    // earliest (the comma) wins a tie.
+    (0..DELIMITERS.len())
+        .rev()
+        .max_by_key(|&i| counts[i])
+        .map_or(b',', |i| DELIMITERS[i])
+}
+
+/// Where the expected solutions of a CSV or JSONL input are.
+///
+/// # Example
+/// ```
+/// use batchdoku::{ExpectedColumn, ReadOptions, RecordReader};
+/// // `solve`'s own output: `solutions` is a count, `solution` the grid.
+/// let results = "index,puzzle,status,solutions,solution\n\
+///     1,..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..,solved,1,\
+///     483921657967345821251876493548132976729564138136798245372689514814253769695417382\n";
+/// let reader = RecordReader::with_options(results.as_bytes(), &ReadOptions::default()).unwrap();
+/// assert!(reader.has_expected()); // from `solution`, never from the counts
+///
+/// let options = ReadOptions { expected: ExpectedColumn::Ignore, ..ReadOptions::default() };
+/// let reader = RecordReader::with_options(results.as_bytes(), &options).unwrap();
+/// assert!(!reader.has_expected());
+/// ```
+#[non_exhaustive]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ExpectedColumn {
+    /// A column named `solution`, `answer`, `solutions` or `answers` (the
+    /// first of these whose values are grids), or in a headerless CSV a
+    /// column of complete grids.
+    #[default]
+    Detect,
+    /// The column (or JSONL key) with this name, case-insensitive.
+    Named(String),
+    /// No expected solutions, whatever the columns.
+    Ignore,
+}
 
 /// Strips surrounding ASCII whitespace, then one pair of surrounding
 /// double quotes.
@@ -101,6 +160,8 @@ pub(crate) struct CsvRecord {
     unclosed: Option<u32>,
     /// 1-based line where the record starts.
     line: u64,
+    /// The field delimiter.
+    delimiter: u8,
     scratch: [u8; 1024],
 }
 
@@ -121,12 +182,21 @@ impl Default for CsvRecord {
             too_long: false,
             unclosed: None,
             line: 0,
+            delimiter: b',',
             scratch: [0; 1024],
         }
     }
 }
 
 impl CsvRecord {
+    /// Splits fields at `delimiter` from the next record on.
+    pub(crate) fn set_delimiter(&mut self, delimiter: u8) {
+        if delimiter != self.delimiter {
+            self.delimiter = delimiter;
+            self.core = csv_core::ReaderBuilder::new().delimiter(delimiter).build();
+        }
+    }
+
     /// Starts a new record at `line`, keeping at most `limit` field bytes.
     pub(crate) fn begin(&mut self, line: u64, limit: usize) {
         self.core.reset();
@@ -427,6 +497,12 @@ pub(crate) struct CsvRows {
 }
 
 impl CsvRows {
+    /// Splits fields at `delimiter` when looking ahead (the records read
+    /// are split by their own [`CsvRecord::set_delimiter`]).
+    pub(crate) fn set_delimiter(&mut self, delimiter: u8) {
+        self.probe.set_delimiter(delimiter);
+    }
+
     /// Reads the next record into `rec` (keeping at most `limit` field
     /// bytes), skipping blank and comment lines before it; false at the
     /// end of input. `puzzle` is the puzzle column when known (a line
@@ -565,14 +641,23 @@ pub(crate) struct ColumnStats {
     grids: Vec<u32>,
     /// `complete[i]`: records whose field `i` is a complete grid.
     complete: Vec<u32>,
+    /// `filled[i]`: records whose field `i` is not empty.
+    filled: Vec<u32>,
 }
 
 impl ColumnStats {
     /// Sums up one record.
     pub(crate) fn add(&mut self, rec: &CsvRecord) {
         self.records += 1;
+        if self.filled.len() < rec.len() {
+            self.filled.resize(rec.len(), 0);
+        }
         for i in 0..rec.len() {
-            let Some(Ok(grid)) = rec.field(i).map(|(f, _)| parse_line(f)) else {
+            let Some((field, _)) = rec.field(i) else {
+                continue;
+            };
+            self.filled[i] += u32::from(!field.is_empty());
+            let Ok(grid) = parse_line(field) else {
                 continue;
             };
             if self.grids.len() <= i {
@@ -596,6 +681,15 @@ impl ColumnStats {
             })
     }
 
+    /// True when column `i` holds grids: at least half of its non-empty
+    /// cells in the sample are 81-cell grids (a column of counts, ids or
+    /// ratings never is).
+    pub(crate) fn holds_grids(&self, i: usize) -> bool {
+        let grids = self.grids.get(i).copied().unwrap_or(0);
+        let filled = self.filled.get(i).copied().unwrap_or(0);
+        grids > 0 && 2 * grids >= filled
+    }
+
     /// A column other than `puzzle` holding a complete grid in more than
     /// half of the records (the one with the most; on a tie the leftmost).
     pub(crate) fn solution_column(&self, puzzle: usize) -> Option<usize> {
@@ -615,56 +709,95 @@ pub(crate) struct CsvLayout {
 }
 
 impl CsvLayout {
-    /// The layout named by a header record: the puzzle column is `column`
-    /// when given (an error when the header has no such name), else the
-    /// first with a known puzzle name, else `fallback` (the column that
-    /// holds puzzles in the records after the header), else the first.
+    /// The layout named by a header record, with `stats` summing up the
+    /// records after it: the puzzle column is `column` when given (an
+    /// error when the header has no such name), else the first with a
+    /// known puzzle name, else the column that holds puzzles in the
+    /// records, else the first. The expected solutions are where
+    /// `expected` says (see [`expected_column`]).
     pub(crate) fn from_header(
         header: &CsvRecord,
         column: Option<&str>,
-        fallback: Option<usize>,
+        expected: &ExpectedColumn,
+        stats: &ColumnStats,
     ) -> Result<CsvLayout, String> {
         let names: Vec<&[u8]> = (0..header.len())
             .filter_map(|i| header.field(i).map(|(name, _)| name))
             .collect();
         let puzzle_pos = match column {
-            Some(wanted) => Some(
-                names
-                    .iter()
-                    .position(|n| n.eq_ignore_ascii_case(wanted.as_bytes()))
-                    .ok_or_else(|| {
-                        let names: Vec<String> = names
-                            .iter()
-                            .map(|n| String::from_utf8_lossy(n).into_owned())
-                            .collect();
-                        format!(
-                            "no column '{wanted}' in the CSV header (columns: {})",
-                            names.join(", ")
-                        )
-                    })?,
-            ),
+            Some(wanted) => Some(named_column(&names, wanted)?),
             None => names.iter().position(|n| is_puzzle_header(n)),
         };
-        let puzzle = puzzle_pos.or(fallback).unwrap_or(0);
-        // Only a column named as one holds solutions: a second column of
-        // ids or sources read as solutions would make every row invalid.
-        let expected = names
-            .iter()
-            .position(|n| is_one_of(n, &SOLUTION_NAMES))
-            .filter(|&i| i != puzzle);
+        let puzzle = puzzle_pos.or(stats.puzzle_column()).unwrap_or(0);
+        let expected = expected_column(&names, puzzle, expected, |i| stats.holds_grids(i))?;
         Ok(CsvLayout { puzzle, expected })
     }
 
     /// The layout of a headerless file from what its first records hold:
-    /// the puzzle column is the one that holds puzzles, and a column of
-    /// complete grids in most records holds the expected solutions.
-    /// `None` when no column holds a grid.
-    pub(crate) fn headerless(stats: &ColumnStats) -> Option<CsvLayout> {
+    /// the puzzle column is the one that holds puzzles, and (unless
+    /// `expected` is [`ExpectedColumn::Ignore`]) a column of complete
+    /// grids in most records holds the expected solutions. `None` when no
+    /// column holds a grid.
+    pub(crate) fn headerless(stats: &ColumnStats, expected: &ExpectedColumn) -> Option<CsvLayout> {
         let puzzle = stats.puzzle_column()?;
         Some(CsvLayout {
             puzzle,
-            expected: stats.solution_column(puzzle),
+            expected: match expected {
+                ExpectedColumn::Ignore => None,
+                _ => stats.solution_column(puzzle),
+            },
         })
+    }
+}
+
+/// The position of the column named `wanted` (case-insensitive) among
+/// `names`, or an error that lists the names there are.
+pub(crate) fn named_column(names: &[&[u8]], wanted: &str) -> Result<usize, String> {
+    names
+        .iter()
+        .position(|n| n.eq_ignore_ascii_case(wanted.as_bytes()))
+        .ok_or_else(|| {
+            let names: Vec<String> = names
+                .iter()
+                .map(|n| String::from_utf8_lossy(n).into_owned())
+                .collect();
+            format!(
+                "no column '{wanted}' in the input's header (columns: {})",
+                names.join(", ")
+            )
+        })
+}
+
+/// The expected-solution column among `names` (CSV header fields or
+/// JSONL keys), by one rule for every input: a column is one only when it
+/// is named as one ([`SOLUTION_NAMES`], in that order of preference) and
+/// `holds_grids` says its values are grids, so a `solutions` column of
+/// counts (what `solve` writes) never is; never the puzzle's column.
+/// [`ExpectedColumn::Named`] takes that column whatever it holds (an
+/// error when there is none, or when it is the puzzle's).
+pub(crate) fn expected_column(
+    names: &[&[u8]],
+    puzzle: usize,
+    expected: &ExpectedColumn,
+    holds_grids: impl Fn(usize) -> bool,
+) -> Result<Option<usize>, String> {
+    match expected {
+        ExpectedColumn::Ignore => Ok(None),
+        ExpectedColumn::Named(wanted) => {
+            let i = named_column(names, wanted)?;
+            if i == puzzle {
+                return Err(format!(
+                    "the expected-solution column '{wanted}' is the puzzle column"
+                ));
+            }
+            Ok(Some(i))
+        }
+        ExpectedColumn::Detect => Ok(SOLUTION_NAMES.iter().find_map(|want| {
+            names
+                .iter()
+                .position(|n| n.eq_ignore_ascii_case(want))
+                .filter(|&i| i != puzzle && holds_grids(i))
+        })),
     }
 }
 
@@ -699,8 +832,9 @@ pub(crate) fn parse_solution_field(rec: &CsvRecord, index: usize) -> Result<Grid
 /// The fields of one line, tokenized as a whole CSV record (an unclosed
 /// quote runs to the end of the line), each as [`CsvRecord::field`]
 /// gives it. For format detection, which looks at a few lines.
-pub(crate) fn line_fields(line: &[u8]) -> Vec<Vec<u8>> {
+pub(crate) fn line_fields(line: &[u8], delimiter: u8) -> Vec<Vec<u8>> {
     let mut rec = CsvRecord::default();
+    rec.set_delimiter(delimiter);
     rec.begin(1, usize::MAX);
     if !rec.feed(line) {
         rec.finish();
@@ -767,11 +901,58 @@ mod tests {
     }
 
     #[test]
+    fn an_expected_column_is_named_as_one_and_holds_grids() {
+        let mut stats = ColumnStats::default();
+        // solve's own output: a count, a grid, a count of guesses.
+        let row = [&b"1"[..], P, b"solved", b"1", S, b"12"].join(&b","[..]);
+        stats.add(&record(&row));
+        let header = record(b"index,puzzle,status,solutions,solution,guesses");
+        let at = |expected: ExpectedColumn| {
+            CsvLayout::from_header(&header, None, &expected, &stats).map(|l| l.expected)
+        };
+        assert_eq!(at(ExpectedColumn::Detect), Ok(Some(4)));
+        assert_eq!(at(ExpectedColumn::Ignore), Ok(None));
+        assert_eq!(at(ExpectedColumn::Named("GUESSES".into())), Ok(Some(5)));
+        let err = at(ExpectedColumn::Named("answer".into())).unwrap_err();
+        assert!(
+            err.contains("'answer'") && err.contains("index, puzzle"),
+            "{err}"
+        );
+        let err = at(ExpectedColumn::Named("puzzle".into())).unwrap_err();
+        assert!(err.contains("is the puzzle column"), "{err}");
+        // A `solutions` column of counts alone is never one.
+        let header = record(b"index,puzzle,status,solutions");
+        let counts = CsvLayout::from_header(&header, None, &ExpectedColumn::Detect, &stats);
+        assert_eq!(counts.map(|l| l.expected), Ok(None));
+        // At least half of the filled cells must be grids; empty cells
+        // do not count against a column.
+        let mut stats = ColumnStats::default();
+        for row in [&[P, S][..], &[P, b""], &[P, &S[..80]], &[P, b"7"]] {
+            stats.add(&record(&row.join(&b","[..])));
+        }
+        assert!(stats.holds_grids(0));
+        assert!(!stats.holds_grids(1), "one grid of three filled cells");
+        stats.add(&record(&[P, S].join(&b","[..])));
+        assert!(stats.holds_grids(1), "two of four");
+    }
+
+    #[test]
+    fn delimiters_are_sniffed_from_the_first_line() {
+        assert_eq!(sniff_delimiter(b"quizzes,solutions"), b',');
+        assert_eq!(sniff_delimiter(b"quizzes;solutions"), b';');
+        assert_eq!(sniff_delimiter(b"quizzes\tsolutions\tid"), b'\t');
+        assert_eq!(
+            sniff_delimiter(b"\"a;b;c\",d"),
+            b',',
+            "quoted ones do not count"
+        );
+        assert_eq!(sniff_delimiter(b"a;b,c"), b',', "a tie goes to the comma");
+        assert_eq!(sniff_delimiter(b"puzzle"), b',');
+        assert_eq!(line_fields(b"a;\"b;c\";d", b';'), [&b"a"[..], b"b;c", b"d"]);
+    }
+
+    #[test]
     fn column_stats_choose_puzzles_over_solutions() {
-        const P: &[u8] =
-            b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
-        const S: &[u8] =
-            b"483921657967345821251876493548132976729564138136798245372689514814253769695417382";
         let stats = |rows: &[&[u8]]| {
             let mut stats = ColumnStats::default();
             for row in rows {
@@ -836,8 +1017,22 @@ mod tests {
         assert!(rec.out.len() <= 8);
     }
 
+    const P: &[u8] =
+        b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    const S: &[u8] =
+        b"483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+
+    /// Stats of rows whose every field is a grid (what a column of
+    /// solutions holds), `width` fields each.
+    fn grid_stats(width: usize) -> ColumnStats {
+        let mut stats = ColumnStats::default();
+        stats.add(&record(&vec![S; width].join(&b","[..])));
+        stats
+    }
+
     fn layout(line: &[u8]) -> CsvLayout {
-        CsvLayout::from_header(&record(line), None, None).unwrap()
+        let stats = grid_stats(8);
+        CsvLayout::from_header(&record(line), None, &ExpectedColumn::Detect, &stats).unwrap()
     }
 
     #[test]
@@ -846,6 +1041,8 @@ mod tests {
         assert_eq!(layout(b"quizzes,solutions"), both(0, Some(1)));
         assert_eq!(layout(b"id,Puzzle,Solution,clues"), both(1, Some(2)));
         assert_eq!(layout(b"\"QUESTION\", \"answer\""), both(0, Some(1)));
+        // `solution` is preferred to `solutions` (solve's count column).
+        assert_eq!(layout(b"puzzle,solutions,solution"), both(0, Some(2)));
         assert_eq!(layout(b"puzzle,sol"), both(0, None));
         assert_eq!(layout(b"puzzle,source"), both(0, None));
         assert_eq!(layout(b"puzzle,sol,x"), both(0, None));
@@ -856,7 +1053,10 @@ mod tests {
 
     #[test]
     fn a_named_column_wins_or_is_an_error() {
-        let named = |line: &[u8], col| CsvLayout::from_header(&record(line), Some(col), None);
+        let stats = grid_stats(8);
+        let named = |line: &[u8], col| {
+            CsvLayout::from_header(&record(line), Some(col), &ExpectedColumn::Detect, &stats)
+        };
         let both = |puzzle, expected| CsvLayout { puzzle, expected };
         assert_eq!(named(b"id,Grid,answer", "grid"), Ok(both(1, Some(2))));
         assert_eq!(

@@ -12,7 +12,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::block::{classify_row, RowClass};
-use super::csv_input::{is_puzzle_header, line_fields};
+use super::csv_input::{is_puzzle_header, line_fields, sniff_delimiter};
 use super::{cell_value, parse_line};
 use crate::grid::CELLS;
 
@@ -57,17 +57,21 @@ pub enum InputFormat {
     Luogu,
     /// Line format ended by a line `end` (POJ 3074).
     Poj,
+    /// One JSON object per line, the puzzle under a key such as `puzzle`
+    /// (what `--format jsonl` writes, so results read back in).
+    Jsonl,
 }
 
 impl InputFormat {
     /// Every format, in the order listed to users.
-    pub const ALL: [InputFormat; 6] = [
+    pub const ALL: [InputFormat; 7] = [
         InputFormat::Auto,
         InputFormat::Line,
         InputFormat::Csv,
         InputFormat::Block,
         InputFormat::Luogu,
         InputFormat::Poj,
+        InputFormat::Jsonl,
     ];
 
     /// The format's name as accepted by [`InputFormat::from_str`].
@@ -79,6 +83,7 @@ impl InputFormat {
             InputFormat::Block => "block",
             InputFormat::Luogu => "luogu",
             InputFormat::Poj => "poj",
+            InputFormat::Jsonl => "jsonl",
         }
     }
 
@@ -91,6 +96,7 @@ impl InputFormat {
             InputFormat::Block => "grids of 9 lines of 9 cells",
             InputFormat::Luogu => "Luogu P10481: a count line, then that many block grids",
             InputFormat::Poj => "POJ 3074: 81-character lines ended by a line `end`",
+            InputFormat::Jsonl => "one JSON object per line (what --format jsonl writes)",
         }
     }
 }
@@ -140,11 +146,13 @@ fn is_block_row(line: &[u8]) -> bool {
 /// lines begin with `sample` (BOM and line ends removed; the last may be
 /// only the start of an overlong line). Never returns `Auto`.
 ///
-/// - CSV when the first line is a header naming a puzzle column (a
+/// - CSV (fields split by `,`, `;` or tab, whichever the first line
+///   uses most) when the first line is a header naming a puzzle column (a
 ///   one-column header too), or is a row whose first field is a quoted
 ///   grid, or has two fields or more and, with the lines after it, more
 ///   lines hold a grid in a later field (`id,<grid>`, headerless or under
 ///   a header) than start with one;
+/// - JSONL when the first line starts with `{`;
 /// - Luogu when the first line is a count and the lines after it are
 ///   block rows rather than puzzle lines (or there are none);
 /// - block when block rows outnumber lines that start with a grid;
@@ -155,6 +163,9 @@ pub(crate) fn detect(sample: &[&[u8]]) -> InputFormat {
         return InputFormat::Line;
     };
     let first = first.trim_ascii();
+    if first.starts_with(b"{") {
+        return InputFormat::Jsonl;
+    }
     let grids = |lines: &[&[u8]]| {
         lines
             .iter()
@@ -165,7 +176,9 @@ pub(crate) fn detect(sample: &[&[u8]]) -> InputFormat {
     // Binary junk with a comma is not a header: it is read as lines so
     // that every line of it becomes an (invalid) record.
     if is_text(first) && !starts_with_grid(first) {
-        let fields = line_fields(first);
+        // A header or row split by `;` or tab reads as CSV as well.
+        let delimiter = sniff_delimiter(first);
+        let fields = line_fields(first, delimiter);
         if fields.iter().any(|f| is_puzzle_header(f)) {
             return InputFormat::Csv;
         }
@@ -179,7 +192,10 @@ pub(crate) fn detect(sample: &[&[u8]]) -> InputFormat {
                 .iter()
                 .filter(|l| {
                     !starts_with_grid(l.trim_ascii())
-                        && line_fields(l).iter().skip(1).any(|f| parse_line(f).is_ok())
+                        && line_fields(l, delimiter)
+                            .iter()
+                            .skip(1)
+                            .any(|f| parse_line(f).is_ok())
                 })
                 .count();
             if inner > grids(rest) {
@@ -210,7 +226,10 @@ mod tests {
         assert_eq!("CSV".parse::<InputFormat>(), Ok(InputFormat::Csv));
         let err = "xml".parse::<InputFormat>().unwrap_err();
         assert!(err.contains("'xml'"), "{err}");
-        assert!(err.contains("auto, line, csv, block, luogu, poj"), "{err}");
+        assert!(
+            err.contains("auto, line, csv, block, luogu, poj, jsonl"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -237,6 +256,11 @@ mod tests {
         let kaggle_headerless = [LINE, b",123"].concat();
         assert_eq!(one(&kaggle_headerless), InputFormat::Line);
         assert_eq!(one(b"quizzes,solutions"), InputFormat::Csv);
+        assert_eq!(one(b"quizzes;solutions"), InputFormat::Csv);
+        assert_eq!(one(b" {\"puzzle\": \"1.3\"}"), InputFormat::Jsonl);
+        assert_eq!(one(b"id\tpuzzle"), InputFormat::Csv);
+        let semicolons = [b"7;", LINE].concat();
+        assert_eq!(detect(&[&semicolons, &semicolons]), InputFormat::Csv);
         assert_eq!(one(b"\"Puzzle\" , Solution"), InputFormat::Csv);
         assert_eq!(
             one(b"id,puzzle,solution,clues,difficulty"),

@@ -16,9 +16,11 @@ use crate::grid::{Grid, CELLS};
 mod block;
 mod csv_input;
 mod detect;
+mod jsonl;
 mod lines;
 mod reader;
 
+pub use csv_input::ExpectedColumn;
 pub use detect::InputFormat;
 pub use reader::{ReadOptions, Record, RecordReader};
 
@@ -110,6 +112,12 @@ pub enum ParseErrorKind {
     /// first line alone, and the lines after it are read as records again.
     /// [`ParseError::col`] is the column of the opening quote.
     UnclosedQuote,
+    /// A JSONL line that is not one JSON object.
+    NotJsonObject,
+    /// A JSONL object without the key the value comes from.
+    MissingKey,
+    /// A JSONL value that should be a string (a puzzle) and is not.
+    NotText,
 }
 
 /// A malformed record: what is wrong and at which 1-based column (0 when
@@ -184,6 +192,9 @@ impl fmt::Display for ParseError {
             ParseErrorKind::UnclosedQuote => {
                 write!(f, "unclosed quote starting at column {col}")
             }
+            ParseErrorKind::NotJsonObject => f.write_str("not a JSON object"),
+            ParseErrorKind::MissingKey => f.write_str("the JSON object has no puzzle key"),
+            ParseErrorKind::NotText => f.write_str("the puzzle is not a JSON string"),
         }
     }
 }

@@ -9,10 +9,11 @@ use std::io::{self, BufRead, Read};
 
 use super::block::{classify_row, read_grid, RowClass};
 use super::csv_input::{
-    is_puzzle_header, parse_puzzle_field, parse_solution_field, ColumnStats, CsvLayout, CsvRecord,
-    CsvRows,
+    is_puzzle_header, parse_puzzle_field, parse_solution_field, sniff_delimiter, ColumnStats,
+    CsvLayout, CsvRecord, CsvRows, ExpectedColumn,
 };
 use super::detect::{detect, parse_count, InputFormat, SAMPLE_LINES, SAMPLE_MAX_LINES};
+use super::jsonl::{JsonLayout, Members};
 use super::lines::{
     is_blank, is_comment, next_byte, read_line, skip_line, LineEnd, Lines, Source, BOM,
     MAX_LINE_BYTES,
@@ -49,8 +50,10 @@ pub struct Record {
     pub line: u64,
     /// The puzzle, or what is wrong with it.
     pub puzzle: Result<Grid, ParseError>,
-    /// The CSV solution column, when the input has one and the record's
-    /// cell is not empty (an empty cell means no expected solution).
+    /// The expected solution, when the input has a column of them (see
+    /// [`ExpectedColumn`]) and the record's cell is not empty (an empty
+    /// cell means no expected solution); `Err` when the cell is not a
+    /// complete grid.
     pub expected: Option<Result<Grid, ParseError>>,
     /// Line format: text after the 81 cells and their separator, trimmed;
     /// else empty.
@@ -137,6 +140,12 @@ pub struct ReadOptions {
     /// CSV: carry every column but the puzzle's into each record's
     /// `kept` fields (see [`RecordReader::kept_names`]).
     pub keep_columns: bool,
+    /// CSV: where the expected solutions are. [`ExpectedColumn::Named`]
+    /// implies CSV when the format is `Auto`.
+    pub expected: ExpectedColumn,
+    /// CSV: the field delimiter; `None` takes `,`, `;` or tab, whichever
+    /// the first line uses most. Implies CSV when the format is `Auto`.
+    pub delimiter: Option<u8>,
 }
 
 /// Why an input cannot be read with the options given.
@@ -153,6 +162,8 @@ enum Mode {
     Block { luogu: Option<Luogu> },
     /// CSV rows.
     Csv { layout: CsvLayout },
+    /// JSON objects, one per line (the layout is the reader's `json`).
+    Jsonl,
 }
 
 /// What a Luogu batch file has promised and delivered so far.
@@ -218,8 +229,10 @@ pub struct RecordReader<R: BufRead> {
     csv_rows: Box<CsvRows>,
     /// CSV: the first record is already in `csv` (a headerless file).
     csv_pending: bool,
-    /// CSV: names of the kept columns, when keeping them.
+    /// CSV and JSONL: names of the kept columns, when keeping them.
     kept_names: Option<Vec<String>>,
+    /// JSONL: which keys hold what.
+    json: Option<Box<JsonLayout>>,
 }
 
 impl<R: BufRead> fmt::Debug for RecordReader<R> {
@@ -230,6 +243,22 @@ impl<R: BufRead> fmt::Debug for RecordReader<R> {
             .field("line", &self.lines.line_no())
             .finish_non_exhaustive()
     }
+}
+
+/// True when `start` (the first bytes of an input) is UTF-16 text: a
+/// UTF-16 byte order mark, or four ASCII characters each paired with a
+/// zero byte, in either order. Such an input would give a row of byte
+/// errors per line, so it is refused as a whole instead.
+fn is_utf16(start: &[u8]) -> bool {
+    if start.starts_with(b"\xFF\xFE") || start.starts_with(b"\xFE\xFF") {
+        return true;
+    }
+    let Some(units) = start.get(..8) else {
+        return false;
+    };
+    let ascii = |b: u8| b.is_ascii() && b != 0;
+    let pairs = || units.chunks_exact(2);
+    pairs().all(|p| ascii(p[0]) && p[1] == 0) || pairs().all(|p| p[0] == 0 && ascii(p[1]))
 }
 
 /// Reads the lines format detection weighs into `look`, to be replayed:
@@ -368,16 +397,36 @@ impl<R: BufRead> RecordReader<R> {
     /// with `InvalidInput` when the options do not fit the input: a
     /// `column` not in the CSV header, or CSV options on another format.
     pub fn with_options(mut rdr: R, options: &ReadOptions) -> io::Result<Self> {
+        if is_utf16(rdr.fill_buf()?) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the input is UTF-16 text (as some Windows tools save it): save it as UTF-8 \
+                 (in Excel: \"CSV UTF-8\"; or iconv -f UTF-16 -t UTF-8)",
+            ));
+        }
         let mut look = Vec::new();
-        let csv_wanted = options.column.is_some() || options.keep_columns;
+        let csv_named = options.column.is_some()
+            || options.delimiter.is_some()
+            || matches!(options.expected, ExpectedColumn::Named(_));
+        let csv_wanted = csv_named || options.keep_columns;
         let (format, skipped) = match options.format {
-            InputFormat::Auto if options.column.is_some() => (InputFormat::Csv, 0),
+            // Named columns mean CSV, or JSONL keys when the input is JSONL.
+            InputFormat::Auto if csv_named => match detect_from_lookahead(&mut rdr, &mut look)? {
+                (InputFormat::Jsonl, skipped) if options.delimiter.is_none() => {
+                    (InputFormat::Jsonl, skipped)
+                }
+                (_, skipped) => (InputFormat::Csv, skipped),
+            },
             InputFormat::Auto => detect_from_lookahead(&mut rdr, &mut look)?,
             f => (f, 0),
         };
-        if csv_wanted && format != InputFormat::Csv {
+        let keyed = format == InputFormat::Jsonl
+            && options.delimiter.is_none()
+            && (csv_named || options.keep_columns);
+        if csv_wanted && format != InputFormat::Csv && !keyed {
             return Err(bad_options(format!(
-                "a puzzle column or kept columns need CSV input, but this input reads as {format}"
+                "CSV options (a puzzle or expected column, kept columns, a delimiter) need CSV input, \
+                 but this input reads as {format}"
             )));
         }
         let src: Source<R> = io::Cursor::new(look).chain(rdr);
@@ -400,6 +449,7 @@ impl<R: BufRead> RecordReader<R> {
                     expected: None,
                 },
             },
+            InputFormat::Jsonl => Mode::Jsonl,
         };
         let mut reader = RecordReader {
             format: if format == InputFormat::Auto {
@@ -413,9 +463,13 @@ impl<R: BufRead> RecordReader<R> {
             csv_rows: Box::default(),
             csv_pending: false,
             kept_names: None,
+            json: None,
         };
         if format == InputFormat::Csv {
             reader.read_csv_header(options)?;
+        }
+        if format == InputFormat::Jsonl {
+            reader.read_json_layout(options)?;
         }
         Ok(reader)
     }
@@ -434,15 +488,11 @@ impl<R: BufRead> RecordReader<R> {
     /// True for CSV inputs with a solution column: their records carry
     /// `expected`.
     pub fn has_expected(&self) -> bool {
-        matches!(
-            self.mode,
-            Mode::Csv {
-                layout: CsvLayout {
-                    expected: Some(_),
-                    ..
-                }
-            }
-        )
+        match self.mode {
+            Mode::Csv { layout } => layout.expected.is_some(),
+            Mode::Jsonl => self.json.as_ref().is_some_and(|j| j.expected.is_some()),
+            _ => false,
+        }
     }
 
     /// Reads the next record into `rec`, reusing its buffers. Returns false
@@ -459,6 +509,64 @@ impl<R: BufRead> RecordReader<R> {
             Mode::Block { luogu: None } => self.read_block_record(rec),
             Mode::Block { luogu: Some(state) } => self.read_luogu_record(state, rec),
             Mode::Csv { layout } => self.read_csv_record(layout, rec),
+            Mode::Jsonl => self.read_json_record(rec),
+        }
+    }
+
+    /// Sets the JSONL layout from the first meaningful line, which is left
+    /// to be read again as the first record.
+    fn read_json_layout(&mut self, options: &ReadOptions) -> io::Result<()> {
+        let mut first = None;
+        while self.lines.next_line()? {
+            let line = self.lines.line();
+            if is_comment(line) || (!self.lines.overlong() && is_blank(line)) {
+                continue;
+            }
+            first = Members::parse(line);
+            self.lines.push_back();
+            break;
+        }
+        let layout = JsonLayout::new(first.as_ref(), options.column.as_deref(), &options.expected)
+            .map_err(bad_options)?;
+        if options.keep_columns {
+            self.kept_names = Some(layout.kept.clone());
+        }
+        self.json = Some(Box::new(layout));
+        Ok(())
+    }
+
+    fn read_json_record(&mut self, rec: &mut Record) -> io::Result<bool> {
+        let Some(layout) = self.json.as_deref() else {
+            return Ok(false);
+        };
+        loop {
+            if !self.lines.next_line()? {
+                return Ok(false);
+            }
+            let line = self.lines.line();
+            let overlong = self.lines.overlong();
+            if is_comment(line) || (!overlong && is_blank(line)) {
+                continue;
+            }
+            if overlong {
+                let limit = MAX_LINE_BYTES as u32;
+                let err = ParseError::new(ParseErrorKind::LineTooLong { limit }, 0);
+                rec.set(self.lines.line_no(), Err(err));
+                return Ok(true);
+            }
+            let members = Members::parse(line);
+            rec.set(self.lines.line_no(), layout.puzzle(members.as_ref()));
+            if let Some(members) = &members {
+                rec.expected = layout.expected(members);
+                if self.kept_names.is_some() {
+                    for i in 0..layout.kept.len() {
+                        rec.kept
+                            .extend_from_slice(layout.kept(members, i).as_bytes());
+                        rec.kept_ends.push(rec.kept.len() as u32);
+                    }
+                }
+            }
+            return Ok(true);
         }
     }
 
@@ -622,6 +730,12 @@ impl<R: BufRead> RecordReader<R> {
     /// records ([`SAMPLE_LINES`] of them, read ahead and replayed).
     fn read_csv_header(&mut self, options: &ReadOptions) -> io::Result<()> {
         self.lines.set_cap(usize::MAX);
+        let delimiter = match options.delimiter {
+            Some(d) => d,
+            None => self.sniff_delimiter()?,
+        };
+        self.csv.set_delimiter(delimiter);
+        self.csv_rows.set_delimiter(delimiter);
         let found = self
             .csv_rows
             .read(&mut self.lines, &mut self.csv, usize::MAX, None)?;
@@ -629,29 +743,36 @@ impl<R: BufRead> RecordReader<R> {
         let longest = self.csv_rows.longest();
         if found {
             let named = options.column.is_some()
+                || matches!(options.expected, ExpectedColumn::Named(_))
                 || (0..self.csv.len())
                     .any(|i| self.csv.field(i).is_some_and(|(f, _)| is_puzzle_header(f)));
             let mut stats = ColumnStats::default();
             let headerless = !named && self.csv.holds_grid();
-            if !named {
-                if headerless {
-                    stats.add(&self.csv);
-                }
-                let mut sample = Box::<CsvRecord>::default();
-                self.csv_rows.sample(
-                    &mut self.lines,
-                    &mut sample,
-                    &mut stats,
-                    SAMPLE_LINES,
-                    SAMPLE_MAX_LINES,
-                )?;
+            if headerless {
+                stats.add(&self.csv);
             }
-            let layout = match headerless.then(|| CsvLayout::headerless(&stats)).flatten() {
+            // The records after the first say which columns hold puzzles
+            // and grids: the puzzle column when no header names it, the
+            // expected solutions always.
+            let mut sample = Box::<CsvRecord>::default();
+            sample.set_delimiter(delimiter);
+            self.csv_rows.sample(
+                &mut self.lines,
+                &mut sample,
+                &mut stats,
+                SAMPLE_LINES,
+                SAMPLE_MAX_LINES,
+            )?;
+            let headerless_layout = headerless
+                .then(|| CsvLayout::headerless(&stats, &options.expected))
+                .flatten();
+            let layout = match headerless_layout {
                 Some(layout) => layout,
                 None => CsvLayout::from_header(
                     &self.csv,
                     options.column.as_deref(),
-                    stats.puzzle_column(),
+                    &options.expected,
+                    &stats,
                 )
                 .map_err(bad_options)?,
             };
@@ -682,6 +803,21 @@ impl<R: BufRead> RecordReader<R> {
             self.kept_names = Some(Vec::new()); // an empty file
         }
         Ok(())
+    }
+
+    /// The delimiter of a CSV input, sniffed from its first meaningful
+    /// line, which is left to be read again.
+    fn sniff_delimiter(&mut self) -> io::Result<u8> {
+        while self.lines.next_line()? {
+            let line = self.lines.line();
+            if is_comment(line) || (!self.lines.overlong() && is_blank(line)) {
+                continue;
+            }
+            let delimiter = sniff_delimiter(line);
+            self.lines.push_back();
+            return Ok(delimiter);
+        }
+        Ok(b',')
     }
 
     fn read_csv_record(&mut self, layout: CsvLayout, rec: &mut Record) -> io::Result<bool> {

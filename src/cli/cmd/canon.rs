@@ -17,6 +17,7 @@ pub fn run(args: &CanonArgs) -> anyhow::Result<Exit> {
         run: &args.run,
         rows: &args.rows,
         records: &args.records,
+        fail_on_mismatch: false,
     };
     let columns = |_: &[Input]| CanonJob::COLUMNS.to_vec();
     one_pass("canon", &CanonJob, flags, columns, Column::Canonical)

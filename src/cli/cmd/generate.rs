@@ -33,7 +33,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
         }
     }
     let config = GenerateConfig {
-        start: args.start,
+        start: args.start - 1, // the generator counts from 0
         count: args.count,
         threads: args.run.thread_count(),
         chunk_size: args.run.batch_size as usize,

@@ -146,6 +146,8 @@ struct OnePass<'a> {
     run: &'a RunArgs,
     rows: &'a RowArgs,
     records: &'a RecordArgs,
+    /// Exit 1 when an answer disagrees with the input's expected solution.
+    fail_on_mismatch: bool,
 }
 
 /// A record command that is one pass of `job` (`solve`, `score`, `canon`):
@@ -172,14 +174,11 @@ fn one_pass<J: Job>(
         &[&inputs.0],
     )?;
     let report = pass(job, inputs, &mut outputs.rows, &config, flags.run)?;
-    conclude(
-        command,
-        report,
-        outputs,
-        flags.run,
-        flags.records,
-        Ending::default(),
-    )
+    let ending = Ending {
+        failed: flags.fail_on_mismatch && report.totals.mismatches > 0,
+        ..Ending::default()
+    };
+    conclude(command, report, outputs, flags.run, flags.records, ending)
 }
 
 /// Runs one pass of a job through the pipeline into `sink`.
@@ -208,7 +207,8 @@ struct Ending {
     /// A line of the command's own counts, printed after the summary.
     note: Option<String>,
     /// Whether the command found what it reports as a failure (exit 1
-    /// when the run finished), besides invalid records: `overlap`'s leaks.
+    /// when the run finished), besides invalid records: `overlap`'s leaks,
+    /// `solve --fail-on-mismatch`'s mismatches.
     failed: bool,
 }
 

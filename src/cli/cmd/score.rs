@@ -31,6 +31,7 @@ pub fn run(args: &ScoreArgs) -> anyhow::Result<Exit> {
         run: &args.run,
         rows: &args.rows,
         records: &args.records,
+        fail_on_mismatch: false,
     };
     let columns = |_: &[Input]| {
         let mut columns = ScoreJob::COLUMNS.to_vec();

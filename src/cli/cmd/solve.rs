@@ -25,6 +25,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
         run: &args.run,
         rows: &args.rows,
         records: &args.records,
+        fail_on_mismatch: args.fail_on_mismatch,
     };
     let columns = |inputs: &[Input]| {
         let mut columns = SolveJob::COLUMNS.to_vec();
