@@ -112,16 +112,16 @@ def with_position(df):
     """`df` with `pos`: each row's 0-based position in read order, computed in SQL (no Python per row)."""
     from pyspark.sql import functions as F
 
-    pid, mid = (fresh(df, n) for n in ("_pid", "_mid"))
-    df = df.withColumn(pid, F.spark_partition_id()).withColumn(mid, F.monotonically_increasing_id())
-    sizes = dict(df.groupBy(pid).count().collect())
+    pid_col, mid_col = (fresh(df, n) for n in ("_pid", "_mid"))
+    df = df.withColumn(pid_col, F.spark_partition_id()).withColumn(mid_col, F.monotonically_increasing_id())
+    sizes = dict(df.groupBy(pid_col).count().collect())
     base, offsets = 0, {}
     for pid in sorted(sizes):
         offsets[pid] = base
         base += sizes[pid]
     first = F.create_map(*[x for pid, off in offsets.items() for x in (F.lit(pid), F.lit(off))]) if offsets else None
-    pos = (first[F.col(pid)] if first is not None else F.lit(0)) + (F.col(mid) - F.shiftleft(F.col(pid).cast("long"), 33))
-    return df.withColumn("pos", pos).drop(pid, mid)
+    pos = (first[F.col(pid_col)] if first is not None else F.lit(0)) + (F.col(mid_col) - F.shiftleft(F.col(pid_col).cast("long"), 33))
+    return df.withColumn("pos", pos).drop(pid_col, mid_col)
 
 
 def fresh(df, name):
