@@ -23,7 +23,7 @@ Each partition's records stream through `batchdoku solve` (stdin -> stdout, one 
 Local mode, no cluster needed:
 
     python3 examples/cluster/spark_solve.py --binary target/release/batchdoku \\
-        --input data/sample.txt --output /tmp/solved --master 'local[2]' -- solve -k 2 --format line
+        --input data/sample.txt --output /tmp/solved --master 'local[2]' -- solve -k 2 --format jsonl
 
 Everything after `--` is passed to batchdoku (default: `solve --format csv`); `--no-header`, `-q`, `-j 1` and the
 input format are added so that every output line is a result row. `index` and `line` count within each

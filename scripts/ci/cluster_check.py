@@ -17,7 +17,7 @@ output with the CLI's CSV output on the same input.
                                                  input_solutions), status, solutions, solution equal the CLI's
     cluster_check.py pipe-kaggle CLI.csv OUT_DIR IN.csv
                                                  spark_solve.py --keep-columns on the Kaggle layout: rows equal
-                                                 the CLI's (but index, line, error), input_solutions
+                                                 the CLI's (but index, line, error, expected), input_solutions
                                                  byte-identical to the input's solutions
     cluster_check.py dedupe CLI.csv OUT.parquet  the kept rows (line, puzzle, status, canonical, dropped) equal
     cluster_check.py overlap CLI.csv OUT.parquet the leaks (line, train_line, canonical) equal
