@@ -9,8 +9,12 @@ Arrow batch, threads=1: Spark runs one task per core) and writing Parquet:
     overlap --train X --test Y --output DIR the test records equivalent to a training record (the leak check)
 
 Inputs (`--input-format`): `text` (one puzzle per line; blank, `#` and `end` lines are not records, as in the
-CLI; `line` is the 1-based line number), `csv` (with a header; `--column` names the puzzle column, default
-`puzzle`) or `parquet`. Every executor needs the package: `pip install ./python pyarrow pandas` in the Python
+CLI; `line` is the 1-based line number), `csv` (with a header) or `parquet`. In CSV and Parquet input the puzzle
+column is found as the CLI finds it (frame_columns.py: `--column`, else a column named quizzes, quiz, puzzle,
+puzzles or question, else the one holding puzzles in the first rows); when there is none the script exits with
+code 2 and a message naming the input's columns, before any job runs. Input columns are never replaced: one named
+like a column the recipe adds (a Kaggle file's `solutions`) comes out unchanged as `input_solutions`, as with
+`batchdoku solve --keep-columns`. Every executor needs the package: `pip install ./python pyarrow pandas` in the Python
 that runs the executors (PYSPARK_PYTHON); the driver needs pyspark too.
 
 Dedupe and overlap scale past one machine's memory: canonical forms are computed on the executors, Spark groups
@@ -29,6 +33,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from frame_columns import SAMPLE_ROWS, ColumnError, puzzle_column, renamed_inputs
+
+# The columns each recipe adds (an input column with one of these names is renamed input_NAME).
+OURS = {"solve": ("status", "solutions", "solution"), "dedupe": ("status", "canonical", "pos", "dropped"),
+        "overlap": ("status", "canonical", "pos", "train_pos", "train_line")}
 STATUS_NAMES = None  # filled from the package on first use (on each executor)
 
 
@@ -103,30 +112,50 @@ def with_position(df):
     """`df` with `pos`: each row's 0-based position in read order, computed in SQL (no Python per row)."""
     from pyspark.sql import functions as F
 
-    df = df.withColumn("_pid", F.spark_partition_id()).withColumn("_mid", F.monotonically_increasing_id())
-    sizes = dict(df.groupBy("_pid").count().collect())
+    pid_col, mid_col = (fresh(df, n) for n in ("_pid", "_mid"))
+    df = df.withColumn(pid_col, F.spark_partition_id()).withColumn(mid_col, F.monotonically_increasing_id())
+    sizes = dict(df.groupBy(pid_col).count().collect())
     base, offsets = 0, {}
     for pid in sorted(sizes):
         offsets[pid] = base
         base += sizes[pid]
     first = F.create_map(*[x for pid, off in offsets.items() for x in (F.lit(pid), F.lit(off))]) if offsets else None
-    pos = (first[F.col("_pid")] if first is not None else F.lit(0)) + (F.col("_mid") - F.shiftleft(F.col("_pid").cast("long"), 33))
-    return df.withColumn("pos", pos).drop("_pid", "_mid")
+    pos = (first[F.col(pid_col)] if first is not None else F.lit(0)) + (F.col(mid_col) - F.shiftleft(F.col(pid_col).cast("long"), 33))
+    return df.withColumn("pos", pos).drop(pid_col, mid_col)
 
 
-def read_puzzles(spark, path, fmt, column):
-    """A DataFrame with the puzzle column `column` (and `line` for text input) and the input's other columns."""
+def fresh(df, name):
+    """`name`, with more underscores in front until no column of `df` has it: a working column of our own."""
+    while name.lower() in {c.lower() for c in df.columns}:
+        name = "_" + name
+    return name
+
+
+class InputError(Exception):
+    """The input cannot be read as asked (no puzzle column, no --order column): the message says why."""
+
+
+def read_puzzles(spark, path, fmt, column, ours):
+    """(DataFrame, puzzle column, renames): the input's columns, those named like one of `ours` renamed
+    (`renames`: {input name: output name}), with `line` and `puzzle` for text input. Raises InputError, before any
+    job over the data, when CSV or Parquet input has no puzzle column."""
     from pyspark.sql import functions as F
 
-    if fmt == "parquet":
-        return spark.read.parquet(path), column
-    if fmt == "csv":
-        return spark.read.option("header", True).csv(path), column
+    if fmt in ("parquet", "csv"):
+        df = spark.read.parquet(path) if fmt == "parquet" else spark.read.option("header", True).csv(path)
+        try:
+            col = puzzle_column(df.columns, lambda: [r.asDict() for r in df.limit(SAMPLE_ROWS).collect()], column)
+        except ColumnError as e:
+            raise InputError(f"{path}: {e}") from None
+        renames = renamed_inputs(df.columns, ours)
+        for old, new in renames.items():
+            df = df.withColumnRenamed(old, new)
+        return df, renames.get(col, col), renames
     # text: one record per line; the CLI's non-records (blank, `#` comment, `end`) are dropped after numbering.
     df = with_position(spark.read.text(path)).withColumn("line", F.col("pos") + 1).drop("pos")
     body = F.trim(F.regexp_replace(F.col("value"), r"^[\s\x{FEFF}]+|\s+$", ""))
     df = df.where((body != "") & ~body.startswith("#") & (body != "end"))
-    return df.withColumnRenamed("value", "puzzle").select("line", "puzzle"), "puzzle"
+    return df.withColumnRenamed("value", "puzzle").select("line", "puzzle"), "puzzle", {}
 
 
 def schema_plus(df, fields):
@@ -135,7 +164,7 @@ def schema_plus(df, fields):
 
 
 def solve(spark, args):
-    df, col = read_puzzles(spark, args.input, args.input_format, args.column)
+    df, col, _ = read_puzzles(spark, args.input, args.input_format, args.column, OURS["solve"])
     if args.partitions:
         df = df.repartition(args.partitions)  # rows keep their `line` (text input); Parquet keeps no order
     out = df.mapInArrow(solve_batches(col, args.count_limit),
@@ -147,10 +176,14 @@ def classes(spark, path, args):
     """Canonical forms of one input, with `pos` (the order that decides which record of a class is first)."""
     from pyspark.sql import functions as F
 
-    df, col = read_puzzles(spark, path, args.input_format, args.column)
+    df, col, renames = read_puzzles(spark, path, args.input_format, args.column, OURS[args.recipe])
     if args.order:
-        df = df.withColumn("pos", F.col(args.order))
-    elif "line" in df.columns:
+        order = next((c for c in df.columns if c.lower() == renames.get(args.order, args.order).lower()), None)
+        if order is None:
+            raise InputError(f"{path}: no --order column {args.order!r}; the input's columns are: "
+                             f"{', '.join(df.columns)}")
+        df = df.withColumn("pos", F.col(order))
+    elif args.input_format == "text":
         df = df.withColumn("pos", F.col("line"))
     else:
         df = with_position(df)
@@ -176,7 +209,7 @@ def overlap(spark, args):
     test, _ = classes(spark, args.test, args)
     firsts = (train.where(F.col("canonical").isNotNull()).groupBy("canonical")
               .agg(F.min("pos").alias("train_pos")))
-    if "line" in train.columns:
+    if args.input_format == "text":
         firsts = firsts.withColumnRenamed("train_pos", "train_line")
     leaks = test.where(F.col("canonical").isNotNull()).join(firsts, "canonical")
     leaks.withColumn("status", F.lit("leak")).orderBy("pos").write.mode(args.write_mode).parquet(args.output)
@@ -190,7 +223,7 @@ def main(argv=None):
     ap.add_argument("--test", help="test split (overlap)")
     ap.add_argument("--output", required=True, help="Parquet output directory; must not exist")
     ap.add_argument("--input-format", choices=["text", "csv", "parquet"], default="text")
-    ap.add_argument("--column", default="puzzle", help="puzzle column of CSV/Parquet input (default puzzle)")
+    ap.add_argument("--column", help="puzzle column of CSV/Parquet input (default: found as the CLI finds it)")
     ap.add_argument("--order", help="dedupe/overlap: the column giving each record's original position")
     ap.add_argument("-k", "--count-limit", type=int, default=1, help="solve: count solutions up to this (2 = uniqueness)")
     ap.add_argument("--master", default="local[2]", help="Spark master (default local[2])")
@@ -232,6 +265,9 @@ def main(argv=None):
             print(f"spark_frames {args.recipe}: {rows} rows written, job {elapsed:.2f} s ({rows / elapsed:.0f} rows/s)"
                   f"{f' (run {run + 1})' if args.repeat > 1 else ''}, Spark start-up {startup:.2f} s{warm}",
                   file=sys.stderr)
+    except InputError as e:
+        print(f"spark_frames {args.recipe}: {e}", file=sys.stderr)
+        sys.exit(2)
     finally:
         spark.stop()
 

@@ -11,7 +11,10 @@ Each partition's records stream through `batchdoku solve` (stdin -> stdout, one 
   record line is a CSV header (it contains a comma and does not start with a grid, as the CLI detects it), every
   line equal to it is dropped too, it is written first to each partition's pipe, and batchdoku reads CSV
   (`--input-format csv`: the puzzle column and `--keep-columns` work as in the CLI); otherwise batchdoku reads
-  lines (`--input-format line`). Block-format inputs (a grid over 9 lines) cannot be split by line: convert them
+  lines (`--input-format line`). Unless `--column` or `--input-format` is passed to batchdoku, the puzzle column
+  must be there: named (quizzes, quiz, puzzle, puzzles, question) or holding puzzles in the first records
+  (frame_columns.py); else the script stops before the job with code 2 and a message naming the header's
+  columns (the CLI would read its first column, every record `invalid`). Block-format inputs (a grid over 9 lines) cannot be split by line: convert them
   first (`batchdoku solve --format line` keeps the puzzle, `canon --format line` its form).
 * **A failure fails the job, saying why.** Every record must give exactly one output row: a task whose binary
   exits with a code other than 0 or 1 (1: finished, some records `invalid`, each with its row), or gives a different number of rows than the records it was given, raises an error naming the
@@ -20,7 +23,7 @@ Each partition's records stream through `batchdoku solve` (stdin -> stdout, one 
 Local mode, no cluster needed:
 
     python3 examples/cluster/spark_solve.py --binary target/release/batchdoku \\
-        --input data/sample.txt --output /tmp/solved --master 'local[2]' -- solve -k 2 --format line
+        --input data/sample.txt --output /tmp/solved --master 'local[2]' -- solve -k 2 --format jsonl
 
 Everything after `--` is passed to batchdoku (default: `solve --format csv`); `--no-header`, `-q`, `-j 1` and the
 input format are added so that every output line is a result row. `index` and `line` count within each
@@ -28,6 +31,7 @@ partition: carry your own id after the 81 cells and add `--keep-trailing`, or us
 """
 
 import argparse
+import csv
 import os
 import shlex
 import subprocess
@@ -35,6 +39,8 @@ import sys
 import tempfile
 import threading
 import time
+
+from frame_columns import SAMPLE_ROWS, ColumnError, puzzle_column
 
 GRID_CELLS = 81
 CELL_CHARS = frozenset("123456789.0-_*")
@@ -53,6 +59,19 @@ def csv_header(first):
     if "," in body and not starts_with_grid and body.isprintable():
         return first
     return None
+
+
+def csv_fields(line):
+    """The fields of one CSV line, each stripped (the CLI strips names and puzzle fields)."""
+    return [f.strip() for f in next(csv.reader([line.lstrip("\ufeff")]), [])]
+
+
+def check_puzzle_column(header, records):
+    """Raises ColumnError (naming the header's columns) when neither the header nor the `records` after it show a
+    puzzle column, as frame_columns.puzzle_column finds it."""
+    names = csv_fields(header)
+    rows = [dict(zip(names, csv_fields(r))) for r in records if r != header]
+    puzzle_column(names, lambda: rows)
 
 
 def pipe_partition(name, command, header):
@@ -151,10 +170,16 @@ def main(argv=None):
         started = time.time()
         sc.addFile(os.path.abspath(args.binary))
         lines = sc.textFile(args.input, minPartitions=args.partitions) if args.partitions else sc.textFile(args.input)
-        first = lines.filter(is_record).take(1)
+        first = lines.filter(is_record).take(SAMPLE_ROWS + 1)
         header = csv_header(first[0]) if first else None
         chosen = any(a == "--input-format" or a.startswith("--input-format=") or a == "--column"
                      or a.startswith("--column=") for a in tool_args)
+        if not chosen and header is not None:
+            try:
+                check_puzzle_column(header, first[1:])
+            except ColumnError as e:
+                print(f"spark_solve: {args.input}: {e}", file=sys.stderr)
+                sys.exit(2)
         if not chosen:
             extra += ["--input-format", "csv" if header is not None else "line"]
         command = tool_args + extra
