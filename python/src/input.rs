@@ -292,8 +292,9 @@ impl<'py> Puzzles<'py> {
                 }
                 Ok(Puzzles::Lines { bytes, ends })
             }
-            b'u' | b'i' | b'f' if shape.len() == 1 => Err(type_error(format!(
-                "a one-dimensional array of {dtype}, not text; {}",
+            // Most likely a CSV column of puzzles read as numbers.
+            b'u' | b'i' if shape.len() == 1 => Err(PyValueError::new_err(format!(
+                "puzzles: an integer array must have shape (n, 81) or (n, 9, 9), got {shape:?}; {}",
                 numbers_hint()
             ))),
             b'u' | b'i' => {

@@ -250,7 +250,7 @@ def test_each_function_returns_the_statuses_status_says():
 def test_read_every_format_with_expected_column():
     k = batchdoku.read(KAGGLE)
     assert k["puzzles"].shape == (4, 81)
-    assert k["expected"].shape == (4, 81)
+    assert k["expected_solution"].shape == (4, 81)
     assert list(k["line"]) == [2, 3, 4, 5]
     short = batchdoku.read(ROOT / "tests" / "fixtures" / "formats" / "luogu_short.txt")
     assert list(short["valid"]) == [True, False, False]
@@ -392,14 +392,14 @@ def test_malformed_records_stay_invalid_when_passed_on():
 def test_read_with_a_column_like_the_cli():
     path = FIXTURES / "sudoku.csv"
     by_name = batchdoku.read(path, column="SOLUTIONS")
-    assert "expected" not in by_name
+    assert "expected_solution" not in by_name
     cli_rows = cli("solve", "--column", "solutions", path)
     assert [bool(v) for v in by_name["valid"]] == [row["puzzle"] != "" for row in cli_rows]
     assert list(batchdoku.to_strings(by_name["puzzles"]).astype(str)) == [
         row["puzzle"].replace(".", "0") for row in cli_rows
     ]
     plain = batchdoku.read(path)
-    assert "expected" in plain and list(plain["valid"]).count(False) == 2
+    assert "expected_solution" in plain and list(plain["valid"]).count(False) == 2
     with pytest.raises(ValueError, match="nope"):
         batchdoku.read(path, column="nope")
 
