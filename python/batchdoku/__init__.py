@@ -30,7 +30,7 @@ import numpy as np
 # The native module (python/src/lib.rs): the functions and constants, re-exported as they are. Their types are in
 # _batchdoku.pyi, their docstrings are its Rust doc comments (help(batchdoku.solve) shows them).
 from . import _batchdoku
-from ._batchdoku import NO_GRID, __version__, canon, dedupe, generate, overlap, read, score, solve
+from ._batchdoku import NO_GRID, STATUS_NAMES, __version__, canon, dedupe, generate, overlap, read, score, solve
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy.typing as npt
@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "Status",
     "NO_GRID",
+    "STATUS_NAMES",
     "SolveResult",
     "ScoreResult",
     "CanonResult",
@@ -88,7 +89,7 @@ class Status(IntEnum):
     """:func:`overlap`: a test puzzle equivalent to a training one."""
 
 
-assert [s.name.lower() for s in Status] == _batchdoku.STATUS_NAMES, "Status differs from the library's statuses"
+assert [s.name.lower() for s in Status] == STATUS_NAMES, "Status differs from the library's statuses"
 
 
 class SolveResult(TypedDict):
@@ -146,13 +147,17 @@ class GenerateResult(TypedDict):
     solution: "npt.NDArray[np.uint8]"
 
 
-class DedupeResult(TypedDict):
-    """What :func:`dedupe` returns: one entry per kept row (the CLI's ``dedupe`` rows), in input order."""
+class _Canonical(TypedDict, total=False):
+    canonical: "npt.NDArray[np.uint8]"
+
+
+class DedupeResult(_Canonical):
+    """What :func:`dedupe` returns: one entry per kept row (the CLI's ``dedupe`` rows), in input order
+    (``canonical`` not with ``exact=True``, as the CLI's ``dedupe --exact``)."""
 
     row: "npt.NDArray[np.uint64]"
     puzzle: "npt.NDArray[np.uint8]"
     status: "npt.NDArray[np.uint8]"
-    canonical: "npt.NDArray[np.uint8]"
     dropped: "npt.NDArray[np.int64]"
     error: List[Optional[str]]
 
@@ -221,6 +226,16 @@ def _is_grid(value: Any) -> bool:
     return isinstance(value, np.ndarray) and value.ndim == 2 and value.shape[1] == 81
 
 
+def _grid_text(name: str, cells: Any) -> "npt.NDArray[np.bytes_]":
+    """The CLI's text of a grid column: :func:`to_strings`, with ``.`` for blanks in ``puzzle`` (as the CLI writes
+    puzzles; solutions and canonical forms keep ``0``)."""
+    text = to_strings(cells)
+    if name == "puzzle":
+        chars = text.view(np.uint8)
+        chars[chars == ord("0")] = ord(".")
+    return text
+
+
 def _need(module: str, function: str) -> Any:
     import importlib
 
@@ -236,7 +251,8 @@ def to_arrow(result: Mapping[str, Any]) -> "pyarrow.Table":
 
     Columns are named and ordered as the CLI's CSV columns (``puzzles`` becomes ``puzzle``); ``status`` is a
     dictionary (categorical) column of the CLI's status names (``solved``, ``unique``, ... ``leak``); each
-    ``(n, 81)`` grid becomes an 81-character string (blanks ``0``), null where there is no grid (a
+    ``(n, 81)`` grid becomes an 81-character string as the CLI writes it (blanks ``.`` in ``puzzle``, ``0`` in
+    the others), null where there is no grid (a
     :data:`NO_GRID` row); ``error``, ``transform`` and ``split`` are strings (null for ``None``); numbers keep
     their types. Needs ``pyarrow``."""
     pa = _need("pyarrow", "to_arrow")
@@ -246,7 +262,7 @@ def to_arrow(result: Mapping[str, Any]) -> "pyarrow.Table":
             codes = np.asarray(value, dtype=np.int8)
             arrays[name] = pa.DictionaryArray.from_arrays(codes, pa.array(_batchdoku.STATUS_NAMES, pa.string()))
         elif _is_grid(value):
-            text = to_strings(value)  # one buffer of n * 81 digits (zeros where there is no grid)
+            text = _grid_text(name, value)  # one buffer of n * 81 characters (zeros where there is no grid)
             n = len(text)
             valid = text != b""
             offsets = np.arange(0, 81 * n + 1, 81, dtype=np.int32)
@@ -275,7 +291,7 @@ def to_pandas(result: Mapping[str, Any]) -> "pandas.DataFrame":
         if name == "status":
             columns[name] = pd.Categorical.from_codes(np.asarray(value, dtype=np.int8), _batchdoku.STATUS_NAMES)
         elif _is_grid(value):
-            text = to_strings(value)
+            text = _grid_text(name, value)
             strings = text.astype("U81").astype(object)  # one str per row
             strings[text == b""] = None
             columns[name] = pd.Series(strings, dtype=_text_dtype(pd))

@@ -230,8 +230,9 @@ fn kept_rows<'py>(
 /// keeps its row, in place. Returns, one entry per kept row, ``row`` (uint64, its 0-based position
 /// in ``puzzles``: the CLI's ``index`` minus 1), ``puzzle`` (uint8, (k, 81), a :data:`NO_GRID` row
 /// for a malformed one), ``status`` (``Status.OK`` or ``Status.INVALID``), ``canonical`` (uint8,
-/// (k, 81), a :data:`NO_GRID` row when invalid or with ``exact=True``), ``dropped`` (int64, the
-/// copies left out; -1 for an invalid row) and ``error``.
+/// (k, 81), a :data:`NO_GRID` row when invalid; no such entry with ``exact=True``, as the CLI's
+/// ``dedupe --exact`` has no such column), ``dropped`` (int64, the copies left out; -1 for an
+/// invalid row) and ``error``.
 #[pyfunction]
 #[pyo3(signature = (puzzles, exact = false, threads = None))]
 pub fn dedupe<'py>(
@@ -262,7 +263,12 @@ pub fn dedupe<'py>(
         .filter(|&i| emitted.status[i] != duplicate)
         .map(|i| (Split::Train, i, &emitted))
         .collect();
-    kept_rows(py, &rows, "dropped", |d| d, false)
+    let dict = kept_rows(py, &rows, "dropped", |d| d, false)?;
+    if exact {
+        // As the CLI's `dedupe --exact`, which computes no canonical form.
+        dict.del_item("canonical")?;
+    }
+    Ok(dict)
 }
 
 /// Find the test puzzles equivalent to a training puzzle (train/test leaks): the rows the CLI's

@@ -291,7 +291,8 @@ fn score<'py>(
 ///
 /// Returns ``status`` (uint8: ``Status.OK`` when canonicalised (as the CLI's ``canon``),
 /// ``Status.INVALID`` for a malformed puzzle, a :data:`NO_GRID` row or contradictory givens, as
-/// in :func:`solve`), ``canonical`` (uint8, (n, 81), a :data:`NO_GRID` row when invalid),
+/// in :func:`solve`), ``canonical`` (uint8, (n, 81): the form of the givens even when they
+/// contradict each other, as the CLI writes it; a :data:`NO_GRID` row for a malformed puzzle),
 /// ``transform`` and ``error`` (lists: ``None`` or a string per puzzle). ``transform[i]`` maps
 /// puzzle ``i`` to its canonical form, in the library's text form (``batchdoku::Transform``):
 /// ``"T;rows=...;cols=...;digits=..."``, where the first field is ``T`` (transpose first) or
@@ -319,8 +320,10 @@ fn canon<'py>(
     let errors = run_job(py, &CanonJob, &view, threads, parts, |part, j, row, _| {
         let ((status, canonical), transforms) = part;
         status[j] = row.status.ordinal() as u8;
+        // As the CLI's: contradictory givens have a canonical form (but no
+        // transform); a malformed puzzle has neither.
+        put_grid(canonical, j, row.canonical.as_ref());
         if let Some(t) = row.transform {
-            put_grid(canonical, j, row.canonical.as_ref());
             transforms[j] = t;
         }
     })?;
