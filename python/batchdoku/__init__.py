@@ -23,7 +23,8 @@ b'417369825'
 """
 
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, TypedDict
+import typing
+from typing import Any, Dict, List, Mapping, Optional, TypedDict
 
 import numpy as np
 
@@ -32,7 +33,7 @@ import numpy as np
 from . import _batchdoku
 from ._batchdoku import NO_GRID, STATUS_NAMES, __version__, canon, dedupe, generate, overlap, read, score, solve
 
-if TYPE_CHECKING:  # pragma: no cover
+if typing.TYPE_CHECKING:  # pragma: no cover
     import numpy.typing as npt
     import pandas
     import pyarrow

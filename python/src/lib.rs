@@ -19,7 +19,9 @@ use batchdoku::{
     Grid, InputFormat, ReadOptions, Record, ScoreOptions, Transform, Weights, WeightsError,
 };
 use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
@@ -400,7 +402,9 @@ fn read<'py>(
         Ok((cells, lines, has_expected.then_some(expected), errors))
     })?;
     let (cells, lines, expected, errors) = result.map_err(|e| {
-        if e.kind() == std::io::ErrorKind::InvalidInput {
+        if std::path::Path::new(path).is_dir() {
+            PyIsADirectoryError::new_err(format!("{path}: {e}"))
+        } else if e.kind() == std::io::ErrorKind::InvalidInput {
             PyValueError::new_err(format!("{path}: {e}"))
         } else {
             os_error(path, &e)
