@@ -3,15 +3,20 @@
 The same engine as the ``batchdoku`` command-line tool (a Rust library), called in-process with the GIL released.
 Puzzles are what a data person holds: a list of 81-character strings (digits, blanks as ``.`` or ``0``; text after
 the 81 cells is ignored), a NumPy string array (``<U81``, ``S81``) or object array, a pandas Series (``df[col]``),
-or an integer array of any integer dtype and byte order shaped ``(n, 81)`` or ``(n, 9, 9)`` with 0 for blanks (or
-a ``memoryview`` of one, read as the array it views).
+a pyarrow ``Array`` or ``ChunkedArray`` of text (read in place; a null is an invalid row), or an integer array of
+any integer dtype and byte order shaped ``(n, 81)`` or ``(n, 9, 9)`` with 0 for blanks (or a ``memoryview`` of
+one, read as the array it views). Numbers where text belongs (a CSV column read without ``dtype=str``) raise an
+error that says so.
 
-Results come back as a dict of NumPy arrays, one entry per puzzle, in input order. A malformed or contradictory
+Results come back as a dict of NumPy arrays, one entry per puzzle, in input order; :func:`to_pandas` and
+:func:`to_arrow` make a DataFrame or an Arrow table of any of them, with the CLI's column names. The corpus tools
+:func:`generate`, :func:`dedupe` and :func:`overlap` are the CLI's commands. A malformed or contradictory
 puzzle never raises: its ``status`` is ``Status.INVALID`` and ``error[i]`` says why (``error[i]`` is ``None``
 for every other puzzle). A grid that is not there (a malformed record in :func:`read`, no solution, no canonical
 form) is a row of :data:`NO_GRID` (255) values, and such a row passed on stays ``INVALID``. An argument of the
 wrong type raises ``TypeError``; a wrong shape, a cell value outside 0..9, a count below 1 or ``threads`` above
-1024 raises ``ValueError``. Ctrl-C during a long call raises ``KeyboardInterrupt`` within about a second. Row numbers in messages count from 0 (``row 3 (0-based)``, as Python indexes); file lines count
+1024 raises ``ValueError``; a missing file ``FileNotFoundError``. Ctrl-C during a long call raises
+``KeyboardInterrupt`` within about a second. Row numbers in messages count from 0 (``row 3 (0-based)``, as Python indexes); file lines count
 from 1 (``path:5``), as the CLI's.
 
 >>> import batchdoku

@@ -97,7 +97,10 @@ pub fn is_arrow(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
 pub fn chunks<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Vec<Chunk<'py>>> {
     let py = obj.py();
     let arrays: Vec<Bound<'py, PyAny>> = if obj.hasattr("chunks")? && obj.hasattr("num_chunks")? {
-        obj.getattr("chunks")?.cast_into::<PyList>()?.iter().collect()
+        obj.getattr("chunks")?
+            .cast_into::<PyList>()?
+            .iter()
+            .collect()
     } else {
         vec![obj.clone()]
     };
@@ -162,7 +165,11 @@ pub fn chunks<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Vec<Chunk<'py>>> {
                 1,
             ))?,
             None if len == 0 => continue,
-            None => return Err(PyTypeError::new_err("puzzles: an Arrow array without offsets")),
+            None => {
+                return Err(PyTypeError::new_err(
+                    "puzzles: an Arrow array without offsets",
+                ))
+            }
         };
         let offsets = if large {
             Offsets::Large(offsets.cast_into::<PyArray1<i64>>()?.readonly())
@@ -182,4 +189,35 @@ pub fn chunks<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Vec<Chunk<'py>>> {
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_cut_at_their_offsets_and_nulls_read_from_the_bitmap() {
+        let data = b"abcdefgh";
+        // Three strings "ab", "cde", "" starting at offset 1 of a sliced array
+        // (the bitmap's bit 0 belongs to the slice's parent).
+        let small = [0, 2, 5, 5];
+        let large = [0i64, 2, 5, 5];
+        let bits = [0b0000_1010u8]; // bits 1 and 3 valid: strings 0 and 2
+        let view = ChunkView {
+            data,
+            small: &small,
+            large: &[],
+            validity: Some((&bits, 1)),
+        };
+        assert_eq!(view.get(0), Some(&b"ab"[..]));
+        assert_eq!(view.get(1), None);
+        assert_eq!(view.get(2), Some(&b""[..]));
+        let all_valid = ChunkView {
+            data,
+            small: &[],
+            large: &large,
+            validity: None,
+        };
+        assert_eq!(all_valid.get(1), Some(&b"cde"[..]));
+    }
 }

@@ -7,9 +7,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use batchdoku::batch::{
-    ClassMap, DedupeJob, Equivalence, OverlapJob, Pass, Row, Split, Status,
-};
+use batchdoku::batch::{ClassMap, DedupeJob, Equivalence, OverlapJob, Pass, Row, Split, Status};
 use batchdoku::{ClueTarget, GenerateError, Generator, Grid, Solver, Spec, Symmetry};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -74,7 +72,9 @@ pub fn generate<'py>(
     let generator =
         Generator::new(spec, seed).map_err(|e| PyValueError::new_err(format!("generate: {e}")))?;
     if start.checked_add(count).is_none() {
-        return Err(PyValueError::new_err("generate: start plus count overflows"));
+        return Err(PyValueError::new_err(
+            "generate: start plus count overflows",
+        ));
     }
     let threads = threads_arg(threads)?;
     let n = usize::try_from(count).map_err(|_| PyValueError::new_err("count is too large"))?;
@@ -300,7 +300,10 @@ pub fn overlap<'py>(
     };
     let trained = run_pass(py, &job(Split::Train), &train, threads, |_| None)?;
     let tested = run_pass(py, &job(Split::Test), &test, threads, |row| row.train_line)?;
-    let (leak, invalid) = (Status::Leak.ordinal() as u8, Status::Invalid.ordinal() as u8);
+    let (leak, invalid) = (
+        Status::Leak.ordinal() as u8,
+        Status::Invalid.ordinal() as u8,
+    );
     let mut rows = Vec::new();
     for (split, pass) in [(Split::Train, &trained), (Split::Test, &tested)] {
         rows.extend(
@@ -310,5 +313,11 @@ pub fn overlap<'py>(
         );
     }
     // Training lines are 1-based rows here: the row is one less.
-    kept_rows(py, &rows, "train_row", |line| if line > 0 { line - 1 } else { -1 }, true)
+    kept_rows(
+        py,
+        &rows,
+        "train_row",
+        |line| if line > 0 { line - 1 } else { -1 },
+        true,
+    )
 }

@@ -1,5 +1,6 @@
-//! Python bindings: `batchdoku.solve`, `score`, `canon` and `read` over
-//! NumPy arrays. Each call runs a library job (`batchdoku::batch`, or the
+//! Python bindings: `batchdoku.solve`, `score`, `canon` and `read` (and,
+//! in `corpus.rs`, `generate`, `dedupe` and `overlap`) over NumPy arrays
+//! and Arrow arrays (`arrow.rs`). Each call runs a library job (`batchdoku::batch`, or the
 //! canonical-form job over `batchdoku::canon`) through the library's
 //! per-record step, with the GIL released (see `run.rs`), on a rayon pool
 //! built once per thread count for the process (see `pool.rs`). No second
