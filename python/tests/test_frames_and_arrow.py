@@ -174,3 +174,13 @@ def test_numbers_in_arrow_get_the_dtype_str_hint():
     for array in (pa.array([3070040, 4]), pa.array([1.5, None]), pa.chunked_array([pa.array([1])])):
         with pytest.raises(TypeError, match=r"read the CSV with dtype=str"):
             batchdoku.solve(array)
+
+
+def test_fixed_size_and_null_arrow_arrays():
+    hard = lines(TRAIN)[0]
+    fixed = pa.array([hard.encode(), None], pa.binary(81))
+    r = batchdoku.solve(fixed)
+    assert [Status(s) for s in r["status"]] == [Status.SOLVED, Status.INVALID]
+    nulls = batchdoku.canon(pa.nulls(3))
+    assert (nulls["status"] == Status.INVALID).all() and all("missing value" in e for e in nulls["error"])
+    assert len(batchdoku.solve(pa.chunked_array([], pa.string()))["status"]) == 0
