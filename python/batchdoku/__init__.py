@@ -3,15 +3,20 @@
 The same engine as the ``batchdoku`` command-line tool (a Rust library), called in-process with the GIL released.
 Puzzles are what a data person holds: a list of 81-character strings (digits, blanks as ``.`` or ``0``; text after
 the 81 cells is ignored), a NumPy string array (``<U81``, ``S81``) or object array, a pandas Series (``df[col]``),
-or an integer array of any integer dtype and byte order shaped ``(n, 81)`` or ``(n, 9, 9)`` with 0 for blanks (or
-a ``memoryview`` of one, read as the array it views).
+a pyarrow ``Array`` or ``ChunkedArray`` of text (read in place; a null is an invalid row), or an integer array of
+any integer dtype and byte order shaped ``(n, 81)`` or ``(n, 9, 9)`` with 0 for blanks (or a ``memoryview`` of
+one, read as the array it views). Numbers where text belongs (a CSV column read without ``dtype=str``) raise an
+error that says so.
 
-Results come back as a dict of NumPy arrays, one entry per puzzle, in input order. A malformed or contradictory
+Results come back as a dict of NumPy arrays, one entry per puzzle, in input order; :func:`to_pandas` and
+:func:`to_arrow` make a DataFrame or an Arrow table of any of them, with the CLI's column names. The corpus tools
+:func:`generate`, :func:`dedupe` and :func:`overlap` are the CLI's commands. A malformed or contradictory
 puzzle never raises: its ``status`` is ``Status.INVALID`` and ``error[i]`` says why (``error[i]`` is ``None``
 for every other puzzle). A grid that is not there (a malformed record in :func:`read`, no solution, no canonical
 form) is a row of :data:`NO_GRID` (255) values, and such a row passed on stays ``INVALID``. An argument of the
 wrong type raises ``TypeError``; a wrong shape, a cell value outside 0..9, a count below 1 or ``threads`` above
-1024 raises ``ValueError``. Ctrl-C during a long call raises ``KeyboardInterrupt`` within about a second. Row numbers in messages count from 0 (``row 3 (0-based)``, as Python indexes); file lines count
+1024 raises ``ValueError``; a missing file ``FileNotFoundError``. Ctrl-C during a long call raises
+``KeyboardInterrupt`` within about a second. Row numbers in messages count from 0 (``row 3 (0-based)``, as Python indexes); file lines count
 from 1 (``path:5``), as the CLI's.
 
 >>> import batchdoku
@@ -23,30 +28,42 @@ b'417369825'
 """
 
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, List, Optional, TypedDict
+import typing
+from typing import Any, Dict, List, Mapping, Optional, TypedDict
 
 import numpy as np
 
 # The native module (python/src/lib.rs): the functions and constants, re-exported as they are. Their types are in
 # _batchdoku.pyi, their docstrings are its Rust doc comments (help(batchdoku.solve) shows them).
 from . import _batchdoku
-from ._batchdoku import NO_GRID, __version__, canon, read, score, solve
+from ._batchdoku import NO_GRID, STATUS_NAMES, __version__, canon, dedupe, generate, overlap, read, score, solve
 
-if TYPE_CHECKING:  # pragma: no cover
+if typing.TYPE_CHECKING:  # pragma: no cover
     import numpy.typing as npt
+    import pandas
+    import pyarrow
 
 __all__ = [
     "Status",
     "NO_GRID",
+    "STATUS_NAMES",
     "SolveResult",
     "ScoreResult",
     "CanonResult",
     "ReadResult",
+    "GenerateResult",
+    "DedupeResult",
+    "OverlapResult",
     "solve",
     "score",
     "canon",
     "read",
+    "generate",
+    "dedupe",
+    "overlap",
     "to_strings",
+    "to_pandas",
+    "to_arrow",
     "__version__",
 ]
 
@@ -73,13 +90,12 @@ class Status(IntEnum):
     OK = 6
     """:func:`canon`: the canonical form was computed (as the CLI's ``canon``; also the rows ``dedupe`` keeps)."""
     DUPLICATE = 7
-    """The CLI's ``dedupe`` only (a copy of an earlier puzzle, counted, never written): no function here returns
-    it."""
+    """A copy of an earlier puzzle (``dedupe``): counted, never written, so no function here returns it."""
     LEAK = 8
-    """The CLI's ``overlap`` only (a test puzzle equivalent to a training one): no function here returns it."""
+    """:func:`overlap`: a test puzzle equivalent to a training one."""
 
 
-assert [s.name.lower() for s in Status] == _batchdoku.STATUS_NAMES, "Status differs from the library's statuses"
+assert [s.name.lower() for s in Status] == STATUS_NAMES, "Status differs from the library's statuses"
 
 
 class SolveResult(TypedDict):
@@ -116,15 +132,52 @@ class CanonResult(TypedDict):
 
 
 class _Expected(TypedDict, total=False):
-    expected: "npt.NDArray[np.uint8]"
+    expected_solution: "npt.NDArray[np.uint8]"
 
 
 class ReadResult(_Expected):
-    """What :func:`read` returns (``expected`` only for CSV files with a solution column)."""
+    """What :func:`read` returns (``expected_solution`` only for CSV files with a solution column: its grids)."""
 
     puzzles: "npt.NDArray[np.uint8]"
     line: "npt.NDArray[np.uint64]"
     valid: "npt.NDArray[np.bool_]"
+    error: List[Optional[str]]
+
+
+class GenerateResult(TypedDict):
+    """What :func:`generate` returns: one entry per puzzle, in index order."""
+
+    index: "npt.NDArray[np.uint64]"
+    givens: "npt.NDArray[np.uint8]"
+    puzzle: "npt.NDArray[np.uint8]"
+    solution: "npt.NDArray[np.uint8]"
+
+
+class _Canonical(TypedDict, total=False):
+    canonical: "npt.NDArray[np.uint8]"
+
+
+class DedupeResult(_Canonical):
+    """What :func:`dedupe` returns: one entry per kept row (the CLI's ``dedupe`` rows), in input order
+    (``canonical`` not with ``exact=True``, as the CLI's ``dedupe --exact``)."""
+
+    row: "npt.NDArray[np.uint64]"
+    puzzle: "npt.NDArray[np.uint8]"
+    status: "npt.NDArray[np.uint8]"
+    dropped: "npt.NDArray[np.int64]"
+    error: List[Optional[str]]
+
+
+class OverlapResult(TypedDict):
+    """What :func:`overlap` returns: one entry per leaking test puzzle and per invalid puzzle of either input (the
+    CLI's ``overlap`` rows), training rows first."""
+
+    split: List[str]
+    row: "npt.NDArray[np.uint64]"
+    puzzle: "npt.NDArray[np.uint8]"
+    status: "npt.NDArray[np.uint8]"
+    train_row: "npt.NDArray[np.int64]"
+    canonical: "npt.NDArray[np.uint8]"
     error: List[Optional[str]]
 
 
@@ -153,3 +206,109 @@ def to_strings(cells: Any) -> "npt.NDArray[np.bytes_]":
     if missing.any():
         text[missing] = 0
     return text.view("S81").reshape(len(text))
+
+
+# The columns of to_pandas/to_arrow, in the CLI's order (`batchdoku solve --help` and the README's "Columns of
+# solve"): a result's keys under the CLI's names (read()'s ``puzzles`` is the CLI's ``puzzle``); keys no command
+# writes keep their names, in this order, and any other key comes last.
+_ORDER = [
+    "split", "row", "index", "line", "givens", "puzzle", "status", "solutions", "score", "solution", "guesses",
+    "nodes", "train_row", "canonical", "transform", "dropped", "valid", "expected_solution", "error",
+]
+_RENAMED = {"puzzles": "puzzle"}
+
+
+def _columns(result: Mapping[str, Any]) -> Dict[str, Any]:
+    """The result's entries under their CLI names, in the CLI's order."""
+    named = {_RENAMED.get(key, key): value for key, value in result.items()}
+    rank = {name: i for i, name in enumerate(_ORDER)}
+    lengths = {name: len(value) for name, value in named.items()}
+    if len(set(lengths.values())) > 1:
+        raise ValueError(f"not one result: its entries have different lengths {lengths}")
+    return dict(sorted(named.items(), key=lambda item: rank.get(item[0], len(_ORDER))))
+
+
+def _is_grid(value: Any) -> bool:
+    return isinstance(value, np.ndarray) and value.ndim == 2 and value.shape[1] == 81
+
+
+def _grid_text(name: str, cells: Any) -> "npt.NDArray[np.bytes_]":
+    """The CLI's text of a grid column: :func:`to_strings`, with ``.`` for blanks in ``puzzle`` (as the CLI writes
+    puzzles; solutions and canonical forms keep ``0``)."""
+    text = to_strings(cells)
+    if name == "puzzle":
+        chars = text.view(np.uint8)
+        chars[chars == ord("0")] = ord(".")
+    return text
+
+
+def _need(module: str, function: str) -> Any:
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise ImportError(f"batchdoku.{function} needs {module}: pip install {module}") from e
+
+
+def to_arrow(result: Mapping[str, Any]) -> "pyarrow.Table":
+    """Any result of this package (:func:`solve`, :func:`score`, :func:`canon`, :func:`read`, :func:`generate`,
+    :func:`dedupe`, :func:`overlap`) as a ``pyarrow.Table``, in one vectorised call.
+
+    Columns are named and ordered as the CLI's CSV columns (``puzzles`` becomes ``puzzle``); ``status`` is a
+    dictionary (categorical) column of the CLI's status names (``solved``, ``unique``, ... ``leak``); each
+    ``(n, 81)`` grid becomes an 81-character string as the CLI writes it (blanks ``.`` in ``puzzle``, ``0`` in
+    the others), null where there is no grid (a
+    :data:`NO_GRID` row); ``error``, ``transform`` and ``split`` are strings (null for ``None``); numbers keep
+    their types. Needs ``pyarrow``."""
+    pa = _need("pyarrow", "to_arrow")
+    arrays = {}
+    for name, value in _columns(result).items():
+        if name == "status":
+            codes = np.asarray(value, dtype=np.int8)
+            arrays[name] = pa.DictionaryArray.from_arrays(codes, pa.array(_batchdoku.STATUS_NAMES, pa.string()))
+        elif _is_grid(value):
+            text = _grid_text(name, value)  # one buffer of n * 81 characters (zeros where there is no grid)
+            n = len(text)
+            valid = text != b""
+            offsets = np.arange(0, 81 * n + 1, 81, dtype=np.int32)
+            bitmap = None if valid.all() else pa.array(valid).buffers()[1]
+            arrays[name] = pa.StringArray.from_buffers(
+                n, pa.py_buffer(offsets), pa.py_buffer(text), bitmap, int(n - valid.sum())
+            )
+        elif isinstance(value, np.ndarray):
+            arrays[name] = pa.array(value)
+        else:
+            arrays[name] = pa.array(list(value), pa.string())
+    return pa.table(arrays)
+
+
+def to_pandas(result: Mapping[str, Any]) -> "pandas.DataFrame":
+    """Any result of this package as a ``pandas.DataFrame``, in one vectorised call (no pyarrow needed).
+
+    The columns of :func:`to_arrow`: named and ordered as the CLI's CSV columns; ``status`` a categorical of the
+    CLI's status names (all nine as categories, so frames concatenate); each ``(n, 81)`` grid an 81-character
+    string, missing (``NaN``/``None``) where there is no grid, as ``pd.read_csv`` reads the CLI's empty field;
+    ``error``, ``transform`` and ``split`` strings or missing; numbers keep their types. The frame's index is the
+    row's position in the result. Needs ``pandas``."""
+    pd = _need("pandas", "to_pandas")
+    columns: Dict[str, Any] = {}
+    for name, value in _columns(result).items():
+        if name == "status":
+            columns[name] = pd.Categorical.from_codes(np.asarray(value, dtype=np.int8), _batchdoku.STATUS_NAMES)
+        elif _is_grid(value):
+            text = _grid_text(name, value)
+            strings = text.astype("U81").astype(object)  # one str per row
+            strings[text == b""] = None
+            columns[name] = pd.Series(strings, dtype=_text_dtype(pd))
+        elif isinstance(value, np.ndarray):
+            columns[name] = value
+        else:
+            columns[name] = pd.Series(list(value), dtype=_text_dtype(pd))
+    frame: "pandas.DataFrame" = pd.DataFrame(columns)
+    return frame
+
+
+def _text_dtype(pd: Any) -> Any:
+    """pandas' text dtype: ``str`` from pandas 3, ``object`` before."""
+    return "str" if int(pd.__version__.split(".")[0]) >= 3 else object

@@ -7,9 +7,11 @@ from typing import Any, Final, List, Literal, Optional, Protocol, Sequence, Unio
 import numpy as np
 import numpy.typing as npt
 
-from . import CanonResult, ReadResult, ScoreResult, SolveResult
+from . import CanonResult, DedupeResult, GenerateResult, OverlapResult, ReadResult, ScoreResult, SolveResult
 
-__all__ = ["solve", "score", "canon", "read", "STATUS_NAMES", "NO_GRID", "__version__"]
+__all__ = [
+    "solve", "score", "canon", "read", "generate", "dedupe", "overlap", "STATUS_NAMES", "NO_GRID", "__version__"
+]
 
 __version__: Final[str]
 # The cell value filling a row that holds no grid; every function takes such a row as an invalid puzzle.
@@ -21,7 +23,8 @@ class _ToNumpy(Protocol):
     def to_numpy(self) -> Any: ...
 
 # What the functions take as puzzles: strings (a list, a NumPy string or object array, a pandas Series: anything
-# with ``to_numpy()``), or integer cells shaped (n, 81) or (n, 9, 9) (any byte order, or a memoryview of them).
+# with ``to_numpy()``; a pyarrow Array or ChunkedArray of text, read in place), or integer cells shaped (n, 81) or
+# (n, 9, 9) (any byte order, or a memoryview of them).
 _Puzzles = Union[
     Sequence[str],
     Sequence[bytes],
@@ -61,3 +64,15 @@ def read(
     input_format: Literal["auto", "line", "csv", "block", "luogu", "poj"] = "auto",
     column: Optional[str] = None,
 ) -> ReadResult: ...
+def generate(
+    count: int,
+    seed: int,
+    clues: Optional[int] = None,
+    min_clues: Optional[int] = None,
+    minimal: bool = False,
+    symmetry: Literal["none", "central", "quarter", "mirror", "diagonal"] = "none",
+    start: int = 0,
+    threads: Optional[int] = None,
+) -> GenerateResult: ...
+def dedupe(puzzles: _Puzzles, exact: bool = False, threads: Optional[int] = None) -> DedupeResult: ...
+def overlap(train: _Puzzles, test: _Puzzles, threads: Optional[int] = None) -> OverlapResult: ...

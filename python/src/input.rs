@@ -16,6 +16,8 @@
 //! it has not got so). Anything else raises `TypeError`.
 
 use batchdoku::{parse_line, Grid, ParseError};
+
+use crate::arrow::{self, Chunk, ChunkView};
 use numpy::{
     Element, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray2, PyUntypedArray,
     PyUntypedArrayMethods,
@@ -49,10 +51,11 @@ pub enum Puzzles<'py> {
         /// End offset of each string in `bytes`.
         ends: Vec<usize>,
     },
+    /// An Arrow array's chunks, borrowed.
+    Arrow(Vec<Chunk<'py>>),
 }
 
 /// A view of [`Puzzles`] the workers can share without the GIL.
-#[derive(Clone, Copy)]
 pub enum PuzzleView<'a> {
     /// `n * 81` cell values, each row 0..=9 or all [`NO_GRID`].
     Cells(&'a [u8]),
@@ -63,6 +66,14 @@ pub enum PuzzleView<'a> {
         /// End offset of each string.
         ends: &'a [usize],
     },
+    /// Arrow chunks, and the index of each chunk's first string.
+    Arrow {
+        /// Each chunk's buffers.
+        chunks: Vec<ChunkView<'a>>,
+        /// `firsts[c]` is the index of chunk `c`'s first string; the last
+        /// entry is the number of strings.
+        firsts: Vec<usize>,
+    },
 }
 
 /// Why one puzzle has no grid.
@@ -71,6 +82,14 @@ pub enum Unreadable {
     Parse(ParseError),
     /// An array row of [`NO_GRID`] values.
     NoGrid,
+    /// A missing value (an Arrow null).
+    Missing,
+}
+
+/// What to do when puzzles arrive as numbers.
+pub fn numbers_hint() -> &'static str {
+    "puzzles must be text (81 characters each) or cells shaped (n, 81): numbers lose a puzzle's leading \
+     zeros; read the CSV with dtype=str (pd.read_csv(path, dtype=str))"
 }
 
 /// `TypeError` with the common prefix.
@@ -155,6 +174,12 @@ fn push_item(item: &Bound<'_, PyAny>, i: usize, bytes: &mut Vec<u8>) -> PyResult
         // invalid row, as the CLI makes of an empty field.
     } else if type_name(item) == "NAType" {
         // pandas.NA, also a missing value.
+    } else if item.is_instance_of::<pyo3::types::PyInt>() || item.is_instance_of::<PyFloat>() {
+        return Err(type_error(format!(
+            "row {i} (0-based): expected a string, got {}; {}",
+            type_name(item),
+            numbers_hint()
+        )));
     } else {
         return Err(type_error(format!(
             "row {i} (0-based): expected a string, got {}",
@@ -175,6 +200,9 @@ impl<'py> Puzzles<'py> {
         }
         if obj.cast::<PyUntypedArray>().is_ok() {
             return Self::from_array(obj);
+        }
+        if arrow::is_arrow(obj)? {
+            return Ok(Puzzles::Arrow(arrow::chunks(obj)?));
         }
         // A memoryview (or other buffer): the array it views.
         if obj.is_instance_of::<PyMemoryView>() {
@@ -264,6 +292,11 @@ impl<'py> Puzzles<'py> {
                 }
                 Ok(Puzzles::Lines { bytes, ends })
             }
+            // Most likely a CSV column of puzzles read as numbers.
+            b'u' | b'i' if shape.len() == 1 => Err(PyValueError::new_err(format!(
+                "puzzles: an integer array must have shape (n, 81) or (n, 9, 9), got {shape:?}; {}",
+                numbers_hint()
+            ))),
             b'u' | b'i' => {
                 let n = match shape[..] {
                     [n, c] if c == Grid::CELLS => n,
@@ -299,19 +332,33 @@ impl<'py> Puzzles<'py> {
                 first_of!(u8, i8, u16, i16, u32, i32, u64, i64);
                 Err(type_error(format!("unsupported integer dtype {dtype}")))
             }
+            b'f' => Err(type_error(format!(
+                "{EXPECTED}; got an array of dtype {dtype}; {}",
+                numbers_hint()
+            ))),
             _ => Err(type_error(format!("{EXPECTED}; got an array of dtype {dtype}"))),
         }
     }
 
     /// The view the workers read.
-    pub fn view(&self) -> PuzzleView<'_> {
-        match self {
+    pub fn view(&self) -> PyResult<PuzzleView<'_>> {
+        Ok(match self {
             Puzzles::Array(array) => {
                 PuzzleView::Cells(array.as_slice().expect("checked C-contiguous"))
             }
             Puzzles::Cells(cells) => PuzzleView::Cells(cells),
             Puzzles::Lines { bytes, ends } => PuzzleView::Lines { bytes, ends },
-        }
+            Puzzles::Arrow(chunks) => {
+                let mut firsts = vec![0];
+                for chunk in chunks {
+                    firsts.push(firsts[firsts.len() - 1] + chunk.len());
+                }
+                PuzzleView::Arrow {
+                    chunks: chunks.iter().map(Chunk::view).collect::<PyResult<_>>()?,
+                    firsts,
+                }
+            }
+        })
     }
 }
 
@@ -321,6 +368,7 @@ impl PuzzleView<'_> {
         match self {
             PuzzleView::Cells(cells) => cells.len() / Grid::CELLS,
             PuzzleView::Lines { ends, .. } => ends.len(),
+            PuzzleView::Arrow { firsts, .. } => firsts[firsts.len() - 1],
         }
     }
 
@@ -337,6 +385,15 @@ impl PuzzleView<'_> {
             PuzzleView::Lines { bytes, ends } => {
                 let start = if i == 0 { 0 } else { ends[i - 1] };
                 parse_line(&bytes[start..ends[i]]).map_err(Unreadable::Parse)
+            }
+            PuzzleView::Arrow { chunks, firsts } => {
+                // The chunk holding string `i`: the last one starting at or
+                // before it.
+                let c = firsts.partition_point(|&first| first <= i) - 1;
+                match chunks[c].get(i - firsts[c]) {
+                    Some(text) => parse_line(text).map_err(Unreadable::Parse),
+                    None => Err(Unreadable::Missing),
+                }
             }
         }
     }

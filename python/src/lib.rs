@@ -1,22 +1,28 @@
-//! Python bindings: `batchdoku.solve`, `score`, `canon` and `read` over
-//! NumPy arrays. Each call runs a library job (`batchdoku::batch`, or the
+//! Python bindings: `batchdoku.solve`, `score`, `canon` and `read` (and,
+//! in `corpus.rs`, `generate`, `dedupe` and `overlap`) over NumPy arrays
+//! and Arrow arrays (`arrow.rs`). Each call runs a library job (`batchdoku::batch`, or the
 //! canonical-form job over `batchdoku::canon`) through the library's
 //! per-record step, with the GIL released (see `run.rs`), on a rayon pool
 //! built once per thread count for the process (see `pool.rs`). No second
 //! copy of any solver lives here: this crate only converts arrays.
 
+mod arrow;
+mod corpus;
 mod input;
 mod pool;
 mod run;
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use batchdoku::batch::{self as pipeline, CanonJob, EngineKind, Row, ScoreJob, SolveJob, Status};
 use batchdoku::{
     Grid, InputFormat, ReadOptions, Record, ScoreOptions, Transform, Weights, WeightsError,
 };
 use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
@@ -26,7 +32,7 @@ use run::{run_job, thread_count, CHUNK};
 
 /// Writes puzzle `j`'s grid into a part's `(len, 81)` cells, which start
 /// as [`NO_GRID`] rows so a puzzle without a grid keeps that marker.
-fn put_grid(cells: &mut [u8], j: usize, grid: Option<&Grid>) {
+pub(crate) fn put_grid(cells: &mut [u8], j: usize, grid: Option<&Grid>) {
     if let Some(g) = grid {
         cells[j * Grid::CELLS..(j + 1) * Grid::CELLS].copy_from_slice(g.cells());
     }
@@ -34,7 +40,7 @@ fn put_grid(cells: &mut [u8], j: usize, grid: Option<&Grid>) {
 
 /// A count argument that must be at least 1: `ValueError` when zero or
 /// negative, `TypeError` when not an integer; values past `u64` saturate.
-fn at_least_one(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
+pub(crate) fn at_least_one(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     let v: i128 = value.extract()?;
     if v < 1 {
         return Err(PyValueError::new_err(format!(
@@ -46,7 +52,7 @@ fn at_least_one(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
 
 /// The `threads` argument: every core when `None`; 1 to 1024 (the CLI's
 /// `-j` cap) otherwise.
-fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+pub(crate) fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     let threads = threads
         .map(|t| at_least_one(t, "threads"))
         .transpose()?
@@ -112,9 +118,22 @@ fn weights_arg(weights: Option<&Bound<'_, PyAny>>) -> PyResult<Weights> {
     Ok(Weights::new(cells))
 }
 
+/// The `OSError` of an I/O error on `path`: built from its errno when it
+/// has one, so Python picks the subclass (`FileNotFoundError`,
+/// `PermissionError`, `IsADirectoryError`) and sets `filename`.
+fn os_error(path: &str, e: &std::io::Error) -> PyErr {
+    match e.raw_os_error() {
+        Some(errno) => PyOSError::new_err((errno, e.to_string(), path.to_owned())),
+        None if e.kind() == std::io::ErrorKind::NotFound => {
+            PyFileNotFoundError::new_err(format!("{path}: {e}"))
+        }
+        None => PyOSError::new_err(format!("{path}: {e}")),
+    }
+}
+
 /// The columns every function returns: `status`, a `(n, 81)` grid column
 /// named `cells_name`, and `error` (`None` or a message per puzzle).
-fn common_columns<'py>(
+pub(crate) fn common_columns<'py>(
     py: Python<'py>,
     status: Vec<u8>,
     cells_name: &str,
@@ -168,7 +187,7 @@ fn solve<'py>(
     let engine: EngineKind = solver.parse().map_err(PyValueError::new_err)?;
     let threads = threads_arg(threads)?;
     let puzzles = Puzzles::extract(puzzles)?;
-    let view = puzzles.view();
+    let view = puzzles.view()?;
     let n = view.len();
     let job = SolveJob {
         count_limit,
@@ -184,7 +203,7 @@ fn solve<'py>(
         .zip(solution.par_chunks_mut(CHUNK * Grid::CELLS))
         .zip(solutions.par_chunks_mut(CHUNK))
         .zip(guesses.par_chunks_mut(CHUNK));
-    let errors = run_job(py, &job, view, threads, parts, |part, j, row: &Row, _| {
+    let errors = run_job(py, &job, &view, threads, parts, |part, j, row: &Row, _| {
         let (((status, solution), solutions), guesses) = part;
         status[j] = row.status.ordinal() as u8;
         put_grid(solution, j, row.solution.as_ref());
@@ -225,7 +244,7 @@ fn score<'py>(
         .transpose()?;
     let threads = threads_arg(threads)?;
     let puzzles = Puzzles::extract(puzzles)?;
-    let view = puzzles.view();
+    let view = puzzles.view()?;
     let n = view.len();
     let job = ScoreJob {
         weights,
@@ -246,7 +265,7 @@ fn score<'py>(
         .zip(scores.par_chunks_mut(CHUNK))
         .zip(nodes.par_chunks_mut(CHUNK))
         .zip(solutions.par_chunks_mut(CHUNK));
-    let errors = run_job(py, &job, view, threads, parts, |part, j, row: &Row, _| {
+    let errors = run_job(py, &job, &view, threads, parts, |part, j, row: &Row, _| {
         let ((((status, solution), scores), nodes), solutions) = part;
         status[j] = row.status.ordinal() as u8;
         put_grid(solution, j, row.solution.as_ref());
@@ -275,7 +294,8 @@ fn score<'py>(
 ///
 /// Returns ``status`` (uint8: ``Status.OK`` when canonicalised (as the CLI's ``canon``),
 /// ``Status.INVALID`` for a malformed puzzle, a :data:`NO_GRID` row or contradictory givens, as
-/// in :func:`solve`), ``canonical`` (uint8, (n, 81), a :data:`NO_GRID` row when invalid),
+/// in :func:`solve`), ``canonical`` (uint8, (n, 81): the form of the givens even when they
+/// contradict each other, as the CLI writes it; a :data:`NO_GRID` row for a malformed puzzle),
 /// ``transform`` and ``error`` (lists: ``None`` or a string per puzzle). ``transform[i]`` maps
 /// puzzle ``i`` to its canonical form, in the library's text form (``batchdoku::Transform``):
 /// ``"T;rows=...;cols=...;digits=..."``, where the first field is ``T`` (transpose first) or
@@ -291,7 +311,7 @@ fn canon<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = threads_arg(threads)?;
     let puzzles = Puzzles::extract(puzzles)?;
-    let view = puzzles.view();
+    let view = puzzles.view()?;
     let n = view.len();
     let mut status = vec![0u8; n];
     let mut canonical = vec![NO_GRID; n * Grid::CELLS];
@@ -300,11 +320,13 @@ fn canon<'py>(
         .par_chunks_mut(CHUNK)
         .zip(canonical.par_chunks_mut(CHUNK * Grid::CELLS))
         .zip(transforms.par_chunks_mut(CHUNK));
-    let errors = run_job(py, &CanonJob, view, threads, parts, |part, j, row, _| {
+    let errors = run_job(py, &CanonJob, &view, threads, parts, |part, j, row, _| {
         let ((status, canonical), transforms) = part;
         status[j] = row.status.ordinal() as u8;
+        // As the CLI's: contradictory givens have a canonical form (but no
+        // transform); a malformed puzzle has neither.
+        put_grid(canonical, j, row.canonical.as_ref());
         if let Some(t) = row.transform {
-            put_grid(canonical, j, row.canonical.as_ref());
             transforms[j] = t;
         }
     })?;
@@ -331,9 +353,10 @@ fn canon<'py>(
 /// case-insensitive; it implies CSV). Returns ``puzzles`` (uint8, (n, 81), a :data:`NO_GRID`
 /// row for each malformed record, so it stays invalid when passed on), ``line`` (uint64, the
 /// 1-based line where each record starts), ``valid`` (bool), ``error`` (list of ``None`` or
-/// message) and, for CSV files with a solution column, ``expected`` (uint8, (n, 81)). Raises
-/// ``OSError`` when the file cannot be read, ``ValueError`` when the options do not fit it (no
-/// such column).
+/// message) and, for CSV files with a solution column, ``expected_solution`` (uint8, (n, 81):
+/// that column's grids, a :data:`NO_GRID` row when a cell is empty or malformed). Raises
+/// ``FileNotFoundError`` (or another ``OSError``) when the file cannot be read, ``ValueError``
+/// when the options do not fit it (no such column).
 #[pyfunction]
 #[pyo3(signature = (path, input_format = "auto", column = None))]
 fn read<'py>(
@@ -346,7 +369,8 @@ fn read<'py>(
         PyValueError::new_err(format!("{}: the path is not valid UTF-8", path.display()))
     })?;
     let format: InputFormat = input_format.parse().map_err(PyValueError::new_err)?;
-    let result: std::io::Result<_> = py.detach(|| {
+    let stop = AtomicBool::new(false);
+    let result: std::io::Result<_> = run::interruptible(py, &stop, || {
         let options = ReadOptions {
             format,
             column,
@@ -358,7 +382,7 @@ fn read<'py>(
         let (mut cells, mut lines, mut expected, mut errors) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut i = 0;
-        while input.read_record(&mut rec)? {
+        while !stop.load(Ordering::Relaxed) && input.read_record(&mut rec)? {
             match &rec.puzzle {
                 Ok(g) => cells.extend_from_slice(g.cells()),
                 Err(e) => {
@@ -377,12 +401,14 @@ fn read<'py>(
             i += 1;
         }
         Ok((cells, lines, has_expected.then_some(expected), errors))
-    });
+    })?;
     let (cells, lines, expected, errors) = result.map_err(|e| {
-        if e.kind() == std::io::ErrorKind::InvalidInput {
+        if std::path::Path::new(path).is_dir() {
+            PyIsADirectoryError::new_err(format!("{path}: {e}"))
+        } else if e.kind() == std::io::ErrorKind::InvalidInput {
             PyValueError::new_err(format!("{path}: {e}"))
         } else {
-            PyOSError::new_err(format!("{path}: {e}"))
+            os_error(path, &e)
         }
     })?;
     let n = lines.len();
@@ -402,7 +428,7 @@ fn read<'py>(
     dict.set_item("error", error)?;
     if let Some(expected) = expected {
         dict.set_item(
-            "expected",
+            "expected_solution",
             PyArray1::from_vec(py, expected).reshape([n, Grid::CELLS])?,
         )?;
     }
@@ -416,6 +442,9 @@ fn _batchdoku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score, m)?)?;
     m.add_function(wrap_pyfunction!(canon, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_function(wrap_pyfunction!(corpus::generate, m)?)?;
+    m.add_function(wrap_pyfunction!(corpus::dedupe, m)?)?;
+    m.add_function(wrap_pyfunction!(corpus::overlap, m)?)?;
     m.add("STATUS_NAMES", Status::ALL.map(|s| s.as_str()).to_vec())?;
     m.add("NO_GRID", NO_GRID)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

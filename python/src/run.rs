@@ -25,6 +25,9 @@ use crate::input::{PuzzleView, Unreadable};
 const NO_GRID_WHY: &str = "no grid (a row of 255s: a malformed record in read()'s puzzles, \
      or a row without a grid in a result)";
 
+/// Why a missing value (an Arrow null) is invalid.
+const MISSING_WHY: &str = "a missing value (null)";
+
 /// Puzzles per part of the output columns: the smallest piece of work a
 /// worker takes.
 pub const CHUNK: usize = 1024;
@@ -58,15 +61,13 @@ pub fn thread_count(threads: Option<usize>) -> PyResult<usize> {
 /// row and the worker's scratch. Returns the invalid puzzles' messages as
 /// `(i, "row <i> (0-based): <why>")`, in input order.
 ///
-/// The workers run on a helper thread while the calling thread waits for
-/// them, looking for signals every [`SIGNAL_POLL`] (it takes the GIL for
-/// `Python::check_signals` only): when a handler raises (Ctrl-C's
-/// `KeyboardInterrupt`), the workers see a flag and skip the puzzles left,
-/// and the call raises that exception once they have stopped.
+/// The workers run through [`interruptible`]: on Ctrl-C they skip the
+/// puzzles left and the call raises `KeyboardInterrupt` once they have
+/// stopped.
 pub fn run_job<J, P, F>(
     py: Python<'_>,
     job: &J,
-    puzzles: PuzzleView<'_>,
+    puzzles: &PuzzleView<'_>,
     threads: usize,
     parts: P,
     store: F,
@@ -81,12 +82,11 @@ where
     let errors = Mutex::new(Vec::new());
     let stop = AtomicBool::new(false);
     let work = || {
-        let record = Record::default();
         let source: Arc<str> = Arc::from("puzzles");
         pool.install(|| {
             parts.enumerate().for_each_init(
-                || (job.scratch(), Row::default(), Vec::new()),
-                |(scratch, row, chunk_errors), (c, mut part)| {
+                || (job.scratch(), Row::default(), Record::default(), Vec::new()),
+                |(scratch, row, record, chunk_errors), (c, mut part)| {
                     let first = c * CHUNK;
                     for j in 0..CHUNK.min(n - first) {
                         if stop.load(Ordering::Relaxed) {
@@ -98,17 +98,25 @@ where
                             line: i as u64 + 1,
                             index: i as u64 + 1,
                         };
+                        // A puzzle's line is its 1-based row (`overlap` keeps
+                        // the training line of each class).
+                        record.line = at.line;
                         match puzzles.parse(i) {
                             Ok(grid) => {
-                                pipeline::fill_row(job, scratch, Ok(&grid), &record, &at, row)
+                                pipeline::fill_row(job, scratch, Ok(&grid), record, &at, row)
                             }
                             Err(Unreadable::Parse(e)) => {
-                                pipeline::fill_row(job, scratch, Err(&e), &record, &at, row)
+                                pipeline::fill_row(job, scratch, Err(&e), record, &at, row)
                             }
                             Err(Unreadable::NoGrid) => {
                                 row.reset(at.index, at.line);
                                 row.status = Status::Invalid;
                                 row.error.push_str(NO_GRID_WHY);
+                            }
+                            Err(Unreadable::Missing) => {
+                                row.reset(at.index, at.line);
+                                row.status = Status::Invalid;
+                                row.error.push_str(MISSING_WHY);
                             }
                         }
                         store(&mut part, j, row, scratch);
@@ -127,12 +135,31 @@ where
             )
         })
     };
-    let interrupted = py.detach(|| {
+    interruptible(py, &stop, work)?;
+    let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
+    errors.sort_unstable_by_key(|&(i, _)| i);
+    Ok(errors)
+}
+
+/// Runs `work` on a helper thread with the GIL released while the calling
+/// thread waits for it, looking for signals every [`SIGNAL_POLL`] (it takes
+/// the GIL for `Python::check_signals` only). When a handler raises
+/// (Ctrl-C's `KeyboardInterrupt`), `stop` is raised for `work` to see (it
+/// should stop at its next item) and, once `work` has returned, the call
+/// returns that exception. Every long call of the package runs through
+/// here, so each one stops within about a second.
+pub fn interruptible<T: Send>(
+    py: Python<'_>,
+    stop: &AtomicBool,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let (result, interrupted) = py.detach(|| {
         std::thread::scope(|scope| {
             let (done, finished) = mpsc::channel::<()>();
-            let workers = scope.spawn(move || {
-                work();
+            let worker = scope.spawn(move || {
+                let result = work();
                 let _ = done.send(());
+                result
             });
             let mut interrupted = None;
             loop {
@@ -147,16 +174,14 @@ where
                     Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 }
             }
-            if let Err(panic) = workers.join() {
-                std::panic::resume_unwind(panic);
+            match worker.join() {
+                Ok(result) => (result, interrupted),
+                Err(panic) => std::panic::resume_unwind(panic),
             }
-            interrupted
         })
     });
-    if let Some(e) = interrupted {
-        return Err(e);
+    match interrupted {
+        Some(e) => Err(e),
+        None => Ok(result),
     }
-    let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
-    errors.sort_unstable_by_key(|&(i, _)| i);
-    Ok(errors)
 }

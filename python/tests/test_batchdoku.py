@@ -250,7 +250,7 @@ def test_each_function_returns_the_statuses_status_says():
 def test_read_every_format_with_expected_column():
     k = batchdoku.read(KAGGLE)
     assert k["puzzles"].shape == (4, 81)
-    assert k["expected"].shape == (4, 81)
+    assert k["expected_solution"].shape == (4, 81)
     assert list(k["line"]) == [2, 3, 4, 5]
     short = batchdoku.read(ROOT / "tests" / "fixtures" / "formats" / "luogu_short.txt")
     assert list(short["valid"]) == [True, False, False]
@@ -341,7 +341,9 @@ def test_canon_edge_cases_and_invalid_puzzles():
         assert (r["error"][i] is None) != invalid
         assert (r["transform"][i] is None) == invalid
         if invalid:
-            assert (r["canonical"][i] == batchdoku.NO_GRID).all()
+            # As the CLI's canon: contradictory givens still have a form, a malformed puzzle none.
+            contradictory = "contradictory" in r["error"][i]
+            assert (r["canonical"][i] == batchdoku.NO_GRID).all() != contradictory
             assert r["error"][i] == solved["error"][i]
     assert "contradictory givens" in r["error"][6]
     bad = np.zeros((2, 81), dtype=np.uint8)
@@ -392,14 +394,14 @@ def test_malformed_records_stay_invalid_when_passed_on():
 def test_read_with_a_column_like_the_cli():
     path = FIXTURES / "sudoku.csv"
     by_name = batchdoku.read(path, column="SOLUTIONS")
-    assert "expected" not in by_name
+    assert "expected_solution" not in by_name
     cli_rows = cli("solve", "--column", "solutions", path)
     assert [bool(v) for v in by_name["valid"]] == [row["puzzle"] != "" for row in cli_rows]
     assert list(batchdoku.to_strings(by_name["puzzles"]).astype(str)) == [
         row["puzzle"].replace(".", "0") for row in cli_rows
     ]
     plain = batchdoku.read(path)
-    assert "expected" in plain and list(plain["valid"]).count(False) == 2
+    assert "expected_solution" in plain and list(plain["valid"]).count(False) == 2
     with pytest.raises(ValueError, match="nope"):
         batchdoku.read(path, column="nope")
 
@@ -455,6 +457,61 @@ def test_version_is_the_crates():
         assert re.search(r"^version\.workspace = true$", table(manifest, "package"), flags=re.M), manifest
     assert batchdoku.__version__ == version[1]
     assert importlib.metadata.version("batchdoku") == version[1]
+    # And the CLI's, built from the same workspace.
+    binary = os.environ.get("BATCHDOKU_BIN", str(ROOT / "target" / "release" / "batchdoku"))
+    out = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True)
+    assert out.stdout.split()[:2] == ["batchdoku", batchdoku.__version__]  # then the commit
+
+
+def test_all_lists_the_api():
+    import types
+
+    public = {
+        name
+        for name, value in vars(batchdoku).items()
+        if not name.startswith("_")
+        and not isinstance(value, types.ModuleType)
+        and getattr(value, "__module__", "batchdoku").startswith("batchdoku")
+    }
+    assert public <= set(batchdoku.__all__), public - set(batchdoku.__all__)
+    assert set(batchdoku.__all__) <= set(dir(batchdoku))
+    assert set(batchdoku._batchdoku.__all__) <= set(batchdoku.__all__)
+    for name in ("to_pandas", "to_arrow", "generate", "dedupe", "overlap", "read", "Status", "__version__"):
+        assert name in batchdoku.__all__
+
+
+def test_missing_files_raise_file_not_found(tmp_path):
+    missing = tmp_path / "no-such.txt"
+    with pytest.raises(FileNotFoundError) as e:
+        batchdoku.read(missing)
+    assert e.value.filename == str(missing)
+    with pytest.raises(FileNotFoundError, match="no-such.txt"):
+        batchdoku.score([HARD], weights=missing)
+    with pytest.raises(IsADirectoryError):
+        batchdoku.read(tmp_path)
+
+
+def test_numbers_where_text_belongs_say_to_read_with_dtype_str():
+    pd = pytest.importorskip("pandas")
+    # Kaggle's puzzles read as numbers: their leading zeros are gone (81 digits overflow int64, so pandas holds
+    # Python ints in an object column).
+    numbers = pd.read_csv(KAGGLE)
+    assert isinstance(numbers["quizzes"][0], int)
+    for value, error in (
+        (numbers["quizzes"], TypeError),
+        (pd.Series([3070040, 5]), ValueError),  # int64: a wrong shape for cells, and the hint
+        (numbers["quizzes"].astype(float), TypeError),
+        (pd.Series([4.0, float("nan")]), TypeError),
+        (np.array([1, 2], dtype=np.int64), ValueError),
+        ([3070040, 5], TypeError),
+        ([HARD, 5.0], TypeError),
+    ):
+        for call in (batchdoku.solve, batchdoku.score, batchdoku.canon, batchdoku.dedupe):
+            with pytest.raises(error, match=r"read the CSV with dtype=str"):
+                call(value)
+    # Read as text, the same column solves.
+    text = pd.read_csv(KAGGLE, dtype=str)
+    assert (batchdoku.solve(text["quizzes"])["status"] == Status.SOLVED).all()
 
 
 def threads(named=""):
@@ -568,10 +625,16 @@ def test_threads_are_capped_like_the_cli():
 CTRL_C_CHILD = """
 import sys, time
 import batchdoku
+name = sys.argv[1]
 puzzles = [sys.argv[2]] * 3_000_000
+calls = {
+    "overlap": lambda: batchdoku.overlap(puzzles, puzzles, threads=2),
+    "generate": lambda: batchdoku.generate(10_000_000, 1, threads=2),
+    "read": lambda: batchdoku.read(sys.argv[3]),
+}
 print("start", flush=True)
 try:
-    getattr(batchdoku, sys.argv[1])(puzzles, threads=2)
+    calls.get(name, lambda: getattr(batchdoku, name)(puzzles, threads=2))()
 except KeyboardInterrupt:
     print("interrupted", flush=True)
     sys.exit(0)
@@ -580,14 +643,37 @@ sys.exit(3)
 """
 
 
-@pytest.mark.parametrize("function", ["solve", "score", "canon"])
-def test_ctrl_c_stops_a_long_call_with_keyboard_interrupt(function):
+def endless_pipe(path):
+    """A named pipe that a thread keeps writing puzzles to until its reader goes away: a read that never ends."""
+    import threading
+    import time
+
+    os.mkfifo(path)
+
+    def write():
+        try:
+            with open(path, "w") as pipe:
+                while True:
+                    pipe.write((HARD + "\n") * 100)
+                    pipe.flush()
+                    time.sleep(0.01)
+        except OSError:  # the reader went away (BrokenPipeError)
+            pass
+
+    threading.Thread(target=write, daemon=True).start()
+
+
+@pytest.mark.parametrize("function", ["solve", "score", "canon", "dedupe", "overlap", "generate", "read"])
+def test_ctrl_c_stops_a_long_call_with_keyboard_interrupt(function, tmp_path):
     import signal
     import sys
     import time
 
+    pipe = tmp_path / "endless.txt"
+    if function == "read":
+        endless_pipe(pipe)
     child = subprocess.Popen(
-        [sys.executable, "-c", CTRL_C_CHILD, function, HARD],
+        [sys.executable, "-c", CTRL_C_CHILD, function, HARD, str(pipe)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

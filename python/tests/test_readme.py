@@ -67,8 +67,8 @@ def test_readme_block_runs(index, workdir):
         check(namespace, workdir)
 
 
-def check_classes(ns, workdir):
-    """The leak recipe equals the CLI's dedupe and overlap, malformed lines included."""
+def check_corpus(ns, workdir):
+    """The corpus recipe equals the CLI's dedupe and overlap, malformed lines included."""
     kept = [int(row["index"]) - 1 for row in cli("dedupe", workdir / "train.txt")]
     assert ns["keep"] == kept
     leaks = [int(row["index"]) - 1 for row in cli("overlap", workdir / "train.txt", workdir / "test.txt")
@@ -102,7 +102,7 @@ def check_parquet(ns, workdir):
 
 
 CHECKS = {
-    "def classes(": check_classes,
+    "batchdoku.dedupe(train)": check_corpus,
     'pd.read_csv("sudoku.csv"': check_pandas,
     "dd.read_csv(": check_parquet,
     "ray.data.read_csv(": check_parquet,

@@ -1,0 +1,186 @@
+"""Results as pandas DataFrames and Arrow tables (the CLI's columns), and Arrow arrays as puzzles."""
+
+import io
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import batchdoku
+from batchdoku import Status
+
+pd = pytest.importorskip("pandas")
+pa = pytest.importorskip("pyarrow")
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+STATUSES = ROOT / "tests" / "fixtures" / "statuses.txt"
+TRAIN = FIXTURES / "train.txt"
+TEST = FIXTURES / "test.txt"
+BIN = os.environ.get("BATCHDOKU_BIN", str(ROOT / "target" / "release" / "batchdoku"))
+
+
+def cli_frame(*args):
+    """The CLI's CSV output, as pandas reads it (text as text: empty fields are missing)."""
+    out = subprocess.run([BIN, *map(str, args), "-q"], capture_output=True, check=False)
+    assert out.returncode in (0, 1), out.stderr
+    return pd.read_csv(io.BytesIO(out.stdout), dtype=str, keep_default_na=False, na_values=[""])
+
+
+def lines(path):
+    return path.read_text().splitlines()
+
+
+def same_column(ours, theirs):
+    """Equal values, missing where the CLI's field is empty; numbers compared as the CLI writes them."""
+    ours = [None if pd.isna(v) else str(v) for v in ours]
+    theirs = [None if pd.isna(v) else str(v) for v in theirs]
+    assert ours == theirs
+
+
+@pytest.mark.parametrize(
+    "call, command",
+    [
+        (lambda p: batchdoku.solve(p, count_limit=2), ["solve", "-k", "2"]),
+        (lambda p: batchdoku.score(p), ["score"]),
+        (lambda p: batchdoku.canon(p), ["canon"]),
+        (lambda p: batchdoku.dedupe(p), ["dedupe"]),
+    ],
+    ids=["solve", "score", "canon", "dedupe"],
+)
+@pytest.mark.parametrize("path", [STATUSES, TRAIN], ids=["statuses", "train"])
+def test_to_pandas_has_the_cli_columns_and_values(call, command, path):
+    result = call(lines(path))
+    frame = batchdoku.to_pandas(result)
+    theirs = cli_frame(*command, path)
+    # Every column is the CLI's, in its order; only positions (row, not index/line) are Python's own.
+    assert [c for c in frame.columns if c != "row"] == [c for c in theirs.columns if c in frame.columns]
+    for name in frame.columns:
+        if name == "row":
+            same_column(frame[name] + 1, theirs["index"])
+        elif name == "error":
+            # Ours name the row (0-based), the CLI's the file and line: the message after them is the same.
+            assert list(frame[name].isna()) == list(theirs[name].isna())
+            for o, t in zip(frame[name].dropna(), theirs[name].dropna()):
+                assert o.split(": ", 1)[1] == t.split(": ", 1)[1]
+        elif name in ("dropped", "score"):
+            # Numbers stay numbers: -1 where the CLI leaves the field of an invalid row empty.
+            valid = frame["status"] != "invalid"
+            same_column(frame[name].astype(object).where(valid), theirs[name])
+        else:
+            same_column(frame[name], theirs[name])
+    assert frame["status"].dtype == "category"
+    assert list(frame["status"].cat.categories) == batchdoku.STATUS_NAMES
+
+
+def test_to_arrow_is_to_pandas_in_arrow():
+    for result in (
+        batchdoku.solve(lines(STATUSES), count_limit=2),
+        batchdoku.score(lines(TRAIN), count=True),  # (the empty grid of STATUSES has 6.7e21 to count)
+        batchdoku.canon(lines(TRAIN)),
+        batchdoku.read(ROOT / "tests" / "fixtures" / "formats" / "kaggle.csv"),
+        batchdoku.generate(3, 1),
+        batchdoku.dedupe(lines(TRAIN), exact=True),
+        batchdoku.overlap(lines(TRAIN), lines(TEST)),
+    ):
+        table = batchdoku.to_arrow(result)
+        table.validate(full=True)
+        frame = batchdoku.to_pandas(result)
+        assert table.column_names == list(frame.columns)
+        assert pa.types.is_dictionary(table.schema.field("status").type) if "status" in frame else True
+        for name in frame.columns:
+            same_column(table.column(name).to_pylist(), frame[name])
+
+
+def test_grids_are_strings_and_missing_grids_are_null():
+    r = batchdoku.read(ROOT / "tests" / "fixtures" / "formats" / "luogu_short.txt")
+    frame = batchdoku.to_pandas(r)
+    assert list(frame.columns[:2]) == ["line", "puzzle"]  # read()'s puzzles is the CLI's puzzle
+    assert frame["puzzle"].isna().tolist() == [False, True, True]
+    assert len(frame["puzzle"][0]) == 81
+    assert batchdoku.to_arrow(r).column("puzzle").null_count == 2
+    s = batchdoku.solve(["." * 81, "1" * 81])
+    table = batchdoku.to_arrow(s)
+    assert table.column("solution").to_pylist()[1] is None
+    assert table.column("status").to_pylist() == ["solved", "invalid"]
+    assert batchdoku.to_pandas(batchdoku.generate(1, 3))["puzzle"][0].count(".") > 40  # blanks as the CLI's
+
+
+def test_empty_results_and_mixed_results():
+    assert len(batchdoku.to_pandas(batchdoku.solve([]))) == 0
+    assert batchdoku.to_arrow(batchdoku.canon([])).num_rows == 0
+    with pytest.raises(ValueError, match="different lengths"):
+        batchdoku.to_pandas({"status": np.zeros(2, np.uint8), "error": [None]})
+
+
+def test_a_missing_library_is_named(monkeypatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_pandas(name, *args, **kwargs):
+        if name.split(".")[0] in ("pandas", "pyarrow"):
+            raise ImportError(f"No module named {name!r}")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pandas)
+    import importlib
+
+    monkeypatch.setattr(importlib, "import_module", lambda name: no_pandas(name))
+    with pytest.raises(ImportError, match="to_pandas needs pandas: pip install pandas"):
+        batchdoku.to_pandas(batchdoku.solve([]))
+    with pytest.raises(ImportError, match="to_arrow needs pyarrow: pip install pyarrow"):
+        batchdoku.to_arrow(batchdoku.solve([]))
+
+
+def arrow_forms(strings):
+    """The same strings as every Arrow text type and layout."""
+    base = pa.array(strings, pa.string())
+    forms = {
+        "string": base,
+        "large_string": base.cast(pa.large_string()),
+        "binary": base.cast(pa.binary()),
+        "large_binary": base.cast(pa.large_binary()),
+        "dictionary": base.dictionary_encode(),
+        "chunked": pa.chunked_array([base[:2], base[2:2], base[2:]]),
+        "sliced": pa.concat_arrays([pa.array(["x", None], pa.string()), base])[2:],
+    }
+    for name in ("string_view", "binary_view"):
+        if hasattr(pa, name):
+            forms[name] = base.cast(getattr(pa, name)())
+    return forms
+
+
+def test_every_arrow_text_type_reads_as_the_list():
+    strings = lines(STATUSES) + [None, lines(TRAIN)[0]]
+    want = batchdoku.solve(strings, count_limit=2)
+    for name, array in arrow_forms(strings).items():
+        for call in (lambda p: batchdoku.solve(p, count_limit=2), batchdoku.canon, batchdoku.score):
+            got = call(array)
+            expected = call(strings)
+            assert np.array_equal(got["status"], expected["status"]), name
+        got = batchdoku.solve(array, count_limit=2)
+        assert np.array_equal(got["solution"], want["solution"]), name
+        assert got["error"][:-2] == want["error"][:-2], name
+        assert Status(got["status"][-2]) == Status.INVALID and "missing value" in got["error"][-2], name
+    # A pandas Series backed by Arrow reads alike.
+    series = pd.Series(strings, dtype=pd.ArrowDtype(pa.string()))
+    assert np.array_equal(batchdoku.solve(series, count_limit=2)["status"], want["status"])
+
+
+def test_numbers_in_arrow_get_the_dtype_str_hint():
+    for array in (pa.array([3070040, 4]), pa.array([1.5, None]), pa.chunked_array([pa.array([1])])):
+        with pytest.raises(TypeError, match=r"read the CSV with dtype=str"):
+            batchdoku.solve(array)
+
+
+def test_fixed_size_and_null_arrow_arrays():
+    hard = lines(TRAIN)[0]
+    fixed = pa.array([hard.encode(), None], pa.binary(81))
+    r = batchdoku.solve(fixed)
+    assert [Status(s) for s in r["status"]] == [Status.SOLVED, Status.INVALID]
+    nulls = batchdoku.canon(pa.nulls(3))
+    assert (nulls["status"] == Status.INVALID).all() and all("missing value" in e for e in nulls["error"])
+    assert len(batchdoku.solve(pa.chunked_array([], pa.string()))["status"]) == 0
