@@ -71,7 +71,7 @@ def generate(
     min_clues: Optional[int] = None,
     minimal: bool = False,
     symmetry: Literal["none", "central", "quarter", "mirror", "diagonal"] = "none",
-    start: int = 0,
+    start: int = 1,
     threads: Optional[int] = None,
 ) -> GenerateResult: ...
 def dedupe(puzzles: _Puzzles, exact: bool = False, threads: Optional[int] = None) -> DedupeResult: ...

@@ -31,14 +31,15 @@ const GENERATE_CHUNK: usize = 16;
 /// removing givens there) exclude each other; by default givens are removed until none can go.
 /// ``minimal`` (``--minimal``) keeps only puzzles where every given is necessary; ``symmetry``
 /// (``--symmetry``) is ``"none"``, ``"central"``, ``"quarter"``, ``"mirror"`` or ``"diagonal"``;
-/// ``start`` (``--start``) makes puzzles ``start .. start + count`` of the seed. Puzzle ``i`` depends
-/// only on the seed, the spec and ``i``, so the result is the same for every thread count. Returns
-/// ``index`` (uint64, the puzzle's number in the seed's sequence, as the CLI's ``index``),
+/// ``start`` (``--start``, counting from 1) makes puzzles ``start .. start + count - 1`` of the seed.
+/// Puzzle ``i`` depends only on the seed, the spec and ``i``, so the result is the same for every
+/// thread count. Returns ``index`` (uint64, the puzzle's 1-based number in the seed's sequence, as
+/// the CLI's ``index``),
 /// ``givens`` (uint8), ``puzzle`` and ``solution`` (uint8, (n, 81), 0 for blanks). Raises
 /// ``ValueError`` for a spec no puzzle can meet (the CLI's message).
 #[pyfunction]
 #[pyo3(signature = (
-    count, seed, clues = None, min_clues = None, minimal = false, symmetry = "none", start = 0,
+    count, seed, clues = None, min_clues = None, minimal = false, symmetry = "none", start = 1,
     threads = None
 ))]
 #[allow(clippy::too_many_arguments)]
@@ -71,11 +72,17 @@ pub fn generate<'py>(
     };
     let generator =
         Generator::new(spec, seed).map_err(|e| PyValueError::new_err(format!("generate: {e}")))?;
+    if start == 0 {
+        return Err(PyValueError::new_err(
+            "generate: start counts from 1 (as --start)",
+        ));
+    }
     if start.checked_add(count).is_none() {
         return Err(PyValueError::new_err(
             "generate: start plus count overflows",
         ));
     }
+    let first = start - 1; // the generator counts from 0
     let threads = threads_arg(threads)?;
     let n = usize::try_from(count).map_err(|_| PyValueError::new_err("count is too large"))?;
     let pool = crate::pool::pool(threads).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
@@ -97,7 +104,7 @@ pub fn generate<'py>(
                         if stopped() {
                             return;
                         }
-                        let index = start + (c * GENERATE_CHUNK + j) as u64;
+                        let index = first + (c * GENERATE_CHUNK + j) as u64;
                         match generator.puzzle(index, solver, stopped) {
                             Ok(g) => {
                                 put_grid(puzzle, j, Some(&g.puzzle));

@@ -63,10 +63,11 @@ def test_generate_makes_the_clis_puzzles(kwargs, flags):
 def test_generate_is_the_same_for_any_thread_count_and_start():
     one = batchdoku.generate(20, 7, threads=1)
     two = batchdoku.generate(20, 7, threads=2)
-    later = batchdoku.generate(5, 7, start=15)
+    later = batchdoku.generate(5, 7, start=16)  # counting from 1, as --start
     for key in one:
         assert np.array_equal(one[key], two[key]), key
         assert np.array_equal(one[key][15:], later[key]), key
+    assert list(one["index"][:2]) == [1, 2]
     assert len(batchdoku.generate(0, 7)["puzzle"]) == 0
 
 
@@ -79,6 +80,8 @@ def test_generate_rejects_specs_as_the_cli_does():
         batchdoku.generate(1, 1, clues=30, min_clues=30)
     with pytest.raises(ValueError, match="symmetry"):
         batchdoku.generate(1, 1, symmetry="spiral")
+    with pytest.raises(ValueError, match="counts from 1"):
+        batchdoku.generate(1, 1, start=0)
     with pytest.raises(ValueError, match="overflows"):
         batchdoku.generate(2, 1, start=2**64 - 1)
     with pytest.raises(OverflowError):
