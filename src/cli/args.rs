@@ -635,8 +635,13 @@ fn parse_min_time(text: &str) -> Result<f64, String> {
     }
 }
 
-/// `batchdoku report`.
+/// `batchdoku report`. The record flags that shape rows are hidden: a
+/// report writes a page, and refuses them.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("keep_columns", |a| a.hide(true)),
+    mut_arg("keep_trailing", |a| a.hide(true))
+)]
 pub struct ReportArgs {
     #[command(flatten)]
     pub inputs: InputArgs,
