@@ -101,7 +101,7 @@ fn totals(out: &mut String, r: &CorpusReport) {
         let of = if name == "records" {
             String::new()
         } else {
-            format!(" · {}", percent(share(n, t.records)))
+            format!(" · {}", escape(&percent(share(n, t.records))))
         };
         let _ = writeln!(
             out,
