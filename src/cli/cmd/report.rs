@@ -23,9 +23,7 @@ fn refuse_row_flags(args: &ReportArgs) -> anyhow::Result<()> {
         (args.records.keep_trailing, "--keep-trailing"),
     ] {
         if given {
-            anyhow::bail!(
-                "{flag} does nothing for report: it writes a page, not rows"
-            );
+            anyhow::bail!("{flag} does nothing for report: it writes a page, not rows");
         }
     }
     Ok(())
@@ -116,8 +114,19 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ran.broken_pipe = true,
             other => other.context("writing the report")?,
         }
-        let target = if output == "-" { "stdout".to_string() } else { output };
-        line = Some(summary_line(&ran.totals, ran.elapsed, config.threads, format, &target, page.len()));
+        let target = if output == "-" {
+            "stdout".to_string()
+        } else {
+            output
+        };
+        line = Some(summary_line(
+            &ran.totals,
+            ran.elapsed,
+            config.threads,
+            format,
+            &target,
+            page.len(),
+        ));
     }
     conclude_saying(
         "report",
@@ -151,7 +160,11 @@ fn summary_line(
         format!(" ({})", statuses.join(", "))
     };
     let secs = elapsed.as_secs_f64();
-    let rate = if secs > 0.0 { totals.records as f64 / secs } else { 0.0 };
+    let rate = if secs > 0.0 {
+        totals.records as f64 / secs
+    } else {
+        0.0
+    };
     format!(
         "batchdoku report: {} records{statuses} in {secs:.2} s, {rate:.0} puzzles/s, {threads} thread{}; {} written to {target} ({bytes} bytes)",
         totals.records,

@@ -75,7 +75,11 @@ pub fn render(r: &CorpusReport) -> String {
             out.push_str("<div>\n");
             table(&mut out, &head, &d.rows);
             if d.omitted > 0 {
-                let _ = writeln!(out, "<p class=\"sub\">{}</p>", escape(&text::omitted(d.omitted)));
+                let _ = writeln!(
+                    out,
+                    "<p class=\"sub\">{}</p>",
+                    escape(&text::omitted(d.omitted))
+                );
             }
             out.push_str("</div>\n");
         }

@@ -66,7 +66,13 @@ impl LargestClasses {
     /// Offers a class's key after an update (`records`, `first`) with the
     /// record that made it (`example`). Allocates only when a class is
     /// first kept.
-    pub fn offer(&mut self, form: &Grid, records: u64, first: u64, example: impl FnOnce() -> Example) {
+    pub fn offer(
+        &mut self,
+        form: &Grid,
+        records: u64,
+        first: u64,
+        example: impl FnOnce() -> Example,
+    ) {
         let full = self.kept.len() >= CAPACITY;
         // The last entry is the worst when full (kept sorted best first).
         if full && self.kept.last().is_some_and(|w| w.beats(records, first)) {
@@ -148,7 +154,8 @@ mod tests {
         let mut rng = batchdoku::Rng::new(3);
         for parts in [1usize, 2, 5] {
             rng.shuffle(&mut records);
-            let mut trackers: Vec<LargestClasses> = (0..parts).map(|_| LargestClasses::default()).collect();
+            let mut trackers: Vec<LargestClasses> =
+                (0..parts).map(|_| LargestClasses::default()).collect();
             let mut table = std::collections::HashMap::<u64, (u64, u64)>::new();
             for (i, &(index, c)) in records.iter().enumerate() {
                 let v = table.entry(c).or_insert((index, 0));
@@ -161,11 +168,19 @@ mod tests {
             for t in trackers {
                 merged.merge(t);
             }
-            let mut expected: Vec<(u64, u64, u64)> =
-                table.iter().map(|(&c, &(first, n))| (n, first, c)).collect();
+            let mut expected: Vec<(u64, u64, u64)> = table
+                .iter()
+                .map(|(&c, &(first, n))| (n, first, c))
+                .collect();
             expected.sort_by(|a, b| (b.0, a.1).cmp(&(a.0, b.1)));
-            let got: Vec<(u64, u64, Grid)> = merged.top(10).map(|t| (t.records, t.first, t.form)).collect();
-            let want: Vec<(u64, u64, Grid)> = expected[..10].iter().map(|&(n, f, c)| (n, f, grid(1000 + c))).collect();
+            let got: Vec<(u64, u64, Grid)> = merged
+                .top(10)
+                .map(|t| (t.records, t.first, t.form))
+                .collect();
+            let want: Vec<(u64, u64, Grid)> = expected[..10]
+                .iter()
+                .map(|&(n, f, c)| (n, f, grid(1000 + c)))
+                .collect();
             assert_eq!(got, want, "{parts} parts");
             for t in merged.top(10) {
                 let class = records.iter().find(|r| r.0 == t.example.index).unwrap().1;
@@ -182,7 +197,10 @@ mod tests {
         t.offer(&grid(1), 2, 3, || example(9));
         t.offer(&grid(1), 3, 3, || example(3));
         let top: Vec<&Tracked> = t.top(10).collect();
-        assert_eq!((top[0].records, top[0].first, top[0].example.index), (3, 3, 3));
+        assert_eq!(
+            (top[0].records, top[0].first, top[0].example.index),
+            (3, 3, 3)
+        );
         // A stale offer does not lower the key.
         t.offer(&grid(1), 2, 3, || example(7));
         assert_eq!(t.top(1).next().unwrap().records, 3);

@@ -120,7 +120,12 @@ pub fn render(r: &CorpusReport) -> String {
     );
     for i in &run.inputs {
         let [size, read, sum] = text::input_cells(i);
-        let _ = writeln!(out, "| {} | {size} | {read} | {} |", cell(&i.name), cell(&sum));
+        let _ = writeln!(
+            out,
+            "| {} | {size} | {read} | {} |",
+            cell(&i.name),
+            cell(&sum)
+        );
     }
     let rate = run
         .records_per_second

@@ -208,7 +208,9 @@ mod tests {
     /// last shown inside the drawing; a few short labels all shown.
     #[test]
     fn x_labels_fit_without_overlap_or_clipping() {
-        let scores: Vec<String> = (0..19).map(|i| format!("{}–{}", 2826 + 3 * i, 2828 + 3 * i)).collect();
+        let scores: Vec<String> = (0..19)
+            .map(|i| format!("{}–{}", 2826 + 3 * i, 2828 + 3 * i))
+            .collect();
         let fit = fit_labels(&scores);
         assert!(fit.step >= 2, "{fit:?}");
         let plot = f64::from(WIDTH - MARGIN - fit.right - Y_LABEL_AREA);
@@ -230,7 +232,11 @@ mod tests {
             percent: false,
         });
         for (i, label) in scores.iter().enumerate() {
-            assert_eq!(s.contains(&format!("\n{label}\n")), i % fit.step == 0, "{label}");
+            assert_eq!(
+                s.contains(&format!("\n{label}\n")),
+                i % fit.step == 0,
+                "{label}"
+            );
         }
     }
 

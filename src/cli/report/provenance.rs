@@ -83,7 +83,9 @@ pub fn complete(inputs: &mut [InputInfo], paths: &[String], bytes_read_total: u6
     for (input, path) in inputs.iter_mut().zip(paths) {
         match input.bytes {
             Some(_) => input.xxh3_64 = xxh3_file(path),
-            None if without_size == 1 => input.bytes_read = Some(bytes_read_total.saturating_sub(sized)),
+            None if without_size == 1 => {
+                input.bytes_read = Some(bytes_read_total.saturating_sub(sized))
+            }
             None => {}
         }
     }
@@ -130,7 +132,10 @@ mod tests {
             inputs[0].xxh3_64.as_deref(),
             Some(format!("{:016x}", xxhash_rust::xxh3::xxh3_64(b"hello")).as_str())
         );
-        assert_eq!((inputs[0].bytes_read, inputs[1].bytes_read), (None, Some(7)));
+        assert_eq!(
+            (inputs[0].bytes_read, inputs[1].bytes_read),
+            (None, Some(7))
+        );
         assert_eq!(inputs[1].xxh3_64, None);
         let mut two = vec![info(None), info(None)];
         complete(&mut two, &["-".into(), "/dev/null".into()], 12);

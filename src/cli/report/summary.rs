@@ -182,7 +182,7 @@ pub struct ClassEntry {
     /// Record number of its first record in the run.
     pub first_record: u64,
     /// One of its records: the first, unless the class grew large only
-    /// after many others (see `--help`).
+    /// after many others had been seen (see `largest`).
     pub example: ClassExample,
 }
 

@@ -283,7 +283,11 @@ fn counts_agree_with_a_direct_count() {
         assert_eq!(forms[&form], e.records, "{e:?}");
         let example = parse_line(e.example.puzzle.as_bytes()).unwrap();
         assert_eq!(canon.canonical(&example).0, form, "{e:?}");
-        assert_eq!(lines[e.example.line as usize - 1], e.example.puzzle.as_bytes(), "{e:?}");
+        assert_eq!(
+            lines[e.example.line as usize - 1],
+            e.example.puzzle.as_bytes(),
+            "{e:?}"
+        );
         assert!(e.example.record >= e.first_record, "{e:?}");
     }
 }

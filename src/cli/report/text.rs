@@ -102,7 +102,9 @@ pub fn input_cells(i: &InputInfo) -> [String; 3] {
     [
         i.bytes.map_or_else(dash, count),
         i.bytes_read.map_or_else(dash, count),
-        i.xxh3_64.clone().unwrap_or_else(|| "– (not read again)".to_string()),
+        i.xxh3_64
+            .clone()
+            .unwrap_or_else(|| "– (not read again)".to_string()),
     ]
 }
 
@@ -118,13 +120,19 @@ pub fn provenance(run: &RunInfo) -> Vec<(&'static str, String)> {
         format!("--input-format {}", o.input_format),
     ];
     if let Some(column) = &o.column {
-        options.push(format!("--column {}", shell_line(std::slice::from_ref(column))));
+        options.push(format!(
+            "--column {}",
+            shell_line(std::slice::from_ref(column))
+        ));
     }
     if o.classes {
         options.push("--classes".to_string());
     }
     if let Some(score) = &o.score {
-        options.push(format!("--score {}", shell_line(std::slice::from_ref(score))));
+        options.push(format!(
+            "--score {}",
+            shell_line(std::slice::from_ref(score))
+        ));
     }
     vec![
         ("date (UTC)", run.date_utc.clone()),
@@ -188,7 +196,11 @@ impl Distribution {
 
 /// Table rows for bins, without the bins that count nothing: the rows and
 /// how many were left out.
-fn rows_of<T>(bins: &[T], records: impl Fn(&T) -> u64, row: impl Fn(&T) -> Vec<String>) -> (Vec<Vec<String>>, usize) {
+fn rows_of<T>(
+    bins: &[T],
+    records: impl Fn(&T) -> u64,
+    row: impl Fn(&T) -> Vec<String>,
+) -> (Vec<Vec<String>>, usize) {
     let rows: Vec<Vec<String>> = bins.iter().filter(|b| records(b) > 0).map(row).collect();
     let omitted = bins.len() - rows.len();
     (rows, omitted)
