@@ -246,12 +246,13 @@ pub fn distributions(r: &CorpusReport) -> Vec<Distribution> {
             valid,
         );
         both.note.push_str(
-            " The two are identical on this corpus, so one plot shows both. They are on every \
-             puzzle with one solution: counting to two searches its whole tree, where each guess \
+            " The two are identical on this corpus, so one plot shows both. They are equal on \
+             every puzzle with one solution: counting to two searches its whole tree, where each guess \
              opens one more branch and every branch but the solution's ends in a dead end. They \
              differ on puzzles with several solutions (the search stops at the second) or none.",
         );
         both.x_desc = "guesses = backtracks";
+        both.columns[0] = both.x_desc;
         out.push(both);
     } else {
         out.push(log_distribution(
