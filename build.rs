@@ -3,6 +3,8 @@
 //! checkout, the short commit (`0.1.0 (1a2b3c4)`). Without git, or when
 //! the crate is not the top of a git work tree (a packaged crate unpacked
 //! inside some other repository), it is the package version alone.
+//! Also sets `BATCHDOKU_COMMIT`, that short commit alone or `unknown`
+//! (what `report` records as its provenance).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -10,11 +12,16 @@ use std::process::Command;
 fn main() {
     let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let full = match commit(&manifest_dir) {
+    let commit = commit(&manifest_dir);
+    let full = match &commit {
         Some(commit) => format!("{version} ({commit})"),
         None => version,
     };
     println!("cargo:rustc-env=BATCHDOKU_VERSION={full}");
+    println!(
+        "cargo:rustc-env=BATCHDOKU_COMMIT={}",
+        commit.as_deref().unwrap_or("unknown")
+    );
     println!("cargo:rerun-if-changed=build.rs");
 }
 

@@ -288,8 +288,16 @@ fn hostile_inputs_give_a_sensible_page() {
             let r = run_paths(&args, &[&input]);
             assert_eq!(r.code, code, "{name}: {}", r.stderr);
             let html = std::fs::read_to_string(&page).unwrap();
-            let plots = 4 + usize::from(!extra.is_empty());
+            let j = report_json(extra, &input);
+            // Guesses and backtracks share one plot when they are the same.
+            let same = j["guesses"]["bins"] == j["backtracks"]["bins"];
+            let plots = 3 + usize::from(!same) + usize::from(!extra.is_empty());
             assert_eq!(html.matches("<svg").count(), plots, "{name}");
+            assert_eq!(
+                same,
+                matches!(name, "empty" | "invalid" | "one" | "many"),
+                "{name}"
+            );
             for bad in ["NaN", "inf%", ">inf", " inf"] {
                 assert!(!html.contains(bad), "{name}: {bad}");
             }
@@ -298,7 +306,6 @@ fn hostile_inputs_give_a_sensible_page() {
             for fetch in ["<script", "<link", " src=", "url(", "@import"] {
                 assert!(!html.contains(fetch), "{name}: {fetch}");
             }
-            let j = report_json(extra, &input);
             assert_eq!(j["totals"]["records"], records, "{name}");
             let t = &j["totals"];
             let sum: u64 = ["valid", "invalid"]
@@ -307,5 +314,226 @@ fn hostile_inputs_give_a_sensible_page() {
                 .sum();
             assert_eq!(sum, records, "{name}");
         }
+    }
+}
+
+/// The run's provenance in the JSON (and on the pages): UTC date, command
+/// line, options in effect, version and commit, and each input's size and
+/// XXH3-64 checksum; stdin, which has no size, gives the bytes read.
+#[test]
+fn provenance_names_date_command_options_version_and_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = data("sample.txt");
+    let args = ["report", "-q", "--format", "json", "--classes", "-j", "1"];
+    let out = run_paths(&args, &[&sample]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let facts = &j["run"];
+    let date = facts["date_utc"].as_str().unwrap();
+    let shape: String = date
+        .chars()
+        .map(|c| if c.is_ascii_digit() { '9' } else { c })
+        .collect();
+    assert_eq!(shape, "9999-99-99T99:99:99Z", "{date}");
+    assert!(date >= "2024", "{date}");
+    let mut expected: Vec<&str> = args.to_vec();
+    expected.push(arg(&sample));
+    let line: Vec<&str> = facts["command_line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert!(line[0].ends_with("batchdoku"), "{line:?}");
+    assert_eq!(&line[1..], &expected[..]);
+    let o = &facts["options"];
+    assert_eq!(o["format"], "json");
+    assert_eq!(o["output"], "-");
+    assert_eq!(o["input_format"], "auto");
+    assert_eq!(o["classes"], true);
+    assert_eq!(o["batch_size"], 2048);
+    assert!(o["score"].is_null() && o["column"].is_null());
+    assert_eq!(facts["threads"], 1);
+    assert_eq!(facts["version"], env!("CARGO_PKG_VERSION"));
+    let commit = facts["commit"].as_str().unwrap();
+    assert!(
+        commit == "unknown" || (commit.len() >= 7 && commit.chars().all(|c| c.is_ascii_hexdigit())),
+        "{commit}"
+    );
+    let bytes = std::fs::read(&sample).unwrap();
+    let input = &facts["inputs"][0];
+    assert_eq!(input["name"], arg(&sample));
+    assert_eq!(input["bytes"], bytes.len() as u64);
+    assert_eq!(
+        input["xxh3_64"],
+        format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes))
+    );
+    // Stdin: no size beforehand, the bytes read instead, no checksum.
+    let piped = run(&["report", "-q", "--format", "json"], Some(&bytes));
+    assert_eq!(piped.code, 0, "{}", piped.stderr);
+    let pj: Value = serde_json::from_slice(&piped.stdout).unwrap();
+    let stdin = &pj["run"]["inputs"][0];
+    assert_eq!(stdin["name"], "<stdin>");
+    assert!(stdin["bytes"].is_null() && stdin["xxh3_64"].is_null());
+    assert_eq!(stdin["bytes_read"], bytes.len() as u64);
+    // The pages show the same facts.
+    let page = dir.path().join("r.html");
+    let r = run_paths(&["report", "-q", "-o", arg(&page)], &[&sample]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let md = run_paths(&["report", "-q"], &[&sample])
+        .stdout_str()
+        .to_string();
+    for text in [&html, &md] {
+        for fact in [
+            "date (UTC)",
+            "command line",
+            "options in effect",
+            "git commit",
+            "xxh3-64",
+            input["xxh3_64"].as_str().unwrap(),
+            "17,302",
+            commit,
+        ] {
+            assert!(text.contains(fact), "{fact} missing");
+        }
+    }
+}
+
+/// The largest classes name their canonical form and one record as read,
+/// with its input and line; the line holds that record.
+#[test]
+fn largest_classes_show_canonical_form_and_an_example_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = mixed_input(dir.path());
+    let text = std::fs::read_to_string(&input).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let j = report_json(&["--classes"], &input);
+    let largest = j["classes"]["largest"].as_array().unwrap();
+    assert!(!largest.is_empty());
+    // `canon --format line` writes blanks as 0; the report as '.'.
+    let form_of = |puzzle: &str| {
+        let canon = run(
+            &["canon", "-q", "--format", "line"],
+            Some(puzzle.as_bytes()),
+        );
+        canon.stdout_str().trim().replace('0', ".")
+    };
+    let easy_form = form_of(EASY);
+    let top = &largest[0];
+    assert_eq!(top["records"], 23);
+    assert_eq!(top["canonical"], easy_form);
+    for e in largest {
+        let ex = &e["example"];
+        assert_eq!(ex["input"], arg(&input));
+        let line = ex["line"].as_u64().unwrap() as usize;
+        assert_eq!(lines[line - 1], ex["puzzle"].as_str().unwrap(), "{e}");
+        assert_eq!(form_of(lines[line - 1]), e["canonical"].as_str().unwrap());
+    }
+    // The page shows the same (one thread: the same example).
+    let page = dir.path().join("r.html");
+    let r = run_paths(
+        &["report", "-q", "-j", "1", "--classes", "-o", arg(&page)],
+        &[&input],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let j = report_json(&["--classes", "-j", "1"], &input);
+    let ex = &j["classes"]["largest"][0]["example"];
+    for shown in [
+        format!("<code>{easy_form}</code>"),
+        format!("<code>{}</code>", ex["puzzle"].as_str().unwrap()),
+        format!("<code>{}</code>:{}", arg(&input), ex["line"]),
+    ] {
+        assert!(html.contains(&shown), "{shown}");
+    }
+}
+
+/// The pages carry no Markdown into HTML (code spans become <code>), small
+/// shares never read 0.0%, tables leave out rows counting nothing and say
+/// so, and an all-unique corpus plots guesses and backtracks once, saying
+/// why.
+#[test]
+fn pages_read_well() {
+    let dir = tempfile::tempdir().unwrap();
+    // 2,000 copies of one puzzle and one bad line: 0.05% invalid.
+    let mut text = format!("{EASY}\n").repeat(2000);
+    text.push_str("junk\n");
+    let input = write(dir.path(), "big.txt", &text);
+    let page = dir.path().join("r.html");
+    let r = run_paths(
+        &["report", "-q", "--score", "target", "-o", arg(&page)],
+        &[&input],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(!html.contains('`'), "a backtick in the HTML");
+    assert!(html.contains("<code>guesses</code>"));
+    assert!(html.contains("<code>target</code>"));
+    assert!(html.contains("invalid · &lt;0.1%"), "small share");
+    assert!(html.contains("unique · &gt;99.9%"), "near-whole share");
+    assert!(!html.contains("0.0%"));
+    assert!(html.contains("Guesses and backtracks") && html.contains("identical on this corpus"));
+    let md = run_paths(&["report", "-q", "--score", "target"], &[&input]);
+    let md = md.stdout_str();
+    assert!(md.contains("| invalid | 1 | <0.1% |"), "{md}");
+    assert!(md.contains("| unique | 2,000 | >99.9% |"), "{md}");
+    assert!(!md.contains("0.0%"));
+    // The sample: givens 19, 20 and 29-33 have no record; the plot keeps
+    // their bars, the table leaves them out and says how many.
+    let sample = run_paths(&["report", "-q"], &[&data("sample.txt")]);
+    let md = sample.stdout_str();
+    assert!(md.contains("7 rows with no record are not shown."), "{md}");
+    assert!(!md.contains("| 19 | 0 |"), "{md}");
+    assert!(md.contains("## Guesses\n") && md.contains("## Backtracks\n"));
+}
+
+/// What report says on stderr: records and the page written (never
+/// "0 rows written"); flags that shape rows are refused, exit 2, and absent
+/// from its help.
+#[test]
+fn summary_says_what_report_wrote_and_row_flags_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = data("sample.txt");
+    let page = dir.path().join("r.html");
+    let r = run_paths(&["report", "-j", "2", "-o", arg(&page)], &[&sample]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let size = std::fs::metadata(&page).unwrap().len();
+    let line = r.stderr.trim();
+    assert!(
+        line.starts_with("batchdoku report: 211 records (unique 171, multiple 40) in "),
+        "{line}"
+    );
+    assert!(
+        line.ends_with(&format!(
+            ", 2 threads; HTML page written to {} ({size} bytes)",
+            arg(&page)
+        )),
+        "{line}"
+    );
+    assert!(!r.stderr.contains("rows written"), "{}", r.stderr);
+    let r = run_paths(&["report", "--format", "json"], &[&sample]);
+    assert!(
+        r.stderr.contains("JSON report written to stdout ("),
+        "{}",
+        r.stderr
+    );
+    for flag in ["--keep-columns", "--keep-trailing"] {
+        let r = run_paths(&["report", flag, "-o", arg(&page)], &[&sample]);
+        assert_eq!(r.code, 2, "{flag}: {}", r.stderr);
+        assert!(
+            r.stderr
+                .contains(&format!("{flag} does nothing for report")),
+            "{}",
+            r.stderr
+        );
+        // Not among the options (the text above them says they are refused).
+        let help = run(&["report", "--help"], None);
+        assert!(
+            !help.stdout_str().lines().any(|l| l.trim() == flag),
+            "{flag} listed in report --help"
+        );
+        let solve = run(&["solve", "--help"], None);
+        assert!(solve.stdout_str().lines().any(|l| l.trim() == flag));
     }
 }

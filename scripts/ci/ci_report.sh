@@ -3,8 +3,11 @@
 # data/sample.txt and for hostile inputs (empty, all invalid, one record)
 # headless in Debian's chromium (installed with apt-get if missing), at a
 # laptop and a phone width, and check each screenshot is not blank, that
-# the browser logged no console or load error, and that the page holds one
-# <svg> plot per distribution.
+# the browser logged no console or load error, that the page holds one
+# <svg> plot per distribution, and, measured by the browser with its own
+# fonts, that no two x-axis labels of a plot overlap and none runs out of
+# its plot (a copy of the page with a measuring script, read back with
+# --dump-dom; the page itself has no script).
 #
 # Usage: bash scripts/ci/ci_report.sh [--screenshot PATH]
 #   --screenshot PATH  also write the sample page's laptop screenshot there
@@ -86,15 +89,55 @@ print(f'{nonwhite / total:.4f} {blue / total:.4f}')
 EOF
 }
 
+# The x-axis tick labels of every plot, measured in the browser: prints
+# "LABELS <plots> <labels> ok" or "LABELS ... overlap|clipped: ...".
+measure_js='<script>
+const out = [];
+let plots = 0, labels = 0;
+for (const svg of document.querySelectorAll("figure svg")) {
+  plots++;
+  const width = svg.viewBox.baseVal.width;
+  const ticks = [...svg.querySelectorAll("text")].filter(t =>
+    t.getAttribute("dy") === "0.76em" && t.getAttribute("text-anchor") === "middle" &&
+    !t.hasAttribute("transform") && Number(t.getAttribute("y")) > 100 &&
+    t.textContent.trim() !== "");
+  const boxes = ticks.map(t => { const b = t.getBBox(); return [b.x, b.x + b.width, t.textContent.trim()]; })
+    .sort((a, b) => a[0] - b[0]);
+  labels += boxes.length;
+  boxes.forEach((b, i) => {
+    if (b[0] < 0 || b[1] > width) out.push("clipped: " + b[2]);
+    if (i > 0 && boxes[i - 1][1] + 2 > b[0]) out.push("overlap: " + boxes[i - 1][2] + " / " + b[2]);
+  });
+}
+const p = document.createElement("pre");
+p.id = "measured";
+p.textContent = "LABELS " + plots + " " + labels + " " + (out.length ? out.join("; ") : "ok");
+document.body.appendChild(p);
+</script>'
+
 fail=0
-check_page() { # name, report flags...
-    local name=$1; shift
+check_labels() { # name, page
+    local name=$1 page=$2 measured="$work/$1-measure.html"
+    python3 -c 'import sys; s = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(s.replace("</body>", sys.argv[3] + "</body>"))' "$page" "$measured" "$measure_js"
+    local result
+    result=$(timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --no-first-run --user-data-dir="$work/profile-$name-measure" \
+        --window-size=1280,2400 --dump-dom "file://$measured" 2>/dev/null | grep -o 'id="measured">LABELS [^<]*' | sed 's/.*>//' || true)
+    echo "ci_report: $name x labels: ${result:-none measured}"
+    if [[ "$result" != LABELS*" ok" ]]; then
+        echo "FAIL $name: x-axis labels: ${result:-the browser measured nothing}"; fail=1
+    fi
+}
+
+check_page() { # name, expected plots, report flags...
+    local name=$1 expected=$2; shift 2
     local page="$work/$name.html"
     local code=0
     "$bin" report -q -o "$page" "$work/$name.txt" "$@" || code=$?
     if [[ $code -gt 1 ]]; then echo "FAIL $name: report exited $code"; fail=1; return; fi
-    local plots expected=4
-    [[ " $* " == *" --score "* ]] && expected=5
+    local plots
     plots=$(grep -o '<svg' "$page" | wc -l)
     if [[ $plots -ne $expected ]]; then
         echo "FAIL $name: $plots plots, expected $expected"; fail=1
@@ -125,12 +168,16 @@ check_page() { # name, report flags...
             echo "FAIL $name @ $size: no bars drawn"; fail=1
         fi
     done
+    check_labels "$name" "$page"
 }
 
-check_page sample --classes --score target
-check_page empty
-check_page invalid --classes
-check_page one --score target
+# Plots: givens, guesses and backtracks (one plot when they are identical,
+# as on the empty, all-invalid and one-unique-puzzle inputs), singles, and
+# best scores with --score.
+check_page sample 5 --classes --score target
+check_page empty 3
+check_page invalid 3 --classes
+check_page one 4 --score target
 
 if [[ -n "$shot_out" ]]; then
     cp "$work/sample-1280.png" "$shot_out"

@@ -117,8 +117,12 @@ A corpus at a glance, in one streaming pass: each puzzle is solved counting to t
 difficulty columns of `solve -k 2 --rate`, and the rows are aggregated into totals (valid, \
 invalid with the first 20 errors, unique, multiple, unsolvable), distributions each as a plot \
 and a table (givens; guesses and backtracks in log-scaled bins; the share solved by singles \
-alone; best scores with --score) and, with --classes, duplicates up to symmetry. The HTML page \
-is one self-contained file (inline SVG and CSS, nothing fetched); JSON holds the same numbers.
+alone; best scores with --score) and, with --classes, duplicates up to symmetry (the largest \
+classes by canonical form, each with one of its records and its input and line). The HTML page \
+is one self-contained file (inline SVG and CSS, nothing fetched); JSON holds the same numbers. \
+Every format ends with the run's provenance: date (UTC), command line, options in effect, \
+version and git commit, and each input's size and XXH3-64 checksum (stdin: the bytes read). \
+A report writes no rows: --keep-columns and --keep-trailing are refused.
 
 Memory is constant, except with --classes: one 33-byte entry per class and one 17-byte entry \
 per distinct puzzle, in hash tables kept between half and seven eighths full, so 57 to 114 \
@@ -687,8 +691,13 @@ fn parse_min_time(text: &str) -> Result<f64, String> {
     }
 }
 
-/// `batchdoku report`.
+/// `batchdoku report`. The record flags that shape rows are hidden: a
+/// report writes a page, and refuses them.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("keep_columns", |a| a.hide(true)),
+    mut_arg("keep_trailing", |a| a.hide(true))
+)]
 pub struct ReportArgs {
     #[command(flatten)]
     pub inputs: InputArgs,

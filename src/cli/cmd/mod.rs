@@ -221,11 +221,26 @@ struct Ending {
 /// promised: it did not finish, so it found nothing to fail on.
 fn conclude(
     command: &'static str,
+    report: Report,
+    outputs: Outputs,
+    run: &RunArgs,
+    records: &RecordArgs,
+    ending: Ending,
+) -> anyhow::Result<Exit> {
+    conclude_saying(command, report, outputs, run, records, ending, None)
+}
+
+/// [`conclude`], with the command's own summary line printed instead of
+/// the common one when the run finished (`report`, which writes a page,
+/// not rows).
+fn conclude_saying(
+    command: &'static str,
     mut report: Report,
     outputs: Outputs,
     run: &RunArgs,
     records: &RecordArgs,
     ending: Ending,
+    line: Option<String>,
 ) -> anyhow::Result<Exit> {
     let rows = batch::flush(outputs.rows, report.interrupted, &mut report.broken_pipe)?;
     let mut summary = Summary::new(command, &report.totals, report.elapsed, run.thread_count());
@@ -243,7 +258,10 @@ fn conclude(
     };
     io::keep(rows, summary_file, &mut report.interrupted, done)?;
     if !run.quiet && !report.broken_pipe {
-        say(format_args!("{summary}"));
+        match line.filter(|_| !report.interrupted) {
+            Some(line) => say(format_args!("{line}")),
+            None => say(format_args!("{summary}")),
+        }
         if let Some(note) = ending.note.filter(|_| !report.interrupted) {
             say(format_args!("{note}"));
         }

@@ -3,18 +3,35 @@
 //! report (HTML, JSON or Markdown) into the output, kept only when the pass
 //! completed.
 
+use std::sync::atomic::Ordering;
+
 use anyhow::Context;
 
-use crate::cli::report::{self, Format, InputInfo, ReportJob, ReportOptions};
-use batchdoku::batch::Column;
+use crate::cli::report::{self, Format, InputInfo, ReportJob, ReportOptions, RunFacts, RunOptions};
+use batchdoku::batch::{Column, Status, Totals};
 
-use super::{conclude, open_outputs, pass, settings, Ending};
+use super::{conclude_saying, open_outputs, pass, settings, Ending};
 use crate::cli::args::{ReportArgs, RowArgs};
 use crate::cli::exit::Exit;
 use crate::cli::io;
 
+/// The record flags that shape rows, which a report does not write: each
+/// is refused rather than silently ignored.
+fn refuse_row_flags(args: &ReportArgs) -> anyhow::Result<()> {
+    for (given, flag) in [
+        (args.records.keep_columns, "--keep-columns"),
+        (args.records.keep_trailing, "--keep-trailing"),
+    ] {
+        if given {
+            anyhow::bail!("{flag} does nothing for report: it writes a page, not rows");
+        }
+    }
+    Ok(())
+}
+
 /// Runs `report`.
 pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
+    refuse_row_flags(args)?;
     let format = match (args.format, &args.run.output) {
         (Some(f), _) => f.into(),
         (None, None) => Format::Markdown,
@@ -33,12 +50,15 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
     let paths = args.inputs.paths();
     let mut outputs = open_outputs(&args.run, &args.records, &paths)?;
     let inputs = io::open_inputs(&paths, None, &args.records)?;
-    let info = inputs
+    let bytes_read = inputs.1.clone();
+    let mut info: Vec<InputInfo> = inputs
         .0
         .iter()
         .map(|i| InputInfo {
             name: i.name.to_string(),
             bytes: i.size,
+            bytes_read: None,
+            xxh3_64: None,
         })
         .collect();
     // The pass writes no rows: no header, no columns.
@@ -54,25 +74,101 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
         Column::Solution,
         &[&inputs.0],
     )?;
-    let options = ReportOptions {
+    let output = args
+        .run
+        .output
+        .as_ref()
+        .map_or_else(|| "-".to_string(), |p| p.display().to_string());
+    let options = RunOptions {
+        format: format.name(),
+        output: output.clone(),
+        input_format: args.records.input_format.as_str().to_string(),
+        column: args.records.column.clone(),
         classes: args.classes,
-        score,
+        score: args.score.clone(),
+        batch_size: config.batch_size,
     };
-    let job = ReportJob::new(options, config.threads);
+    let job = ReportJob::new(
+        ReportOptions {
+            classes: args.classes,
+            score,
+        },
+        config.threads,
+    );
     let mut ran = pass(&job, inputs, &mut outputs.rows, &config, &args.run)?;
+    let mut line = None;
     if !(ran.interrupted || ran.broken_pipe) {
-        let page = report::render(&job.finish(info, ran.elapsed, config.threads), format);
+        report::complete_inputs(&mut info, &paths, bytes_read.load(Ordering::Relaxed));
+        let facts = RunFacts {
+            inputs: info,
+            elapsed: ran.elapsed,
+            threads: config.threads,
+            date_utc: report::utc(std::time::SystemTime::now()),
+            command_line: std::env::args_os()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
+            options,
+        };
+        let page = report::render(&job.finish(facts), format);
         match outputs.rows.write_all(page.as_bytes()) {
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ran.broken_pipe = true,
             other => other.context("writing the report")?,
         }
+        let target = if output == "-" {
+            "stdout".to_string()
+        } else {
+            output
+        };
+        line = Some(summary_line(
+            &ran.totals,
+            ran.elapsed,
+            config.threads,
+            format,
+            &target,
+            page.len(),
+        ));
     }
-    conclude(
+    conclude_saying(
         "report",
         ran,
         outputs,
         &args.run,
         &args.records,
         Ending::default(),
+        line,
+    )
+}
+
+/// What `report` says on stderr when it finished: the records by status,
+/// the time, and the page it wrote (a report writes no rows).
+fn summary_line(
+    totals: &Totals,
+    elapsed: std::time::Duration,
+    threads: usize,
+    format: Format,
+    target: &str,
+    bytes: usize,
+) -> String {
+    let statuses: Vec<String> = Status::ALL
+        .iter()
+        .filter(|&&s| totals.count(s) > 0)
+        .map(|&s| format!("{} {}", s.as_str(), totals.count(s)))
+        .collect();
+    let statuses = if statuses.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", statuses.join(", "))
+    };
+    let secs = elapsed.as_secs_f64();
+    let rate = if secs > 0.0 {
+        totals.records as f64 / secs
+    } else {
+        0.0
+    };
+    format!(
+        "batchdoku report: {} records{statuses} in {secs:.2} s, {rate:.0} puzzles/s, {threads} thread{}; {} written to {target} ({bytes} bytes)",
+        totals.records,
+        if threads == 1 { "" } else { "s" },
+        format.page_name(),
     )
 }

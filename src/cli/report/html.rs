@@ -63,7 +63,7 @@ pub fn render(r: &CorpusReport) -> String {
             "<section id=\"{}\">\n<h2>{}</h2>\n<p>{}</p>\n<div class=\"dist\">",
             d.id,
             escape(d.title),
-            escape(&d.note)
+            rich(&d.note)
         );
         let svg = d.svg();
         let label = format!("<svg role=\"img\" aria-label=\"{}\" ", escape(d.title));
@@ -72,7 +72,16 @@ pub fn render(r: &CorpusReport) -> String {
             out.push_str("<p>No records.</p>\n");
         } else {
             let head: Vec<(&str, bool)> = d.columns.iter().map(|c| (*c, false)).collect();
+            out.push_str("<div>\n");
             table(&mut out, &head, &d.rows);
+            if d.omitted > 0 {
+                let _ = writeln!(
+                    out,
+                    "<p class=\"sub\">{}</p>",
+                    escape(&text::omitted(d.omitted))
+                );
+            }
+            out.push_str("</div>\n");
         }
         out.push_str("</div>\n</section>\n");
     }
@@ -80,9 +89,11 @@ pub fn render(r: &CorpusReport) -> String {
     run(&mut out, r);
     let _ = writeln!(
         out,
-        "<footer>Made by batchdoku {}: one pass, counting solutions to two with the \
-         difficulty columns of <code>solve -k 2 --rate</code>.</footer>\n</main>\n</body>\n</html>",
-        escape(r.run.version)
+        "<footer>Made by batchdoku {} ({}) on {}: one pass, counting solutions to two with \
+         the difficulty columns of <code>solve -k 2 --rate</code>.</footer>\n</main>\n</body>\n</html>",
+        escape(r.run.version),
+        escape(r.run.commit),
+        escape(&r.run.date_utc)
     );
     out
 }
@@ -94,7 +105,7 @@ fn totals(out: &mut String, r: &CorpusReport) {
         let of = if name == "records" {
             String::new()
         } else {
-            format!(" · {}", percent(share(n, t.records)))
+            format!(" · {}", escape(&percent(share(n, t.records))))
         };
         let _ = writeln!(
             out,
@@ -168,13 +179,36 @@ fn classes(out: &mut String, r: &CorpusReport) {
     if c.largest.is_empty() {
         out.push_str("<p>Every class has one record.</p>\n");
     } else {
-        out.push_str("<h3>Largest classes</h3>\n");
+        out.push_str(
+            "<h3>Largest classes</h3>\n<p>Each class by its canonical form, with one of its \
+             records as read and where it is.</p>\n",
+        );
         let rows: Vec<Vec<String>> = c
             .largest
             .iter()
-            .map(|e| vec![e.first_record.to_string(), count(e.records)])
+            .map(|e| {
+                vec![
+                    count(e.records),
+                    format!("<code>{}</code>", escape(&e.canonical)),
+                    format!("<code>{}</code>", escape(&e.example.puzzle)),
+                    format!(
+                        "<code>{}</code>:{}",
+                        escape(&e.example.input),
+                        e.example.line
+                    ),
+                ]
+            })
             .collect();
-        table(out, &[("first record", false), ("records", false)], &rows);
+        table_raw(
+            out,
+            &[
+                ("records", false),
+                ("canonical form", true),
+                ("example", true),
+                ("input:line", true),
+            ],
+            &rows,
+        );
     }
     let _ = writeln!(
         out,
@@ -192,25 +226,46 @@ fn run(out: &mut String, r: &CorpusReport) {
         .inputs
         .iter()
         .map(|i| {
+            let [size, read, sum] = text::input_cells(i);
             vec![
                 format!("<code>{}</code>", escape(&i.name)),
-                i.bytes.map_or_else(|| "–".to_string(), text::bytes),
+                escape(&size),
+                escape(&read),
+                format!("<code>{}</code>", escape(&sum)),
             ]
         })
         .collect();
-    table_raw(out, &[("input", true), ("size", false)], &rows);
+    table_raw(
+        out,
+        &[
+            ("input", true),
+            ("size (bytes)", false),
+            ("bytes read", false),
+            ("xxh3-64", true),
+        ],
+        &rows,
+    );
     let rate = run
         .records_per_second
         .map_or_else(|| "–".to_string(), |v| count(v.round() as u64));
     let _ = writeln!(
         out,
-        "<p>{} records in {:.2} s ({rate} records/s) on {} thread{}, batchdoku {}.</p>\n</section>",
+        "<p>{} records in {:.2} s ({rate} records/s) on {} thread{}.</p>",
         count(r.totals.records),
         run.seconds,
         run.threads,
         if run.threads == 1 { "" } else { "s" },
-        escape(run.version)
     );
+    out.push_str("<div class=\"scroll\"><table>\n<tbody>\n");
+    for (name, value) in text::provenance(run) {
+        let _ = writeln!(
+            out,
+            "<tr><th class=\"l\">{}</th><td class=\"l\"><code>{}</code></td></tr>",
+            escape(name),
+            escape(&value)
+        );
+    }
+    out.push_str("</tbody></table></div>\n</section>\n");
 }
 
 /// A table of plain-text cells (escaped here).
@@ -242,6 +297,28 @@ fn table_raw(out: &mut String, head: &[(&str, bool)], rows: &[Vec<String>]) {
     out.push_str("</tbody></table></div>\n");
 }
 
+/// Note text, whose `` `code` `` spans (see [`text::code`]) become
+/// `<code>` elements; everything else is escaped.
+fn rich(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 32);
+    let mut parts = s.split('`');
+    if let Some(first) = parts.next() {
+        out.push_str(&escape(first));
+    }
+    let rest: Vec<&str> = parts.collect();
+    for pair in rest.chunks(2) {
+        match pair {
+            [inside, after] => {
+                let _ = write!(out, "<code>{}</code>{}", escape(inside), escape(after));
+            }
+            // An unpaired backtick: the text after it, as text.
+            [after] => out.push_str(&escape(after)),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Escapes text for HTML content and attribute values.
 fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -261,6 +338,17 @@ fn escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn code_spans_become_code_elements() {
+        assert_eq!(
+            rich("the `guesses` column of `solve <x>`."),
+            "the <code>guesses</code> column of <code>solve &lt;x&gt;</code>."
+        );
+        assert_eq!(rich("no spans"), "no spans");
+        assert_eq!(rich("odd ` one"), "odd  one");
+        assert!(!rich(&format!("weights {}", text::code("a`b"))).contains('`'));
+    }
 
     #[test]
     fn escapes_markup() {

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::summary::CorpusReport;
-use super::text::{self, count, distributions, percent, share};
+use super::text::{self, code, count, distributions, percent, share};
 
 /// Widest text bar, in characters.
 const BAR_WIDTH: usize = 30;
@@ -64,9 +64,15 @@ pub fn render(r: &CorpusReport) -> String {
             d.columns.iter().map(|_| "---:|").collect::<String>()
         );
         let max = d.values.iter().copied().fold(0.0f64, f64::max);
-        for (row, &v) in d.rows.iter().zip(&d.values) {
-            let scale = if d.percent { 1.0 } else { max };
+        let scale = if d.percent { 1.0 } else { max };
+        // The rows are the bars with a record, in order (empty bars are
+        // left out of tables: see `omitted`).
+        let shown = d.values.iter().filter(|&&v| d.percent || v > 0.0);
+        for (row, &v) in d.rows.iter().zip(shown) {
             let _ = writeln!(out, "| {} | {} |", row.join(" | "), bar(v, scale));
+        }
+        if d.omitted > 0 {
+            let _ = writeln!(out, "\n{}", text::omitted(d.omitted));
         }
     }
     if let Some(c) = &r.classes {
@@ -85,10 +91,19 @@ pub fn render(r: &CorpusReport) -> String {
         } else {
             let _ = writeln!(
                 out,
-                "\nLargest classes:\n\n| first record | records |\n|---:|---:|"
+                "\nLargest classes (each by its canonical form, with one of its records as read and \
+                 where it is):\n\n| records | canonical form | example | input:line |\n|---:|---|---|---|"
             );
             for e in &c.largest {
-                let _ = writeln!(out, "| {} | {} |", e.first_record, count(e.records));
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {}:{} |",
+                    count(e.records),
+                    code(&e.canonical),
+                    code(&e.example.puzzle),
+                    cell(&e.example.input),
+                    e.example.line
+                );
             }
         }
         let _ = writeln!(
@@ -99,23 +114,34 @@ pub fn render(r: &CorpusReport) -> String {
         );
     }
     let run = &r.run;
-    let _ = writeln!(out, "\n## Run\n\n| input | size |\n|---|---:|");
+    let _ = writeln!(
+        out,
+        "\n## Run\n\n| input | size (bytes) | bytes read | xxh3-64 |\n|---|---:|---:|---|"
+    );
     for i in &run.inputs {
-        let size = i.bytes.map_or_else(|| "–".to_string(), text::bytes);
-        let _ = writeln!(out, "| {} | {size} |", cell(&i.name));
+        let [size, read, sum] = text::input_cells(i);
+        let _ = writeln!(
+            out,
+            "| {} | {size} | {read} | {} |",
+            cell(&i.name),
+            cell(&sum)
+        );
     }
     let rate = run
         .records_per_second
         .map_or_else(|| "–".to_string(), |r| count(r.round() as u64));
     let _ = writeln!(
         out,
-        "\n{} records in {:.2} s ({rate} records/s) on {} thread{}, batchdoku {}.",
+        "\n{} records in {:.2} s ({rate} records/s) on {} thread{}.\n",
         count(t.records),
         run.seconds,
         run.threads,
         if run.threads == 1 { "" } else { "s" },
-        run.version
     );
+    let _ = writeln!(out, "| | |\n|---|---|");
+    for (name, value) in text::provenance(run) {
+        let _ = writeln!(out, "| {name} | {} |", code(&cell(&value)));
+    }
     out
 }
 
@@ -145,11 +171,6 @@ fn cell(s: &str) -> String {
             c => c.to_string(),
         })
         .collect()
-}
-
-/// An input name as inline code.
-fn code(s: &str) -> String {
-    format!("`{}`", s.replace('`', "'"))
 }
 
 #[cfg(test)]

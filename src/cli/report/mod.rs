@@ -23,20 +23,23 @@
 mod aggregate;
 mod html;
 mod json;
+mod largest;
 mod markdown;
 mod plot;
+mod provenance;
 mod summary;
 #[cfg(test)]
 mod tests;
 mod text;
 
 use aggregate::Aggregate;
-use summary::{ClassEntry, ClassSummary};
-pub use summary::{CorpusReport, InputInfo};
+use largest::{Example, LargestClasses};
+pub use provenance::{complete as complete_inputs, utc};
+use summary::{ClassEntry, ClassExample, ClassSummary};
+pub use summary::{CorpusReport, InputInfo, RunFacts, RunOptions};
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
 
 use batchdoku::batch::Job;
 use batchdoku::batch::{ClassMap, EngineKind, ScoreJob, SolveJob};
@@ -53,6 +56,7 @@ use batchdoku::{ScoreOptions, Weights};
 
 /// How many of the largest classes a report lists.
 pub const LARGEST_CLASSES: usize = 10;
+const _: () = assert!(LARGEST_CLASSES <= largest::CAPACITY);
 
 /// Bytes one class takes in the class table: the 16-byte key, the
 /// `(first record, records)` value and one control byte.
@@ -74,6 +78,24 @@ pub enum Format {
 }
 
 impl Format {
+    /// The format's name, as `--format` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Html => "html",
+            Format::Json => "json",
+            Format::Markdown => "markdown",
+        }
+    }
+
+    /// The name a person reads in the summary line (`HTML page`).
+    pub fn page_name(self) -> &'static str {
+        match self {
+            Format::Html => "HTML page",
+            Format::Json => "JSON report",
+            Format::Markdown => "Markdown report",
+        }
+    }
+
     /// The format an output path's extension names: `.html`/`.htm`,
     /// `.json`, `.md`/`.markdown`/`.txt`; `None` for any other.
     pub fn from_path(path: &Path) -> Option<Format> {
@@ -114,6 +136,25 @@ struct Classes {
     canonical: ClassMap<ClassCount>,
     /// Every distinct puzzle (for exact repeats).
     exact: ClassMap<()>,
+    /// Per worker: the largest classes with their forms and examples.
+    largest: Box<[Mutex<LargestClasses>]>,
+}
+
+impl Classes {
+    fn new(threads: usize) -> Classes {
+        Classes {
+            canonical: ClassMap::new(),
+            exact: ClassMap::new(),
+            largest: (0..threads.max(1))
+                .map(|_| Mutex::new(LargestClasses::default()))
+                .collect(),
+        }
+    }
+}
+
+/// This worker's index among `n` per-worker slots.
+fn worker_slot(n: usize) -> usize {
+    rayon::current_thread_index().unwrap_or(0) % n
 }
 
 /// The per-record work of `report`: a [`Job`] that writes no rows and
@@ -160,7 +201,7 @@ impl ReportJob {
                     },
                 )
             }),
-            classes: options.classes.then(Classes::default),
+            classes: options.classes.then(|| Classes::new(threads)),
             shards: (0..threads.max(1))
                 .map(|_| Mutex::new(Aggregate::default()))
                 .collect(),
@@ -169,12 +210,7 @@ impl ReportJob {
 
     /// The report, once the run is over: merges the workers' aggregates
     /// (leaving them empty) and adds the classes and the `run` facts.
-    pub fn finish(
-        &self,
-        inputs: Vec<InputInfo>,
-        elapsed: Duration,
-        threads: usize,
-    ) -> CorpusReport {
+    pub fn finish(&self, run: RunFacts) -> CorpusReport {
         let mut total = Aggregate::default();
         for shard in self.shards.iter() {
             let mut shard = shard.lock().unwrap_or_else(PoisonError::into_inner);
@@ -185,7 +221,7 @@ impl ReportJob {
             .as_ref()
             .map(|c| class_summary(c, total.valid()));
         let weights = self.score.as_ref().map(|(name, _)| name.as_str());
-        CorpusReport::new(&total, weights, classes, inputs, elapsed, threads)
+        CorpusReport::new(&total, weights, classes, run)
     }
 }
 
@@ -208,11 +244,23 @@ impl Job for ReportJob {
         }
         if let Some(classes) = &self.classes {
             let form = scratch.canon.canonical(puzzle).0;
-            classes.canonical.upsert(&form, (row.index, 1), |v, new| {
+            let mut after: ClassCount = (row.index, 1);
+            classes.canonical.upsert(&form, after, |v, new| {
                 v.0 = v.0.min(new.0);
                 v.1 += new.1;
+                after = *v;
             });
             classes.exact.upsert(puzzle, (), |_, _| {});
+            let (first, records) = after;
+            classes.largest[worker_slot(classes.largest.len())]
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .offer(&form, records, first, || Example {
+                    index: row.index,
+                    line: row.line,
+                    input: row.source.clone(),
+                    puzzle: *puzzle,
+                });
         }
         if let Some((_, job)) = &self.score {
             if matches!(row.status, Status::Unique | Status::Multiple) {
@@ -234,8 +282,7 @@ impl Job for ReportJob {
     }
 
     fn writes(&self, row: &Row) -> bool {
-        let i = rayon::current_thread_index().unwrap_or(0) % self.shards.len();
-        self.shards[i]
+        self.shards[worker_slot(self.shards.len())]
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .add(row);
@@ -247,19 +294,11 @@ impl Job for ReportJob {
 fn class_summary(classes: &Classes, valid: u64) -> ClassSummary {
     let distinct = classes.canonical.len() as u64;
     let distinct_puzzles = classes.exact.len() as u64;
-    let mut largest: Vec<ClassCount> = Vec::with_capacity(4 * LARGEST_CLASSES);
-    let by_size = |a: &ClassCount, b: &ClassCount| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
-    classes.canonical.for_each(|value| {
-        if value.1 >= 2 {
-            largest.push(value);
-            if largest.len() == largest.capacity() {
-                largest.sort_by(by_size);
-                largest.truncate(LARGEST_CLASSES);
-            }
-        }
-    });
-    largest.sort_by(by_size);
-    largest.truncate(LARGEST_CLASSES);
+    let mut largest = LargestClasses::default();
+    for worker in classes.largest.iter() {
+        let mut worker = worker.lock().unwrap_or_else(PoisonError::into_inner);
+        largest.merge(std::mem::take(&mut *worker));
+    }
     let entry_bytes = distinct * CLASS_ENTRY_BYTES + distinct_puzzles * PUZZLE_ENTRY_BYTES;
     ClassSummary {
         distinct,
@@ -267,10 +306,17 @@ fn class_summary(classes: &Classes, valid: u64) -> ClassSummary {
         distinct_puzzles,
         exact_repeats: valid.saturating_sub(distinct_puzzles),
         largest: largest
-            .into_iter()
-            .map(|(first_record, records)| ClassEntry {
-                first_record,
-                records,
+            .top(LARGEST_CLASSES)
+            .map(|t| ClassEntry {
+                records: t.records,
+                canonical: t.form.to_line_string(),
+                first_record: t.first,
+                example: ClassExample {
+                    record: t.example.index,
+                    input: t.example.input.to_string(),
+                    line: t.example.line,
+                    puzzle: t.example.puzzle.to_line_string(),
+                },
             })
             .collect(),
         table_bytes_min: entry_bytes * 8 / 7,

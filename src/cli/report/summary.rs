@@ -175,15 +175,39 @@ pub struct ClassSummary {
 /// One class.
 #[derive(Clone, Debug, Serialize)]
 pub struct ClassEntry {
-    /// Record number of its first record in the run.
-    pub first_record: u64,
     /// Records in the class.
     pub records: u64,
+    /// Its canonical form (81 characters, `.` for a blank).
+    pub canonical: String,
+    /// Record number of its first record in the run.
+    pub first_record: u64,
+    /// One of its records: the first, unless the class grew large only
+    /// after many others had been seen (see `largest`).
+    pub example: ClassExample,
 }
 
-/// The run.
+/// A record of a class, to find it in the input.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClassExample {
+    /// 1-based record number in the run.
+    pub record: u64,
+    /// The input it came from.
+    pub input: String,
+    /// Its line in that input.
+    pub line: u64,
+    /// The puzzle as read (81 characters, `.` for a blank).
+    pub puzzle: String,
+}
+
+/// The run, and what it takes to make the report again.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunInfo {
+    /// When the report was made: UTC, RFC 3339 to the second.
+    pub date_utc: String,
+    /// The command line, one argument per element.
+    pub command_line: Vec<String>,
+    /// The options in effect, defaults included.
+    pub options: RunOptions,
     /// The inputs, in order.
     pub inputs: Vec<InputInfo>,
     /// Wall-clock seconds of the pass.
@@ -194,15 +218,62 @@ pub struct RunInfo {
     pub threads: usize,
     /// The batchdoku version.
     pub version: &'static str,
+    /// The git commit batchdoku was built from (`unknown` when built
+    /// outside its git checkout).
+    pub commit: &'static str,
 }
 
-/// One input.
+/// The options of a report run, defaults included.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RunOptions {
+    /// The report format: `html`, `json` or `markdown`.
+    pub format: &'static str,
+    /// The output: a path, or `-` for stdout.
+    pub output: String,
+    /// The input format asked for (`auto` detects it).
+    pub input_format: String,
+    /// The CSV column asked for, if any.
+    pub column: Option<String>,
+    /// Whether classes were counted (`--classes`).
+    pub classes: bool,
+    /// The weights scored with (`--score`), if any.
+    pub score: Option<String>,
+    /// Records per batch.
+    pub batch_size: usize,
+}
+
+/// One input: its name, size and checksum.
 #[derive(Clone, Debug, Serialize)]
 pub struct InputInfo {
     /// Its name (`<stdin>` for standard input).
     pub name: String,
-    /// Its size in bytes on disk (compressed), when known.
+    /// Its size in bytes on disk (compressed), when known beforehand (a
+    /// regular file).
     pub bytes: Option<u64>,
+    /// Bytes read from it (compressed), for an input without a size (stdin,
+    /// a pipe); `None` when several such inputs share the count.
+    pub bytes_read: Option<u64>,
+    /// XXH3-64 of its bytes on disk (compressed), 16 hex digits, for a
+    /// regular file (read again after the pass); `None` for stdin or a pipe,
+    /// which cannot be read again.
+    pub xxh3_64: Option<String>,
+}
+
+/// What the run knows beyond the counts, for [`CorpusReport::new`].
+#[derive(Clone, Debug, Default)]
+pub struct RunFacts {
+    /// The inputs, in order.
+    pub inputs: Vec<InputInfo>,
+    /// Wall-clock time of the pass.
+    pub elapsed: Duration,
+    /// Worker threads.
+    pub threads: usize,
+    /// When the report was made (UTC, RFC 3339).
+    pub date_utc: String,
+    /// The command line.
+    pub command_line: Vec<String>,
+    /// The options in effect.
+    pub options: RunOptions,
 }
 
 /// `num / den`, `None` when `den` is zero.
@@ -216,10 +287,16 @@ impl CorpusReport {
         total: &Aggregate,
         weights: Option<&str>,
         classes: Option<ClassSummary>,
-        inputs: Vec<InputInfo>,
-        elapsed: Duration,
-        threads: usize,
+        run: RunFacts,
     ) -> CorpusReport {
+        let RunFacts {
+            inputs,
+            elapsed,
+            threads,
+            date_utc,
+            command_line,
+            options,
+        } = run;
         let valid = total.valid();
         let invalid = total.count(Status::Invalid);
         let errors = total
@@ -293,20 +370,32 @@ impl CorpusReport {
             scores,
             classes,
             run: RunInfo {
+                date_utc,
+                command_line,
+                options,
                 inputs,
                 seconds,
                 records_per_second: (seconds > 0.0).then(|| total.records as f64 / seconds),
                 threads,
                 version: env!("CARGO_PKG_VERSION"),
+                commit: env!("BATCHDOKU_COMMIT"),
             },
         }
     }
 
+    /// Whether guesses and backtracks have the same distribution (as on
+    /// any corpus of unique puzzles): the pages then plot them once.
+    pub fn guesses_are_backtracks(&self) -> bool {
+        let bins = |d: &LogDistribution| d.bins.iter().map(|b| b.records).collect::<Vec<_>>();
+        bins(&self.guesses) == bins(&self.backtracks) && self.guesses.mean == self.backtracks.mean
+    }
+
     /// The number of distributions the report plots (givens, guesses,
-    /// backtracks, singles, and best scores when scored).
+    /// backtracks unless the same as guesses, singles, and best scores
+    /// when scored).
     #[cfg(test)]
     pub fn distribution_count(&self) -> usize {
-        4 + usize::from(self.scores.is_some())
+        3 + usize::from(!self.guesses_are_backtracks()) + usize::from(self.scores.is_some())
     }
 }
 

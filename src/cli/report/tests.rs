@@ -142,6 +142,8 @@ fn report_of(text: &[u8], threads: usize, options: ReportOptions) -> CorpusRepor
     let info = vec![InputInfo {
         name: input.name.to_string(),
         bytes: input.size,
+        bytes_read: None,
+        xxh3_64: None,
     }];
     let config = Config {
         threads,
@@ -156,7 +158,12 @@ fn report_of(text: &[u8], threads: usize, options: ReportOptions) -> CorpusRepor
     let quit = AtomicBool::new(false);
     let run = pipeline::run(&job, vec![input], &mut sink, &config, &quit, &counter, &()).unwrap();
     assert_eq!(run.totals.rows, 0, "a report writes no rows");
-    job.finish(info, run.elapsed, threads)
+    job.finish(RunFacts {
+        inputs: info,
+        elapsed: run.elapsed,
+        threads,
+        ..RunFacts::default()
+    })
 }
 
 fn corpus_text(n: usize) -> Vec<u8> {
@@ -268,6 +275,21 @@ fn counts_agree_with_a_direct_count() {
     sizes.truncate(LARGEST_CLASSES);
     let largest: Vec<u64> = c.largest.iter().map(|e| e.records).collect();
     assert_eq!(largest, sizes);
+    // Each listed class: its canonical form has that many records, and its
+    // example is a record of the class at the line it names.
+    let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    for e in &c.largest {
+        let form = parse_line(e.canonical.as_bytes()).unwrap();
+        assert_eq!(forms[&form], e.records, "{e:?}");
+        let example = parse_line(e.example.puzzle.as_bytes()).unwrap();
+        assert_eq!(canon.canonical(&example).0, form, "{e:?}");
+        assert_eq!(
+            lines[e.example.line as usize - 1],
+            e.example.puzzle.as_bytes(),
+            "{e:?}"
+        );
+        assert!(e.example.record >= e.first_record, "{e:?}");
+    }
 }
 
 #[test]
@@ -276,6 +298,11 @@ fn same_report_at_any_thread_count() {
     let strip = |r: CorpusReport| {
         let mut v = serde_json::to_value(&r).unwrap();
         v["run"] = serde_json::Value::Null;
+        // Which record a class shows may differ (see `largest`); the
+        // classes themselves may not.
+        for e in v["classes"]["largest"].as_array_mut().unwrap() {
+            e["example"] = serde_json::Value::Null;
+        }
         // Each run reads its own temporary file.
         for e in v["totals"]["errors"].as_array_mut().unwrap() {
             e["input"] = serde_json::Value::Null;

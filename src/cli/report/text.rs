@@ -3,7 +3,8 @@
 //! plot and the rows of its table, built once so that the two pages say
 //! the same thing.
 
-use super::summary::{CorpusReport, LogDistribution, RecordTotals};
+use super::provenance::shell_line;
+use super::summary::{CorpusReport, InputInfo, LogDistribution, RecordTotals, RunInfo};
 
 /// The totals both pages show, named, in order (`records` first).
 pub fn named_totals(t: &RecordTotals) -> [(&'static str, u64); 6] {
@@ -39,9 +40,24 @@ pub fn signed(n: i64) -> String {
     }
 }
 
-/// A share as a percentage with one decimal, `–` when undefined.
+/// A share as a percentage with one decimal, `–` when undefined. A share
+/// that is not zero never reads `0.0%` (`<0.1%`), nor one short of the whole
+/// `100.0%` (`>99.9%`); none and all read `0%` and `100%`.
 pub fn percent(share: Option<f64>) -> String {
-    share.map_or_else(|| "–".to_string(), |s| format!("{:.1}%", s * 100.0))
+    match share {
+        None => "–".to_string(),
+        Some(s) if s <= 0.0 => "0%".to_string(),
+        Some(s) if s >= 1.0 => "100%".to_string(),
+        Some(s) if s < 0.0005 => "<0.1%".to_string(),
+        Some(s) if s > 0.9995 => ">99.9%".to_string(),
+        Some(s) => format!("{:.1}%", s * 100.0),
+    }
+}
+
+/// Text as an inline code span in the notes both pages share (`` `x` ``):
+/// a backtick inside is written `'`, so spans always pair up.
+pub fn code(s: &str) -> String {
+    format!("`{}`", s.replace('`', "'"))
 }
 
 /// `part / whole` as a share, `None` when `whole` is zero.
@@ -68,6 +84,63 @@ pub fn bytes(n: u64) -> String {
     } else {
         format!("{v:.1} {}", units[unit])
     }
+}
+
+/// The sentence under a table that left out rows counting nothing.
+pub fn omitted(n: usize) -> String {
+    if n == 1 {
+        "1 row with no record is not shown.".to_string()
+    } else {
+        format!("{n} rows with no record are not shown.")
+    }
+}
+
+/// An input's size in bytes (`–` when unknown beforehand), bytes read (for
+/// an input without a size) and checksum, as table cells.
+pub fn input_cells(i: &InputInfo) -> [String; 3] {
+    let dash = || "–".to_string();
+    [
+        i.bytes.map_or_else(dash, count),
+        i.bytes_read.map_or_else(dash, count),
+        i.xxh3_64
+            .clone()
+            .unwrap_or_else(|| "– (not read again)".to_string()),
+    ]
+}
+
+/// What it takes to make the report again, named, in order: date, command
+/// line, options in effect, version and commit.
+pub fn provenance(run: &RunInfo) -> Vec<(&'static str, String)> {
+    let o = &run.options;
+    let mut options = vec![
+        format!("--format {}", o.format),
+        format!("-o {}", shell_line(std::slice::from_ref(&o.output))),
+        format!("-j {}", run.threads),
+        format!("--batch-size {}", o.batch_size),
+        format!("--input-format {}", o.input_format),
+    ];
+    if let Some(column) = &o.column {
+        options.push(format!(
+            "--column {}",
+            shell_line(std::slice::from_ref(column))
+        ));
+    }
+    if o.classes {
+        options.push("--classes".to_string());
+    }
+    if let Some(score) = &o.score {
+        options.push(format!(
+            "--score {}",
+            shell_line(std::slice::from_ref(score))
+        ));
+    }
+    vec![
+        ("date (UTC)", run.date_utc.clone()),
+        ("command line", shell_line(&run.command_line)),
+        ("options in effect", options.join(" ")),
+        ("batchdoku", run.version.to_string()),
+        ("git commit", run.commit.to_string()),
+    ]
 }
 
 /// A range label: `7` for a single value, `4–7` otherwise.
@@ -100,8 +173,11 @@ pub struct Distribution {
     pub percent: bool,
     /// Table header.
     pub columns: Vec<&'static str>,
-    /// Table rows.
+    /// Table rows (rows counting no record left out).
     pub rows: Vec<Vec<String>>,
+    /// Rows left out of the table because they count no record (the plot
+    /// keeps their empty bars).
+    pub omitted: usize,
 }
 
 impl Distribution {
@@ -118,10 +194,33 @@ impl Distribution {
     }
 }
 
+/// Table rows for bins, without the bins that count nothing: the rows and
+/// how many were left out.
+fn rows_of<T>(
+    bins: &[T],
+    records: impl Fn(&T) -> u64,
+    row: impl Fn(&T) -> Vec<String>,
+) -> (Vec<Vec<String>>, usize) {
+    let rows: Vec<Vec<String>> = bins.iter().filter(|b| records(b) > 0).map(row).collect();
+    let omitted = bins.len() - rows.len();
+    (rows, omitted)
+}
+
 /// The report's distributions, in page order.
 pub fn distributions(r: &CorpusReport) -> Vec<Distribution> {
     let valid = r.totals.valid;
     let mut out = Vec::with_capacity(5);
+    let (givens_rows, givens_omitted) = rows_of(
+        &r.givens,
+        |b| b.records,
+        |b| {
+            vec![
+                b.givens.to_string(),
+                count(b.records),
+                percent(share(b.records, valid)),
+            ]
+        },
+    );
     out.push(Distribution {
         id: "givens",
         title: "Givens",
@@ -135,32 +234,42 @@ pub fn distributions(r: &CorpusReport) -> Vec<Distribution> {
         values: r.givens.iter().map(|b| b.records as f64).collect(),
         percent: false,
         columns: vec!["givens", "records", "share"],
-        rows: r
-            .givens
-            .iter()
-            .map(|b| {
-                vec![
-                    b.givens.to_string(),
-                    count(b.records),
-                    percent(share(b.records, valid)),
-                ]
-            })
-            .collect(),
+        rows: givens_rows,
+        omitted: givens_omitted,
     });
-    out.push(log_distribution(
-        "guesses",
-        "Guesses",
-        "Branch points of the search (solve -k 2 --rate `guesses`)",
-        &r.guesses,
-        valid,
-    ));
-    out.push(log_distribution(
-        "backtracks",
-        "Backtracks",
-        "Dead ends of the search (solve -k 2 --rate `backtracks`)",
-        &r.backtracks,
-        valid,
-    ));
+    if r.guesses_are_backtracks() {
+        let mut both = log_distribution(
+            "guesses",
+            "Guesses and backtracks",
+            "Branch points and dead ends of the search (the `guesses` and `backtracks` columns of `solve -k 2 --rate`)",
+            &r.guesses,
+            valid,
+        );
+        both.note.push_str(
+            " The two are identical on this corpus, so one plot shows both. They are equal on \
+             every puzzle with one solution: counting to two searches its whole tree, where each guess \
+             opens one more branch and every branch but the solution's ends in a dead end. They \
+             differ on puzzles with several solutions (the search stops at the second) or none.",
+        );
+        both.x_desc = "guesses = backtracks";
+        both.columns[0] = both.x_desc;
+        out.push(both);
+    } else {
+        out.push(log_distribution(
+            "guesses",
+            "Guesses",
+            "Branch points of the search (the `guesses` column of `solve -k 2 --rate`)",
+            &r.guesses,
+            valid,
+        ));
+        out.push(log_distribution(
+            "backtracks",
+            "Backtracks",
+            "Dead ends of the search (the `backtracks` column of `solve -k 2 --rate`)",
+            &r.backtracks,
+            valid,
+        ));
+    }
     let s = &r.singles;
     out.push(Distribution {
         id: "singles",
@@ -180,6 +289,7 @@ pub fn distributions(r: &CorpusReport) -> Vec<Distribution> {
             .map(|b| share(b.solved_by_singles, b.unique).unwrap_or(0.0))
             .collect(),
         percent: true,
+        omitted: 0,
         columns: vec!["givens", "unique", "by singles", "share"],
         rows: s
             .by_givens
@@ -198,14 +308,25 @@ pub fn distributions(r: &CorpusReport) -> Vec<Distribution> {
         let note = match (sc.min, sc.max) {
             (Some(min), Some(max)) => format!(
                 "Best score over all solutions (weights: {}) of the {} puzzles with a solution: from {} to {}, mean {}.",
-                sc.weights,
+                code(&sc.weights),
                 count(sc.scored),
                 signed(min),
                 signed(max),
                 mean(sc.mean)
             ),
-            _ => format!("Best scores (weights: {}): no puzzle has a solution.", sc.weights),
+            _ => format!("Best scores (weights: {}): no puzzle has a solution.", code(&sc.weights)),
         };
+        let (rows, omitted) = rows_of(
+            &sc.bins,
+            |b| b.records,
+            |b| {
+                vec![
+                    range(b.low, b.high),
+                    count(b.records),
+                    percent(share(b.records, sc.scored)),
+                ]
+            },
+        );
         out.push(Distribution {
             id: "scores",
             title: "Best scores",
@@ -216,17 +337,8 @@ pub fn distributions(r: &CorpusReport) -> Vec<Distribution> {
             values: sc.bins.iter().map(|b| b.records as f64).collect(),
             percent: false,
             columns: vec!["best score", "puzzles", "share"],
-            rows: sc
-                .bins
-                .iter()
-                .map(|b| {
-                    vec![
-                        range(b.low, b.high),
-                        count(b.records),
-                        percent(share(b.records, sc.scored)),
-                    ]
-                })
-                .collect(),
+            rows,
+            omitted,
         });
     }
     out
@@ -239,6 +351,17 @@ fn log_distribution(
     d: &LogDistribution,
     valid: u64,
 ) -> Distribution {
+    let (rows, omitted) = rows_of(
+        &d.bins,
+        |b| b.records,
+        |b| {
+            vec![
+                range(b.low, b.high),
+                count(b.records),
+                percent(share(b.records, valid)),
+            ]
+        },
+    );
     Distribution {
         id,
         title,
@@ -252,17 +375,8 @@ fn log_distribution(
         values: d.bins.iter().map(|b| b.records as f64).collect(),
         percent: false,
         columns: vec![id, "records", "share"],
-        rows: d
-            .bins
-            .iter()
-            .map(|b| {
-                vec![
-                    range(b.low, b.high),
-                    count(b.records),
-                    percent(share(b.records, valid)),
-                ]
-            })
-            .collect(),
+        rows,
+        omitted,
     }
 }
 
@@ -279,6 +393,13 @@ mod tests {
         assert_eq!(signed(-1234), "-1,234");
         assert_eq!(percent(None), "–");
         assert_eq!(percent(share(1, 3)), "33.3%");
+        assert_eq!(percent(share(0, 3)), "0%");
+        assert_eq!(percent(share(3, 3)), "100%");
+        assert_eq!(percent(share(1, 10_000)), "<0.1%");
+        assert_eq!(percent(share(1, 2000)), "0.1%");
+        assert_eq!(percent(share(9_999, 10_000)), ">99.9%");
+        assert_eq!(percent(share(999, 1000)), "99.9%");
+        assert_eq!(code("a`b"), "`a'b`");
         assert_eq!(share(1, 0), None);
         assert_eq!(bytes(999), "999 B");
         assert_eq!(bytes(1_500_000), "1.5 MB");
