@@ -245,22 +245,6 @@ impl<R: BufRead> fmt::Debug for RecordReader<R> {
     }
 }
 
-/// True when `start` (the first bytes of an input) is UTF-16 text: a
-/// UTF-16 byte order mark, or four ASCII characters each paired with a
-/// zero byte, in either order. Such an input would give a row of byte
-/// errors per line, so it is refused as a whole instead.
-fn is_utf16(start: &[u8]) -> bool {
-    if start.starts_with(b"\xFF\xFE") || start.starts_with(b"\xFE\xFF") {
-        return true;
-    }
-    let Some(units) = start.get(..8) else {
-        return false;
-    };
-    let ascii = |b: u8| b.is_ascii() && b != 0;
-    let pairs = || units.chunks_exact(2);
-    pairs().all(|p| ascii(p[0]) && p[1] == 0) || pairs().all(|p| p[0] == 0 && ascii(p[1]))
-}
-
 /// Reads the lines format detection weighs into `look`, to be replayed:
 /// leading blank and comment lines, however many and however long, are
 /// read and dropped (their count is returned with the format, so line
@@ -397,13 +381,6 @@ impl<R: BufRead> RecordReader<R> {
     /// with `InvalidInput` when the options do not fit the input: a
     /// `column` not in the CSV header, or CSV options on another format.
     pub fn with_options(mut rdr: R, options: &ReadOptions) -> io::Result<Self> {
-        if is_utf16(rdr.fill_buf()?) {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                "the input is UTF-16 text (as some Windows tools save it): save it as UTF-8 \
-                 (in Excel: \"CSV UTF-8\"; or iconv -f UTF-16 -t UTF-8)",
-            ));
-        }
         let mut look = Vec::new();
         let csv_named = options.column.is_some()
             || options.delimiter.is_some()

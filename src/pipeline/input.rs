@@ -343,6 +343,29 @@ fn is_skippable(head: &[u8]) -> bool {
     matches!(head, [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..])
 }
 
+/// Bytes of an uncompressed input read ahead to tell UTF-16 text.
+const UTF16_PROBE: usize = 8;
+
+/// Why a UTF-16 input is refused.
+const UTF16: &str = "the input is UTF-16 text (as some Windows tools save it): save it as UTF-8 \
+                     (in Excel: \"CSV UTF-8\"; or iconv -f UTF-16 -t UTF-8)";
+
+/// True when `start` (the first bytes of an input) is UTF-16 text: a
+/// UTF-16 byte order mark, or four ASCII characters each paired with a
+/// zero byte, in either order. Such an input would give a row of byte
+/// errors per line, so it is refused as a whole instead.
+fn is_utf16(start: &[u8]) -> bool {
+    if start.starts_with(b"\xFF\xFE") || start.starts_with(b"\xFE\xFF") {
+        return true;
+    }
+    let Some(units) = start.get(..8) else {
+        return false;
+    };
+    let ascii = |b: u8| b.is_ascii() && b != 0;
+    let pairs = || units.chunks_exact(2);
+    pairs().all(|p| ascii(p[0]) && p[1] == 0) || pairs().all(|p| p[0] == 0 && ascii(p[1]))
+}
+
 /// Reads from `raw` into `head` until it holds `want` bytes or the input
 /// ends, however few bytes each read returns (a pipe may deliver one).
 fn fill_to<R: Read>(raw: &mut R, head: &mut Vec<u8>, want: usize) -> io::Result<()> {
@@ -699,7 +722,10 @@ fn reader_of(
         print,
         ended: false,
     };
-    let (compression, head) = detect_compression(&mut counting)?;
+    let (compression, mut head) = detect_compression(&mut counting)?;
+    if compression == Compression::None {
+        fill_to(&mut counting, &mut head, UTF16_PROBE)?;
+    }
     let buffered = BufReader::with_capacity(READ_BUFFER, io::Cursor::new(head).chain(counting));
     let source: Source = match compression {
         Compression::None => Box::new(buffered),
@@ -715,6 +741,10 @@ fn reader_of(
         #[cfg(not(feature = "zstd"))]
         Compression::Zstd => return Err(io::Error::new(io::ErrorKind::Unsupported, NO_ZSTD)),
     };
+    let mut source = source;
+    if is_utf16(source.fill_buf()?) {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, UTF16));
+    }
     RecordReader::with_options(source, options)
 }
 
@@ -876,6 +906,57 @@ mod tests {
         // Appended to (and touched) after it was opened.
         std::fs::write(&path, line.repeat(3)).unwrap();
         assert_eq!(drain(&mut input).unwrap(), 3);
+    }
+
+    #[test]
+    fn utf16_inputs_are_refused_whole_however_they_arrive() {
+        let utf16 = |text: &str, big_endian: bool, bom: bool| {
+            let mut bytes = Vec::new();
+            if bom {
+                bytes.extend_from_slice(if big_endian { b"\xFE\xFF" } else { b"\xFF\xFE" });
+            }
+            for unit in text.encode_utf16() {
+                let pair = if big_endian {
+                    unit.to_be_bytes()
+                } else {
+                    unit.to_le_bytes()
+                };
+                bytes.extend_from_slice(&pair);
+            }
+            bytes
+        };
+        /// Hands out one byte per read, as a slow pipe may.
+        struct Trickle(std::vec::IntoIter<u8>);
+        impl Read for Trickle {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                match (buf.first_mut(), self.0.next()) {
+                    (Some(slot), Some(b)) => {
+                        *slot = b;
+                        Ok(1)
+                    }
+                    _ => Ok(0),
+                }
+            }
+        }
+        let open = |raw: Box<dyn Read + Send>| {
+            reader_of(raw, &ReadOptions::default(), &Arc::default(), None, None)
+        };
+        for (big_endian, bom) in [(false, true), (true, true), (false, false), (true, false)] {
+            let bytes = utf16("quizzes,solutions\r\n", big_endian, bom);
+            for raw in [
+                Box::new(io::Cursor::new(bytes.clone())) as Box<dyn Read + Send>,
+                Box::new(Trickle(bytes.clone().into_iter())),
+            ] {
+                let err = open(raw).unwrap_err();
+                assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+                assert!(err.to_string().contains("save it as UTF-8"), "{err}");
+            }
+        }
+        // A NUL inside a line is a bad character of its record, not UTF-16.
+        for text in [&b"..3.2.6..\0..3.5..1\n"[..], b"12", b""] {
+            let raw = Box::new(Trickle(text.to_vec().into_iter()));
+            assert!(open(raw).is_ok());
+        }
     }
 
     #[test]

@@ -114,8 +114,8 @@ pub fn check_records(data: &[u8]) {
         if let Some(Ok(solution)) = expected {
             assert!(solution.is_complete(), "incomplete expected solution");
         }
-        if resolved != InputFormat::Csv {
-            assert!(expected.is_none(), "expected column outside CSV");
+        if !matches!(resolved, InputFormat::Csv | InputFormat::Jsonl) {
+            assert!(expected.is_none(), "expected column outside CSV and JSONL");
         }
     }
 

@@ -1208,32 +1208,3 @@ mod csv_records {
         assert!(rows.iter().all(|r| r.1 == Ok(grid(P1))));
     }
 }
-
-#[test]
-fn utf16_inputs_are_refused_whole() {
-    let utf16 = |text: &str, big_endian: bool, bom: bool| {
-        let mut bytes = Vec::new();
-        if bom {
-            bytes.extend_from_slice(if big_endian { b"\xFE\xFF" } else { b"\xFF\xFE" });
-        }
-        for unit in text.encode_utf16() {
-            let pair = if big_endian {
-                unit.to_be_bytes()
-            } else {
-                unit.to_le_bytes()
-            };
-            bytes.extend_from_slice(&pair);
-        }
-        bytes
-    };
-    for (big_endian, bom) in [(false, true), (true, true), (false, false), (true, false)] {
-        let bytes = utf16("quizzes,solutions\r\n", big_endian, bom);
-        let err = RecordReader::new(&bytes[..], InputFormat::Auto).unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
-        assert!(err.to_string().contains("UTF-16"), "{err}");
-    }
-    // A NUL inside a line is a bad character of its record, not UTF-16.
-    let nul = b"..3.2.6..\0..3.5..1\n";
-    assert!(RecordReader::new(&nul[..], InputFormat::Auto).is_ok());
-    assert!(RecordReader::new(&b"12"[..], InputFormat::Auto).is_ok());
-}
