@@ -954,7 +954,7 @@ mod tests {
         }
         // A NUL inside a line is a bad character of its record, not UTF-16.
         for text in [&b"..3.2.6..\0..3.5..1\n"[..], b"12", b""] {
-            let raw = Box::new(Trickle(text.to_vec().into_iter()));
+            let raw = Box::new(Trickle(Vec::from(text).into_iter()));
             assert!(open(raw).is_ok());
         }
     }
