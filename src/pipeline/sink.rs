@@ -896,6 +896,64 @@ mod tests {
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
+    /// `.zst` output works with the `zstd` feature and is a clear error
+    /// without it; gzip always works.
+    #[test]
+    fn zstd_output_needs_its_feature() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv.zst");
+        let sink = Sink::file(&path).unwrap().compress(Compression::Zstd);
+        #[cfg(feature = "zstd")]
+        {
+            let mut sink = sink.unwrap();
+            sink.write_all(b"a,b\n").unwrap();
+            sink.finish().unwrap();
+            assert_eq!(
+                zstd::decode_all(fs::File::open(&path).unwrap()).unwrap(),
+                b"a,b\n"
+            );
+        }
+        #[cfg(not(feature = "zstd"))]
+        assert!(sink.unwrap_err().to_string().contains("`zstd` feature"));
+        let gz = dir.path().join("out.csv.gz");
+        let mut sink = Sink::file(&gz)
+            .unwrap()
+            .compress(Compression::Gzip)
+            .unwrap();
+        sink.write_all(b"a,b\n").unwrap();
+        sink.finish().unwrap();
+        let mut text = Vec::new();
+        io::Read::read_to_end(
+            &mut flate2::read::GzDecoder::new(fs::File::open(&gz).unwrap()),
+            &mut text,
+        )
+        .unwrap();
+        assert_eq!(text, b"a,b\n");
+    }
+
+    /// Parquet needs the `parquet` feature; with it, a sink told twice
+    /// (two passes) stays one Parquet file.
+    #[test]
+    fn parquet_needs_its_feature() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut sink = Sink::file(&dir.path().join("out.parquet")).unwrap();
+        let first = sink.set_format(OutputFormat::Parquet);
+        #[cfg(feature = "parquet")]
+        {
+            first.unwrap();
+            sink.set_format(OutputFormat::Parquet).unwrap();
+            // No schema was written: finishing says so, and keeps nothing.
+            let err = sink.flush_all().unwrap_err();
+            assert!(err.to_string().contains("no schema"), "{err}");
+            assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+        }
+        #[cfg(not(feature = "parquet"))]
+        assert!(first.unwrap_err().to_string().contains("`parquet` feature"));
+        // The text formats need nothing.
+        let mut csv = Sink::file(&dir.path().join("out.csv")).unwrap();
+        csv.set_format(OutputFormat::Csv).unwrap();
+    }
+
     #[test]
     fn missing_directory_fails_at_once() {
         let dir = tempfile::tempdir().unwrap();
