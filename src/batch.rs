@@ -50,7 +50,7 @@ pub use crate::jobs::{
 };
 pub use crate::output::{Column, Expected, OutputFormat, Row, RowEncoder, Split, Status};
 pub use crate::pipeline::{
-    build_pool, fill_row, flush, run, Config, Fatal, Flushed, Input, Job, PanicSite, Position,
-    Progress, Reopenable, Report, Sink,
+    build_pool, fill_row, flush, run, Compression, Config, Fatal, Flushed, Input, Job, PanicSite,
+    Position, Progress, Reopenable, Report, Sink,
 };
 pub use crate::totals::Totals;

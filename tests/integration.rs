@@ -4,7 +4,8 @@
 //! `generate`, `report`, `bench`; `--version`, completions and man pages in
 //! `cli`), `input` for what every reader shares (formats, compression,
 //! encodings, stdin, FIFOs, many inputs), `output` for what every writer
-//! shares (formats, `-o`, schemas, write failures), `interrupt` for
+//! shares (formats, `-o`, schemas, write failures), `parquet` for
+//! Parquet output and what `-o` infers from a name, `interrupt` for
 //! signals, `regression` for past findings, each pinned by the test
 //! written for it. `fuzz_equiv` runs the fuzz targets' invariants on the
 //! library; `pipeline` holds the progress lines and the stop of a stalled
@@ -22,6 +23,7 @@ mod input;
 mod interrupt;
 mod output;
 mod overlap;
+mod parquet;
 mod pipeline;
 mod readback;
 mod regression;

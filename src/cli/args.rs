@@ -5,7 +5,7 @@
 //! Shell completions and the man page are generated from these same
 //! definitions.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -231,13 +231,26 @@ pub struct RowArgs {
     /// Output format: csv (with header), jsonl (one JSON object per line),
     /// line (one 81-character grid per row: the solution, an empty line
     /// when none; for canon the canonical form; for dedupe and overlap the
-    /// puzzle).
-    #[arg(long, default_value = "csv", value_parser = output_formats())]
-    pub format: OutputFormat,
+    /// puzzle), parquet (the CSV's columns, typed; not to a terminal).
+    /// Default: the one -o's extension names (.csv, .jsonl, .parquet, also
+    /// before .gz or .zst), else csv; given, it wins over the extension.
+    #[arg(long, value_parser = output_formats())]
+    pub format: Option<OutputFormat>,
 
-    /// Do not write the CSV header row.
+    /// Do not write the CSV header row (CSV only: Parquet always has its
+    /// schema).
     #[arg(long)]
     pub no_header: bool,
+}
+
+impl RowArgs {
+    /// The output format: `--format` when given, else the one `output`'s
+    /// extension names (see [`OutputFormat::from_path`]), else `default`.
+    pub fn format_for(&self, output: Option<&Path>, default: OutputFormat) -> OutputFormat {
+        self.format
+            .or_else(|| output.and_then(OutputFormat::from_path))
+            .unwrap_or(default)
+    }
 }
 
 /// The run flags shared by every streaming command (`solve`, `score`,
@@ -528,7 +541,7 @@ impl From<ReportFormatArg> for crate::cli::report::Format {
 
 /// `batchdoku generate`.
 #[derive(Debug, Args)]
-#[command(mut_arg("format", |a| a.default_value("line").help(GENERATE_FORMAT_HELP)))]
+#[command(mut_arg("format", |a| a.help(GENERATE_FORMAT_HELP)))]
 #[command(mut_arg("batch_size", |a| a.default_value("16").help(GENERATE_BATCH_HELP)))]
 #[command(after_long_help = "\
 Puzzle i (counting from 0) is made from the seed and i alone, so the output is the same for \
@@ -599,7 +612,8 @@ pub struct GenerateArgs {
 
 /// `generate --format`: the shared flag, another default and meaning.
 const GENERATE_FORMAT_HELP: &str = "Output: line (81 characters, '.' for blanks), csv (header \
-puzzle,solution), jsonl (index, givens, puzzle, solution).";
+puzzle,solution), jsonl (index, givens, puzzle, solution), parquet (puzzle, solution). Default: \
+the one -o's extension names (.csv, .jsonl, .parquet, also before .gz or .zst), else line.";
 
 /// `generate --batch-size`: the shared flag, another default and meaning.
 const GENERATE_BATCH_HELP: &str = "Most puzzles per chunk handed to a worker (fewer for small \

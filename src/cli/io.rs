@@ -16,7 +16,7 @@ use anyhow::Context;
 use tempfile::NamedTempFile;
 
 use super::summary::Summary;
-use batchdoku::batch::{self, Flushed, Input, Reopenable, Sink};
+use batchdoku::batch::{self, Flushed, Input, OutputFormat, Reopenable, Sink};
 use batchdoku::ReadOptions;
 use batchdoku::Weights;
 
@@ -167,16 +167,30 @@ pub fn load_weights(spec: &str) -> anyhow::Result<Weights> {
 }
 
 /// The output: stdout for `None` or `-`, else a temporary file beside the
-/// path, created before any input is read so that an unwritable
-/// destination fails at once. A path naming one of the process's own
+/// path (compressed when its name ends in `.gz` or `.zst`), created before
+/// any input is read so that an unwritable destination fails at once. A path naming one of the process's own
 /// descriptors (`/dev/stdout`, `/dev/fd/N`) or anything but a regular file
 /// is written in place (see [`Sink::file`]).
 pub fn open_output(output: Option<&Path>) -> anyhow::Result<Sink> {
     match output {
         None => stdout_sink("rows"),
         Some(path) if path == Path::new("-") => stdout_sink("rows"),
-        Some(path) => open_file(path, "-o"),
+        Some(path) => open_file(path, "-o")?
+            .compress(batch::Compression::from_path(path))
+            .with_context(|| format!("-o {}", path.display())),
     }
+}
+
+/// Refuses to write a binary format (Parquet) to a terminal: its bytes
+/// would garble the screen. A pipe or a file is fine.
+pub fn refuse_binary_on_terminal(sink: &Sink, format: OutputFormat) -> anyhow::Result<()> {
+    if format == OutputFormat::Parquet && sink.is_terminal() {
+        anyhow::bail!(
+            "--format parquet: will not write a binary file to a terminal: give -o FILE.parquet, \
+             or redirect stdout"
+        );
+    }
+    Ok(())
 }
 
 /// The `--summary-json` file (`-` is stdout), opened (as a temporary file

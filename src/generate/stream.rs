@@ -145,12 +145,12 @@ pub struct StreamReport {
 }
 
 /// The columns `generate` writes in `format`: the puzzle (`line`);
-/// `puzzle,solution` (CSV); index, givens, puzzle and solution (JSON
-/// lines).
+/// `puzzle,solution` (CSV, Parquet); index, givens, puzzle and solution
+/// (JSON lines).
 pub(crate) fn columns(format: OutputFormat) -> &'static [Column] {
     match format {
         OutputFormat::Line => &[Column::Puzzle],
-        OutputFormat::Csv => &[Column::Puzzle, Column::Solution],
+        OutputFormat::Csv | OutputFormat::Parquet => &[Column::Puzzle, Column::Solution],
         OutputFormat::Jsonl => &[
             Column::Index,
             Column::Givens,
@@ -246,11 +246,13 @@ fn run_with<G: MakePuzzle>(
         generator,
         format: config.format,
     };
-    let header = if config.header {
+    // Parquet's schema always comes first; `header` is the CSV header's.
+    let header = if config.header || config.format == OutputFormat::Parquet {
         RowEncoder::header(config.format, columns(config.format), &[])
     } else {
         Vec::new()
     };
+    sink.set_format(config.format).map_err(Fatal::Write)?;
     // Many small chunks in flight let the other workers run ahead of one slow
     // puzzle (retries vary a lot) while memory stays tiny.
     let shape = Shape {

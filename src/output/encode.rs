@@ -8,6 +8,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
+use super::cells;
 use super::schema::{column_names, Column, Expected, Row, Split};
 use crate::parse::Record;
 
@@ -47,11 +48,21 @@ pub enum OutputFormat {
     /// the grid of the first column (`canonical` or `puzzle`), else the
     /// solution.
     Line,
+    /// An Apache Parquet file with the CSV's columns: integers as INT64,
+    /// text as strings, null where the CSV cell is empty. The encoder
+    /// writes binary frames that the [`Sink`](crate::batch::Sink)
+    /// assembles into the file (see [`Sink::set_format`](crate::batch::Sink::set_format)).
+    Parquet,
 }
 
 impl OutputFormat {
     /// Every format, in the order listed to users.
-    pub const ALL: [OutputFormat; 3] = [OutputFormat::Csv, OutputFormat::Jsonl, OutputFormat::Line];
+    pub const ALL: [OutputFormat; 4] = [
+        OutputFormat::Csv,
+        OutputFormat::Jsonl,
+        OutputFormat::Line,
+        OutputFormat::Parquet,
+    ];
 
     /// The format's name on the command line.
     pub fn as_str(self) -> &'static str {
@@ -59,6 +70,7 @@ impl OutputFormat {
             OutputFormat::Csv => "csv",
             OutputFormat::Jsonl => "jsonl",
             OutputFormat::Line => "line",
+            OutputFormat::Parquet => "parquet",
         }
     }
 
@@ -68,6 +80,34 @@ impl OutputFormat {
             OutputFormat::Csv => "CSV with a header row",
             OutputFormat::Jsonl => "one JSON object per line",
             OutputFormat::Line => "one 81-character grid per record",
+            OutputFormat::Parquet => "an Apache Parquet file (typed columns)",
+        }
+    }
+
+    /// The format a file name asks for by its extension (`.csv`, `.jsonl`,
+    /// `.parquet`), looked for under a compression extension (`.gz`,
+    /// `.zst`); `None` for any other name.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use batchdoku::batch::OutputFormat;
+    /// assert_eq!(OutputFormat::from_path(Path::new("out.parquet")), Some(OutputFormat::Parquet));
+    /// assert_eq!(OutputFormat::from_path(Path::new("out.CSV.gz")), Some(OutputFormat::Csv));
+    /// assert_eq!(OutputFormat::from_path(Path::new("out.jsonl.zst")), Some(OutputFormat::Jsonl));
+    /// assert_eq!(OutputFormat::from_path(Path::new("puzzles.txt")), None);
+    /// ```
+    pub fn from_path(path: &std::path::Path) -> Option<OutputFormat> {
+        let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+        let name = [".gz", ".zst"]
+            .iter()
+            .find_map(|c| name.strip_suffix(c))
+            .unwrap_or(&name);
+        let (_, extension) = name.rsplit_once('.')?;
+        match extension {
+            "csv" => Some(OutputFormat::Csv),
+            "jsonl" => Some(OutputFormat::Jsonl),
+            "parquet" => Some(OutputFormat::Parquet),
+            _ => None,
         }
     }
 }
@@ -302,15 +342,23 @@ impl RowEncoder {
         }
     }
 
-    /// The header line for CSV output (empty for other formats).
+    /// The header line for CSV output; for Parquet the schema frame (the
+    /// column names and types), which must come before the rows; empty
+    /// for other formats.
     pub fn header(format: OutputFormat, columns: &[Column], kept_names: &[String]) -> Vec<u8> {
         let mut out = Vec::new();
-        if format == OutputFormat::Csv {
-            let mut csv = CsvFields::new();
-            for name in column_names(columns, kept_names) {
-                csv.field(&mut out, name.as_bytes());
+        match format {
+            OutputFormat::Csv => {
+                let mut csv = CsvFields::new();
+                for name in column_names(columns, kept_names) {
+                    csv.field(&mut out, name.as_bytes());
+                }
+                csv.end(&mut out);
             }
-            csv.end(&mut out);
+            OutputFormat::Parquet => {
+                cells::schema(columns, &column_names(columns, kept_names), &mut out)
+            }
+            OutputFormat::Jsonl | OutputFormat::Line => {}
         }
         out
     }
@@ -341,8 +389,75 @@ impl RowEncoder {
                 out.push(b'\n');
             }
             OutputFormat::Csv => self.encode_csv(row, record, out),
+            OutputFormat::Parquet => self.encode_cells(row, record, out),
         }
         Ok(())
+    }
+
+    /// The row as a frame of cells (see [`cells`]), each stored as
+    /// [`cells::Kind::of`] its column says.
+    fn encode_cells(&mut self, row: &Row, record: &Record, out: &mut Vec<u8>) {
+        let start = cells::begin(cells::ROW, out);
+        for &col in &self.columns {
+            match col {
+                Column::Index => cells::int(out, row.index as i64),
+                Column::Split => cells::opt_str(out, row.split.map(|s| s.as_str().as_bytes())),
+                Column::Line => cells::int(out, row.line as i64),
+                Column::Puzzle => cells::opt_str(
+                    out,
+                    row.puzzle.map(|g| g.to_line()).as_ref().map(|l| &l[..]),
+                ),
+                Column::Status => cells::str(out, row.status.as_str().as_bytes()),
+                Column::Solutions => cells::opt_int(out, row.solutions_known().map(|n| n as i64)),
+                Column::Solution => cells::opt_str(
+                    out,
+                    row.solution.map(|g| g.to_line()).as_ref().map(|l| &l[..]),
+                ),
+                Column::Guesses => cells::int(out, row.guesses as i64),
+                Column::Score => cells::opt_int(out, row.score),
+                Column::Nodes => cells::int(out, row.nodes as i64),
+                Column::Expected => {
+                    cells::opt_str(out, expected_str(row.expected).map(str::as_bytes))
+                }
+                Column::Error => {
+                    self.error.clear();
+                    if row.error.is_empty() {
+                        cells::opt_str(out, None);
+                    } else {
+                        use std::io::Write as _;
+                        // Writing into a Vec cannot fail.
+                        let _ = write!(self.error, "{}", PositionedError(row));
+                        cells::opt_str(out, Some(&self.error));
+                    }
+                }
+                // Parquet text is UTF-8: input bytes that are not are
+                // replaced, as in JSON lines.
+                Column::Trailing => {
+                    cells::str(out, String::from_utf8_lossy(&record.trailing).as_bytes())
+                }
+                Column::Kept(i) => cells::str(
+                    out,
+                    String::from_utf8_lossy(record.kept_field(i as usize)).as_bytes(),
+                ),
+                Column::Backtracks => cells::int(out, row.backtracks as i64),
+                Column::Givens => cells::opt_int(out, row.puzzle.map(|g| g.given_count() as i64)),
+                Column::Singles => cells::opt_bool(out, row.singles),
+                Column::Canonical => cells::opt_str(
+                    out,
+                    row.canonical
+                        .map(|g| g.to_line_with(b'0'))
+                        .as_ref()
+                        .map(|l| &l[..]),
+                ),
+                Column::Transform => cells::opt_str(
+                    out,
+                    row.transform.map(|t| t.to_bytes()).as_ref().map(|l| &l[..]),
+                ),
+                Column::Dropped => cells::opt_int(out, row.dropped.map(|n| n as i64)),
+                Column::TrainLine => cells::opt_int(out, row.train_line.map(|n| n as i64)),
+            }
+        }
+        cells::end(start, out);
     }
 
     fn encode_csv(&mut self, row: &Row, record: &Record, out: &mut Vec<u8>) {

@@ -29,7 +29,7 @@ mod sink;
 pub(crate) use input::{open_as, Source};
 pub use input::{Input, Reopenable};
 pub use progress::Progress;
-pub use sink::{Flushed, Sink};
+pub use sink::{Compression, Flushed, Sink};
 
 pub(crate) use ordered::{Feed, Halt, Shape, Stop, Work};
 
@@ -469,11 +469,18 @@ pub fn run<J: Job>(
         config,
         names: &names,
     };
-    let header = if config.header && config.format == OutputFormat::Csv {
-        RowEncoder::header(config.format, &config.columns, &config.kept_names)
-    } else {
-        Vec::new()
+    // Parquet's schema always comes first (a second pass repeats it, and
+    // the sink takes it as the same); `header` is the CSV header line's.
+    let header = match config.format {
+        OutputFormat::Csv if config.header => {
+            RowEncoder::header(config.format, &config.columns, &config.kept_names)
+        }
+        OutputFormat::Parquet => {
+            RowEncoder::header(config.format, &config.columns, &config.kept_names)
+        }
+        _ => Vec::new(),
     };
+    sink.set_format(config.format).map_err(Fatal::Write)?;
     let shape = Shape {
         threads,
         in_flight: 4 * threads + 4,

@@ -15,6 +15,10 @@ use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
 
+#[cfg(feature = "parquet")]
+use crate::output::parquet::ParquetRows;
+use crate::output::OutputFormat;
+
 /// Buffer size for output.
 const WRITE_BUFFER: usize = 256 * 1024;
 
@@ -40,8 +44,12 @@ const WRITE_BUFFER: usize = 256 * 1024;
 /// assert_eq!(std::fs::read_to_string(&path)?, "index,status\n1,unique\n");
 /// # Ok::<(), std::io::Error>(())
 /// ```
-#[non_exhaustive]
-pub enum Sink {
+pub struct Sink {
+    layers: Layers,
+}
+
+/// Where a sink's bytes end up.
+enum Target {
     /// Standard output.
     Stdout(BufWriter<io::Stdout>),
     /// A temporary file to be renamed to `path` by [`Sink::finish`] (or
@@ -58,10 +66,11 @@ pub enum Sink {
 
 impl std::fmt::Debug for Sink {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Sink::Stdout(_) => f.write_str("Sink::Stdout"),
-            Sink::File { path, .. } => write!(f, "Sink::File({})", path.display()),
-            Sink::Special(_) => f.write_str("Sink::Special"),
+        match self.target() {
+            Some(Target::Stdout(_)) => f.write_str("Sink::Stdout"),
+            Some(Target::File { path, .. }) => write!(f, "Sink::File({})", path.display()),
+            Some(Target::Special(_)) => f.write_str("Sink::Special"),
+            None => f.write_str("Sink::Failed"),
         }
     }
 }
@@ -69,15 +78,18 @@ impl std::fmt::Debug for Sink {
 impl Sink {
     /// The temporary file written until the output is kept, if any.
     pub fn temporary_path(&self) -> Option<&Path> {
-        match self {
-            Sink::File { tmp, .. } => Some(tmp.get_ref().path()),
-            Sink::Stdout(_) | Sink::Special(_) => None,
+        match self.target()? {
+            Target::File { tmp, .. } => Some(tmp.get_ref().path()),
+            Target::Stdout(_) | Target::Special(_) => None,
         }
     }
 
     /// Standard output.
     pub fn stdout() -> Sink {
-        Sink::Stdout(BufWriter::with_capacity(WRITE_BUFFER, io::stdout()))
+        Sink::new(Target::Stdout(BufWriter::with_capacity(
+            WRITE_BUFFER,
+            io::stdout(),
+        )))
     }
 
     /// A temporary file beside `path`, created now so that an unwritable
@@ -122,7 +134,10 @@ impl Sink {
         if let Ok(meta) = fs::metadata(path) {
             if !meta.is_file() && !meta.is_dir() {
                 let file = fs::OpenOptions::new().write(true).open(path)?;
-                return Ok(Sink::Special(BufWriter::with_capacity(WRITE_BUFFER, file)));
+                return Ok(Sink::new(Target::Special(BufWriter::with_capacity(
+                    WRITE_BUFFER,
+                    file,
+                ))));
             }
         }
         let dir = match path.parent() {
@@ -157,10 +172,10 @@ impl Sink {
         }
         let tmp = builder.tempfile_in(dir)?;
         created(tmp.path());
-        Ok(Sink::File {
+        Ok(Sink::new(Target::File {
             tmp: BufWriter::with_capacity(WRITE_BUFFER, tmp),
             path: path.to_path_buf(),
-        })
+        }))
     }
 
     /// The process's own descriptor that `path` names, if any:
@@ -200,7 +215,10 @@ impl Sink {
             drop(file);
             return Ok(Sink::stdout());
         }
-        Ok(Sink::Special(BufWriter::with_capacity(WRITE_BUFFER, file)))
+        Ok(Sink::new(Target::Special(BufWriter::with_capacity(
+            WRITE_BUFFER,
+            file,
+        ))))
     }
 
     /// The descriptor itself is not available off Unix.
@@ -216,7 +234,10 @@ impl Sink {
     /// the same file (device and inode, when it exists) or the same final
     /// path. The null device is nowhere: writing both to it is allowed.
     pub fn same_place(&self, other: &Sink) -> bool {
-        if matches!((self, other), (Sink::Stdout(_), Sink::Stdout(_))) {
+        if matches!(
+            (self.target(), other.target()),
+            (Some(Target::Stdout(_)), Some(Target::Stdout(_)))
+        ) {
             return true;
         }
         if let (Some(a), Some(b)) = (self.final_path(), other.final_path()) {
@@ -262,7 +283,7 @@ impl Sink {
     /// The final path of a temporary file, made absolute through its
     /// (existing) directory.
     fn final_path(&self) -> Option<PathBuf> {
-        let Sink::File { path, .. } = self else {
+        let Some(Target::File { path, .. }) = self.target() else {
             return None;
         };
         let dir = match path.parent() {
@@ -277,13 +298,13 @@ impl Sink {
     fn identity(&self) -> Option<(u64, u64)> {
         use std::os::fd::AsFd;
         use std::os::unix::fs::MetadataExt;
-        let meta = match self {
-            Sink::Stdout(_) => {
+        let meta = match self.target()? {
+            Target::Stdout(_) => {
                 let fd = io::stdout().as_fd().try_clone_to_owned().ok()?;
                 fs::File::from(fd).metadata().ok()?
             }
-            Sink::File { path, .. } => fs::metadata(path).ok()?,
-            Sink::Special(w) => w.get_ref().metadata().ok()?,
+            Target::File { path, .. } => fs::metadata(path).ok()?,
+            Target::Special(w) => w.get_ref().metadata().ok()?,
         };
         Some((meta.dev(), meta.ino()))
     }
@@ -293,13 +314,16 @@ impl Sink {
         None
     }
 
-    /// Writes bytes.
+    /// Writes bytes: the rows as encoded, compressed when asked (see
+    /// [`Sink::compress`]), assembled into a Parquet file when asked (see
+    /// [`Sink::set_format`]).
     #[inline]
     pub fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
-        match self {
-            Sink::Stdout(w) => w.write_all(bytes),
-            Sink::File { tmp, .. } => tmp.write_all(bytes),
-            Sink::Special(w) => w.write_all(bytes),
+        match &mut self.layers {
+            Layers::Bytes(w) => w.write_all(bytes),
+            #[cfg(feature = "parquet")]
+            Layers::Parquet(rows) => rows.write(bytes),
+            Layers::Failed => Err(failed()),
         }
     }
 
@@ -309,18 +333,276 @@ impl Sink {
         self.flush_all()?.persist()
     }
 
-    /// Flushes every byte (and syncs a temporary file) without renaming:
-    /// the first step of [`Sink::finish`]. Dropping the result still
-    /// removes the temporary file.
+    /// Ends what the layers write (the Parquet footer, the compressed
+    /// stream's end), flushes every byte (and syncs a temporary file)
+    /// without renaming: the first step of [`Sink::finish`]. Dropping the
+    /// result still removes the temporary file.
     pub fn flush_all(self) -> io::Result<Flushed> {
+        let compressed = match self.layers {
+            Layers::Bytes(w) => w,
+            #[cfg(feature = "parquet")]
+            Layers::Parquet(rows) => rows.finish()?,
+            Layers::Failed => return Err(failed()),
+        };
+        compressed.finish()?.flush_all()
+    }
+
+    /// Compresses everything written from now on (`-o out.csv.gz`): the
+    /// compressed stream is ended by [`Sink::flush_all`], before the
+    /// temporary file is renamed. Only a sink nothing was written to may
+    /// be compressed; zstd needs the `zstd` feature.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use batchdoku::batch::{Compression, Sink};
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("out.csv.gz");
+    /// let mut sink = Sink::file(&path)?.compress(Compression::from_path(&path))?;
+    /// sink.write_all(b"index\n1\n")?;
+    /// sink.finish()?;
+    /// let mut text = String::new();
+    /// flate2::read::GzDecoder::new(std::fs::File::open(&path)?).read_to_string(&mut text)?;
+    /// assert_eq!(text, "index\n1\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn compress(self, compression: Compression) -> io::Result<Sink> {
+        let Layers::Bytes(Compressed::Plain(target)) = self.layers else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "only a new, uncompressed sink can be compressed",
+            ));
+        };
+        let compressed = match compression {
+            Compression::None => Compressed::Plain(target),
+            Compression::Gzip => Compressed::Gzip(flate2::write::GzEncoder::new(
+                target,
+                flate2::Compression::default(),
+            )),
+            #[cfg(feature = "zstd")]
+            Compression::Zstd => Compressed::Zstd(zstd::stream::write::Encoder::new(target, 0)?),
+            #[cfg(not(feature = "zstd"))]
+            Compression::Zstd => {
+                return Err(io::Error::new(
+                    io::ErrorKind::Unsupported,
+                    "zstd output needs batchdoku built with the `zstd` feature",
+                ))
+            }
+        };
+        Ok(Sink {
+            layers: Layers::Bytes(compressed),
+        })
+    }
+
+    /// Prepares the sink for rows encoded in `format`: for
+    /// [`OutputFormat::Parquet`], the frames the encoder writes are
+    /// assembled into a Parquet file (row groups of at most 64 Ki rows, the
+    /// footer written by [`Sink::flush_all`]). Nothing to do for the text
+    /// formats, nor for a sink already assembling Parquet (a second pass
+    /// into the same output). [`run`](crate::batch::run) and
+    /// [`generate`](crate::batch::generate) call it; Parquet needs the
+    /// `parquet` feature.
+    pub fn set_format(&mut self, format: OutputFormat) -> io::Result<()> {
+        if format != OutputFormat::Parquet {
+            return Ok(());
+        }
+        #[cfg(feature = "parquet")]
+        {
+            if let Layers::Bytes(_) = self.layers {
+                let Layers::Bytes(w) = std::mem::replace(&mut self.layers, Layers::Failed) else {
+                    unreachable!("matched above");
+                };
+                self.layers = Layers::Parquet(Box::new(ParquetRows::new(w)));
+            }
+            Ok(())
+        }
+        #[cfg(not(feature = "parquet"))]
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "Parquet output needs batchdoku built with the `parquet` feature",
+        ))
+    }
+
+    /// Whether the sink writes to a terminal (where a binary format would
+    /// garble the screen).
+    pub fn is_terminal(&self) -> bool {
+        use std::io::IsTerminal;
+        match self.target() {
+            Some(Target::Stdout(_)) => io::stdout().is_terminal(),
+            Some(Target::Special(w)) => w.get_ref().is_terminal(),
+            Some(Target::File { .. }) | None => false,
+        }
+    }
+
+    fn new(target: Target) -> Sink {
+        Sink {
+            layers: Layers::Bytes(Compressed::Plain(target)),
+        }
+    }
+
+    /// Where the bytes end up (`None` once a layer failed).
+    fn target(&self) -> Option<&Target> {
+        match &self.layers {
+            Layers::Bytes(w) => Some(w.target()),
+            #[cfg(feature = "parquet")]
+            Layers::Parquet(rows) => rows.get_ref().map(Compressed::target),
+            Layers::Failed => None,
+        }
+    }
+}
+
+/// What a sink's bytes go through on their way to its [`Target`].
+// One per output: the size of `Bytes` inline costs nothing.
+#[allow(clippy::large_enum_variant)]
+enum Layers {
+    /// Written as they come (compressed or not).
+    Bytes(Compressed),
+    /// Assembled into a Parquet file.
+    #[cfg(feature = "parquet")]
+    Parquet(Box<ParquetRows<Compressed>>),
+    /// Taken apart by a failure (only Parquet's setup takes it apart).
+    #[cfg_attr(not(feature = "parquet"), allow(dead_code))]
+    Failed,
+}
+
+fn failed() -> io::Error {
+    io::Error::other("the output failed before")
+}
+
+/// A target, maybe behind a compressor.
+enum Compressed {
+    Plain(Target),
+    Gzip(flate2::write::GzEncoder<Target>),
+    #[cfg(feature = "zstd")]
+    Zstd(zstd::stream::write::Encoder<'static, Target>),
+}
+
+impl Compressed {
+    fn target(&self) -> &Target {
         match self {
-            Sink::Stdout(mut w) => w.flush().map(|()| Flushed::Written),
-            Sink::File { tmp, path } => {
+            Compressed::Plain(t) => t,
+            Compressed::Gzip(w) => w.get_ref(),
+            #[cfg(feature = "zstd")]
+            Compressed::Zstd(w) => w.get_ref(),
+        }
+    }
+
+    /// Ends the compressed stream.
+    fn finish(self) -> io::Result<Target> {
+        match self {
+            Compressed::Plain(t) => Ok(t),
+            Compressed::Gzip(w) => w.finish(),
+            #[cfg(feature = "zstd")]
+            Compressed::Zstd(w) => w.finish(),
+        }
+    }
+}
+
+impl Write for Compressed {
+    #[inline]
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Compressed::Plain(t) => t.write(buf),
+            Compressed::Gzip(w) => w.write(buf),
+            #[cfg(feature = "zstd")]
+            Compressed::Zstd(w) => w.write(buf),
+        }
+    }
+
+    #[inline]
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Compressed::Plain(t) => t.write_all(buf),
+            Compressed::Gzip(w) => w.write_all(buf),
+            #[cfg(feature = "zstd")]
+            Compressed::Zstd(w) => w.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Compressed::Plain(t) => t.flush(),
+            Compressed::Gzip(w) => w.flush(),
+            #[cfg(feature = "zstd")]
+            Compressed::Zstd(w) => w.flush(),
+        }
+    }
+}
+
+/// How `-o`'s bytes are compressed.
+///
+/// # Example
+/// ```
+/// use std::path::Path;
+/// use batchdoku::batch::Compression;
+/// assert_eq!(Compression::from_path(Path::new("out.csv.gz")), Compression::Gzip);
+/// assert_eq!(Compression::from_path(Path::new("out.jsonl.ZST")), Compression::Zstd);
+/// assert_eq!(Compression::from_path(Path::new("out.parquet")), Compression::None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Compression {
+    /// Written as is.
+    None,
+    /// gzip (`.gz`).
+    Gzip,
+    /// Zstandard (`.zst`; needs the `zstd` feature).
+    Zstd,
+}
+
+impl Compression {
+    /// The compression a file name asks for by its last extension: `.gz`
+    /// or `.zst` (in any case), else none.
+    pub fn from_path(path: &Path) -> Compression {
+        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if extension.eq_ignore_ascii_case("gz") {
+            Compression::Gzip
+        } else if extension.eq_ignore_ascii_case("zst") {
+            Compression::Zstd
+        } else {
+            Compression::None
+        }
+    }
+}
+
+impl Write for Target {
+    #[inline]
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Target::Stdout(w) => w.write(buf),
+            Target::File { tmp, .. } => tmp.write(buf),
+            Target::Special(w) => w.write(buf),
+        }
+    }
+
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match self {
+            Target::Stdout(w) => w.write_all(bytes),
+            Target::File { tmp, .. } => tmp.write_all(bytes),
+            Target::Special(w) => w.write_all(bytes),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Target::Stdout(w) => w.flush(),
+            Target::File { tmp, .. } => tmp.flush(),
+            Target::Special(w) => w.flush(),
+        }
+    }
+}
+
+impl Target {
+    /// Flushes every byte and syncs a temporary file, without renaming.
+    fn flush_all(self) -> io::Result<Flushed> {
+        match self {
+            Target::Stdout(mut w) => w.flush().map(|()| Flushed::Written),
+            Target::File { tmp, path } => {
                 let tmp = tmp.into_inner().map_err(|e| e.into_error())?;
                 tmp.as_file().sync_all()?;
                 Ok(Flushed::File { tmp, path })
             }
-            Sink::Special(mut w) => w.flush().map(|()| Flushed::Written),
+            Target::Special(mut w) => w.flush().map(|()| Flushed::Written),
         }
     }
 }
@@ -533,7 +815,10 @@ mod tests {
     #[test]
     fn devices_are_written_in_place() {
         let sink = Sink::file(Path::new("/dev/null")).unwrap();
-        assert!(matches!(sink, Sink::Special(_)), "{sink:?}");
+        assert!(
+            matches!(sink.target(), Some(Target::Special(_))),
+            "{sink:?}"
+        );
     }
 
     /// A FIFO stays a FIFO and its reader gets the rows.
@@ -609,6 +894,64 @@ mod tests {
         assert!(!path.exists());
         drop(flushed);
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// `.zst` output works with the `zstd` feature and is a clear error
+    /// without it; gzip always works.
+    #[test]
+    fn zstd_output_needs_its_feature() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv.zst");
+        let sink = Sink::file(&path).unwrap().compress(Compression::Zstd);
+        #[cfg(feature = "zstd")]
+        {
+            let mut sink = sink.unwrap();
+            sink.write_all(b"a,b\n").unwrap();
+            sink.finish().unwrap();
+            assert_eq!(
+                zstd::decode_all(fs::File::open(&path).unwrap()).unwrap(),
+                b"a,b\n"
+            );
+        }
+        #[cfg(not(feature = "zstd"))]
+        assert!(sink.unwrap_err().to_string().contains("`zstd` feature"));
+        let gz = dir.path().join("out.csv.gz");
+        let mut sink = Sink::file(&gz)
+            .unwrap()
+            .compress(Compression::Gzip)
+            .unwrap();
+        sink.write_all(b"a,b\n").unwrap();
+        sink.finish().unwrap();
+        let mut text = Vec::new();
+        io::Read::read_to_end(
+            &mut flate2::read::GzDecoder::new(fs::File::open(&gz).unwrap()),
+            &mut text,
+        )
+        .unwrap();
+        assert_eq!(text, b"a,b\n");
+    }
+
+    /// Parquet needs the `parquet` feature; with it, a sink told twice
+    /// (two passes) stays one Parquet file.
+    #[test]
+    fn parquet_needs_its_feature() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut sink = Sink::file(&dir.path().join("out.parquet")).unwrap();
+        let first = sink.set_format(OutputFormat::Parquet);
+        #[cfg(feature = "parquet")]
+        {
+            first.unwrap();
+            sink.set_format(OutputFormat::Parquet).unwrap();
+            // No schema was written: finishing says so, and keeps nothing.
+            let err = sink.flush_all().unwrap_err();
+            assert!(err.to_string().contains("no schema"), "{err}");
+            assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+        }
+        #[cfg(not(feature = "parquet"))]
+        assert!(first.unwrap_err().to_string().contains("`parquet` feature"));
+        // The text formats need nothing.
+        let mut csv = Sink::file(&dir.path().join("out.csv")).unwrap();
+        csv.set_format(OutputFormat::Csv).unwrap();
     }
 
     #[test]

@@ -37,11 +37,14 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
         count: args.count,
         threads: args.run.thread_count(),
         chunk_size: args.run.batch_size as usize,
-        format: args.rows.format,
+        format: args
+            .rows
+            .format_for(args.run.output.as_deref(), batch::OutputFormat::Line),
         header: !args.rows.no_header,
     };
     let progress = StderrProgress::new(args.run.progress_mode());
     let mut sink = io::open_output(args.run.output.as_deref())?;
+    io::refuse_binary_on_terminal(&sink, config.format)?;
     let mut report = batch::generate(&generator, &mut sink, &config, interrupt::flag(), &progress)?;
     let puzzles = batch::flush(sink, report.interrupted, &mut report.broken_pipe)?;
     io::keep(puzzles, None, &mut report.interrupted, Exit::Ok)?;

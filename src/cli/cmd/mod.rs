@@ -72,7 +72,7 @@ fn settings(
     line_column: Column,
     inputs: &[&[Input]],
 ) -> anyhow::Result<Config> {
-    let format: OutputFormat = rows.format;
+    let format = rows.format_for(run.output.as_deref(), OutputFormat::Csv);
     let mut kept_names: Vec<String> = Vec::new();
     let mut named_by: Option<&str> = None;
     for input in inputs.iter().flat_map(|i| i.iter()) {
@@ -189,6 +189,7 @@ fn pass<J: Job>(
     config: &Config,
     run: &RunArgs,
 ) -> anyhow::Result<Report> {
+    io::refuse_binary_on_terminal(sink, config.format)?;
     let progress = StderrProgress::new(run.progress_mode());
     Ok(batch::run(
         job,

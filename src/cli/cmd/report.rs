@@ -63,7 +63,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
         .collect();
     // The pass writes no rows: no header, no columns.
     let rows = RowArgs {
-        format: batchdoku::batch::OutputFormat::Csv,
+        format: Some(batchdoku::batch::OutputFormat::Csv),
         no_header: true,
     };
     let config = settings(

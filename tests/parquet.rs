@@ -1,0 +1,383 @@
+//! Parquet output and what `-o` infers from a file name: a Parquet file
+//! read back (with the `parquet` crate's reader) holds the CSV's rows, row
+//! for row, typed as documented; `-o x.parquet`, `x.csv.gz` and
+//! `x.jsonl.zst` pick the format and the compression; an explicit
+//! `--format` wins; an interrupted run leaves no file; Parquet goes to a
+//! pipe but not to a terminal.
+
+use std::io::Read;
+use std::path::Path;
+use std::time::Duration;
+
+use parquet::basic::{LogicalType, Repetition, Type as Physical};
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use parquet::record::Field;
+
+use crate::util::*;
+
+/// A Parquet file's column names and rows, every cell written as the CSV
+/// writes it (null as empty), and each column's type.
+struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+    types: Vec<(Physical, Repetition, Option<LogicalType>)>,
+}
+
+fn read_parquet(path: &Path) -> Table {
+    let reader = SerializedFileReader::new(std::fs::File::open(path).unwrap()).unwrap();
+    let schema = reader.metadata().file_metadata().schema_descr_ptr();
+    let header = schema
+        .columns()
+        .iter()
+        .map(|c| c.name().to_string())
+        .collect();
+    let types = schema
+        .columns()
+        .iter()
+        .map(|c| {
+            let t = c.self_type();
+            (
+                c.physical_type(),
+                t.get_basic_info().repetition(),
+                c.logical_type_ref().cloned(),
+            )
+        })
+        .collect();
+    let rows = reader
+        .get_row_iter(None)
+        .unwrap()
+        .map(|row| {
+            row.unwrap()
+                .get_column_iter()
+                .map(|(_, field)| match field {
+                    Field::Null => String::new(),
+                    Field::Long(n) => n.to_string(),
+                    Field::Bool(b) => b.to_string(),
+                    Field::Str(s) => s.clone(),
+                    other => panic!("unexpected cell {other:?}"),
+                })
+                .collect()
+        })
+        .collect();
+    Table {
+        header,
+        rows,
+        types,
+    }
+}
+
+/// Runs `args` once with `-o out.csv` and once with `-o out.parquet`
+/// (the format inferred) and checks the two hold the same rows; returns
+/// the Parquet table.
+fn same_as_csv(args: &[&str], inputs: &[&Path]) -> Table {
+    let dir = tempfile::tempdir().unwrap();
+    let mut outputs = Vec::new();
+    for name in ["out.csv", "out.parquet"] {
+        let out = dir.path().join(name);
+        let mut all = args.to_vec();
+        all.extend(["-q", "-o", arg(&out)]);
+        let r = run_paths(&all, inputs);
+        assert!(
+            r.code == 0 || r.code == 1,
+            "{args:?} -o {name}: {}",
+            r.stderr
+        );
+        assert!(r.stdout.is_empty());
+        outputs.push((r.code, out));
+    }
+    assert_eq!(outputs[0].0, outputs[1].0, "{args:?}: same exit code");
+    let (header, rows) = parse_csv(&std::fs::read(&outputs[0].1).unwrap());
+    let table = read_parquet(&outputs[1].1);
+    assert_eq!(table.header, header, "{args:?}");
+    assert!(!rows.is_empty(), "{args:?}: rows to compare");
+    assert_eq!(table.rows.len(), rows.len(), "{args:?}");
+    for (i, (got, want)) in table.rows.iter().zip(&rows).enumerate() {
+        assert_eq!(got, want, "{args:?}: row {}", i + 1);
+    }
+    assert_eq!(
+        names(dir.path()),
+        ["out.csv", "out.parquet"],
+        "no temporary file left"
+    );
+    table
+}
+
+#[test]
+fn parquet_holds_the_csv_rows_of_every_command() {
+    let statuses = fixture("statuses.txt");
+    let sample = data("sample.txt");
+    let kaggle = fixture("formats/kaggle.csv");
+    // Invalid, unsolvable, unique and multiple rows; counted to 2; rated.
+    let solve = same_as_csv(&["solve", "-k", "2"], &[&statuses]);
+    assert!(solve.rows.iter().any(|r| r[3] == "invalid"));
+    assert!(solve.rows.iter().any(|r| r[3] == "unsolvable"));
+    assert!(solve.rows.iter().any(|r| r[3] == "multiple"));
+    same_as_csv(&["solve"], &[&statuses, &sample]);
+    let rated = same_as_csv(&["solve", "--rate"], &[&statuses]);
+    assert!(rated.header.contains(&"singles".to_string()));
+    same_as_csv(&["solve", "--keep-trailing"], &[&statuses]);
+    let kept = same_as_csv(&["solve", "--keep-columns"], &[&kaggle]);
+    assert_eq!(kept.header.last().unwrap(), "input_solutions");
+    same_as_csv(&["score"], &[&statuses]);
+    same_as_csv(&["canon"], &[&statuses]);
+    let dir = tempfile::tempdir().unwrap();
+    let twice = write(
+        dir.path(),
+        "twice.txt",
+        [std::fs::read(&statuses).unwrap(), crate::util::sample()]
+            .concat()
+            .repeat(2),
+    );
+    same_as_csv(&["dedupe"], &[&twice]);
+    same_as_csv(&["overlap"], &[&twice, &statuses]);
+    same_as_csv(&["generate", "-n", "20", "--seed", "3"], &[]);
+}
+
+/// Integers are INT64, text is STRING, and a column is nullable exactly
+/// where its CSV cell can be empty.
+#[test]
+fn parquet_columns_have_the_documented_types() {
+    let table = same_as_csv(&["solve", "--rate"], &[&fixture("statuses.txt")]);
+    let string = Some(LogicalType::String);
+    let expect = [
+        ("index", Physical::INT64, Repetition::REQUIRED, None),
+        ("line", Physical::INT64, Repetition::REQUIRED, None),
+        (
+            "puzzle",
+            Physical::BYTE_ARRAY,
+            Repetition::OPTIONAL,
+            string.clone(),
+        ),
+        (
+            "status",
+            Physical::BYTE_ARRAY,
+            Repetition::REQUIRED,
+            string.clone(),
+        ),
+        ("solutions", Physical::INT64, Repetition::OPTIONAL, None),
+        (
+            "solution",
+            Physical::BYTE_ARRAY,
+            Repetition::OPTIONAL,
+            string.clone(),
+        ),
+        ("guesses", Physical::INT64, Repetition::REQUIRED, None),
+        ("backtracks", Physical::INT64, Repetition::REQUIRED, None),
+        ("singles", Physical::BOOLEAN, Repetition::OPTIONAL, None),
+        ("error", Physical::BYTE_ARRAY, Repetition::OPTIONAL, string),
+    ];
+    assert_eq!(table.header, expect.iter().map(|e| e.0).collect::<Vec<_>>());
+    for ((name, physical, repetition, logical), got) in expect.iter().zip(&table.types) {
+        assert_eq!(&(*physical, *repetition, logical.clone()), got, "{name}");
+    }
+}
+
+/// More rows than one row group holds: several groups, every row in order.
+#[test]
+fn large_outputs_are_cut_into_row_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("big.parquet");
+    // 80 000 generated puzzles at 1 attempt each take a few seconds.
+    let r = run(
+        &[
+            "generate",
+            "-q",
+            "-n",
+            "70000",
+            "--seed",
+            "1",
+            "--min-clues",
+            "30",
+            "-o",
+            arg(&out),
+        ],
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let reader = SerializedFileReader::new(std::fs::File::open(&out).unwrap()).unwrap();
+    let meta = reader.metadata();
+    assert_eq!(meta.file_metadata().num_rows(), 70_000);
+    assert_eq!(meta.num_row_groups(), 2);
+    assert_eq!(meta.row_group(0).num_rows(), 65_536);
+}
+
+/// `--no-header` is CSV's: a Parquet file still has its schema.
+#[test]
+fn no_header_leaves_parquet_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let statuses = fixture("statuses.txt");
+    let with = dir.path().join("with.parquet");
+    let without = dir.path().join("without.parquet");
+    for (out, extra) in [(&with, None), (&without, Some("--no-header"))] {
+        let mut args = vec!["solve", "-q", "-o", arg(out)];
+        args.extend(extra);
+        args.push(arg(&statuses));
+        assert_eq!(run(&args, None).code, 1);
+    }
+    let (a, b) = (read_parquet(&with), read_parquet(&without));
+    assert_eq!((a.header, a.rows), (b.header, b.rows));
+}
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+#[test]
+fn o_infers_the_format_and_the_compression_from_the_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixture("statuses.txt");
+    let plain = |format: &str| run_paths(&["solve", "-q", "--format", format], &[&input]).stdout;
+    let to = |name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        let mut args = vec!["solve", "-q", "-o", arg(&out)];
+        args.extend_from_slice(extra);
+        let r = run_paths(&args, &[&input]);
+        assert_eq!(r.code, 1, "{name}: {}", r.stderr);
+        std::fs::read(out).unwrap()
+    };
+    let csv = plain("csv");
+    let jsonl = plain("jsonl");
+    assert!(jsonl.starts_with(b"{\"index\":1,"));
+    assert_eq!(gunzip(&to("out.csv.gz", &[])), csv);
+    assert_eq!(
+        zstd::decode_all(&to("out.jsonl.zst", &[])[..]).unwrap(),
+        jsonl
+    );
+    assert_eq!(to("out.jsonl", &[]), jsonl);
+    assert_eq!(to("out.CSV", &[]), csv);
+    assert_eq!(to("out.txt", &[]), csv, "an unknown extension: the default");
+    // An explicit --format wins over the extension.
+    assert_eq!(to("explicit.csv", &["--format", "jsonl"]), jsonl);
+    assert_eq!(
+        gunzip(&to("explicit.parquet.gz", &["--format", "csv"])),
+        csv
+    );
+    // Parquet, compressed again: a gzip of the same file.
+    let parquet = to("out.parquet", &[]);
+    assert!(parquet.starts_with(b"PAR1") && parquet.ends_with(b"PAR1"));
+    let gz = gunzip(&to("out.parquet.gz", &[]));
+    assert!(gz.starts_with(b"PAR1") && gz.ends_with(b"PAR1"));
+    // generate infers too (its default is line).
+    let g = dir.path().join("g.csv");
+    let r = run(
+        &["generate", "-q", "-n", "3", "--seed", "1", "-o", arg(&g)],
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(std::fs::read_to_string(&g)
+        .unwrap()
+        .starts_with("puzzle,solution\n"));
+    let files = names(dir.path());
+    assert!(files.iter().all(|n| !n.ends_with(".tmp")), "{files:?}");
+}
+
+/// A compressed output is still refused when it is one of the inputs.
+#[test]
+fn a_compressed_output_that_is_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, EASY.as_bytes()).unwrap();
+    std::fs::write(&input, gz.finish().unwrap()).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    let r = run(&["solve", "-q", arg(&input), "-o", arg(&input)], None);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("both an input and an output"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+}
+
+/// Parquet goes to a pipe (a whole file), but not to a terminal.
+#[test]
+fn parquet_to_stdout_only_when_not_a_terminal() {
+    let piped = run_paths(
+        &["solve", "-q", "--format", "parquet"],
+        &[&fixture("statuses.txt")],
+    );
+    assert_eq!(piped.code, 1, "{}", piped.stderr);
+    assert!(piped.stdout.starts_with(b"PAR1") && piped.stdout.ends_with(b"PAR1"));
+
+    let (_master, terminal) = pseudo_terminal();
+    let out = command(&[
+        "solve",
+        "-q",
+        "--format",
+        "parquet",
+        arg(&fixture("statuses.txt")),
+    ])
+    .stdout(terminal)
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("will not write a binary file to a terminal"),
+        "{stderr}"
+    );
+}
+
+/// A pseudo-terminal: (its master, its slave opened for writing).
+fn pseudo_terminal() -> (std::fs::File, std::fs::File) {
+    use std::os::fd::FromRawFd;
+    // SAFETY: plain libc calls on a descriptor we own; ptsname's buffer is
+    // copied before any other call.
+    unsafe {
+        let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        assert!(master >= 0, "posix_openpt");
+        assert_eq!(libc::grantpt(master), 0);
+        assert_eq!(libc::unlockpt(master), 0);
+        let name = std::ffi::CStr::from_ptr(libc::ptsname(master))
+            .to_string_lossy()
+            .into_owned();
+        let master = std::fs::File::from_raw_fd(master);
+        let slave = std::fs::OpenOptions::new().write(true).open(name).unwrap();
+        (master, slave)
+    }
+}
+
+/// An interrupted Parquet or compressed run leaves no file: the footer
+/// and the compressed stream's end are written only when the run
+/// completes, then the file is renamed.
+#[test]
+fn interrupted_parquet_and_compressed_runs_leave_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "big.txt", sample().repeat(300));
+    for name in ["out.parquet", "out.csv.gz"] {
+        let out_dir = tempfile::tempdir().unwrap();
+        let out = out_dir.path().join(name);
+        let mut child = command(&[
+            "solve",
+            "-q",
+            "-j",
+            "1",
+            "-k",
+            "2",
+            "-o",
+            arg(&out),
+            arg(&input),
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+        wait_until(Duration::from_secs(30), "the output opened", || {
+            assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+            !temp_files(out_dir.path()).is_empty()
+        });
+        std::thread::sleep(Duration::from_millis(200));
+        signal(&child, libc::SIGINT);
+        let status = exits_within(&mut child, Duration::from_secs(20));
+        assert_eq!(status.code(), Some(130), "{name}");
+        assert_eq!(
+            names(out_dir.path()),
+            Vec::<String>::new(),
+            "{name} left a file"
+        );
+    }
+}
