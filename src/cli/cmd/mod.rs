@@ -16,6 +16,7 @@ mod overlap;
 mod report;
 mod score;
 mod solve;
+mod split;
 
 use std::io::Write as _;
 
@@ -39,6 +40,7 @@ pub fn run(command: Command) -> anyhow::Result<Exit> {
         Command::Canon(args) => canon::run(&args),
         Command::Dedupe(args) => dedupe::run(&args),
         Command::Overlap(args) => overlap::run(&args),
+        Command::Split(args) => split::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Report(args) => report::run(&args),
@@ -119,6 +121,9 @@ struct Outputs {
     rows: Sink,
     /// The `--summary-json` file (a temporary file until the end).
     summary: Option<Sink>,
+    /// More files of rows, kept or dropped with the rows (`split
+    /// --output-dir`: one per part).
+    parts: Vec<Sink>,
 }
 
 /// Opens a record command's outputs before any input is read, so that an
@@ -130,7 +135,11 @@ fn open_outputs(run: &RunArgs, records: &RecordArgs, inputs: &[String]) -> anyho
         inputs,
         [Some(&rows), summary.as_ref()].into_iter().flatten(),
     )?;
-    Ok(Outputs { rows, summary })
+    Ok(Outputs {
+        rows,
+        summary,
+        parts: Vec::new(),
+    })
 }
 
 /// Writes one line to stderr. A failure (a full disk, a closed pipe) is
@@ -228,6 +237,11 @@ fn conclude(
     ending: Ending,
 ) -> anyhow::Result<Exit> {
     let rows = batch::flush(outputs.rows, report.interrupted, &mut report.broken_pipe)?;
+    let mut parts = Vec::with_capacity(outputs.parts.len());
+    for sink in outputs.parts {
+        // A part file is never stdout: no closed pipe to find here.
+        parts.extend(batch::flush(sink, report.interrupted, &mut false)?);
+    }
     let mut summary = Summary::new(command, &report.totals, report.elapsed, run.thread_count());
     summary.interrupted = report.interrupted;
     summary.broken_pipe = report.broken_pipe;
@@ -241,7 +255,7 @@ fn conclude(
     } else {
         Exit::Ok.or_invalid(ending.failed || report.totals.count(Status::Invalid) > 0)
     };
-    io::keep(rows, summary_file, &mut report.interrupted, done)?;
+    io::keep_all(rows, parts, summary_file, &mut report.interrupted, done)?;
     if !run.quiet && !report.broken_pipe {
         say(format_args!("{summary}"));
         if let Some(note) = ending.note.filter(|_| !report.interrupted) {

@@ -33,6 +33,7 @@ pub fn run(args: &OverlapArgs) -> anyhow::Result<Exit> {
     let classes = ClassMap::new();
     let mut job = OverlapJob {
         split: Split::Train,
+        by: args.by,
         classes: &classes,
     };
     let mut report = pass(&job, train, &mut outputs.rows, &config, &args.run)?;
