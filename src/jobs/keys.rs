@@ -139,7 +139,10 @@ mod tests {
         let moved = Transform::random(&mut Rng::new(4)).apply(&p);
         assert_eq!(key(ClassBy::Puzzle, &p), key(ClassBy::Puzzle, &moved));
         assert_eq!(key(ClassBy::Puzzle, &p).1, Status::Ok);
-        assert_ne!(key(ClassBy::Puzzle, &p).0, key(ClassBy::Puzzle, &grid(HARD)).0);
+        assert_ne!(
+            key(ClassBy::Puzzle, &p).0,
+            key(ClassBy::Puzzle, &grid(HARD)).0
+        );
     }
 
     #[test]

@@ -164,7 +164,8 @@ impl SplitJob {
     pub fn assign(&mut self) -> Vec<u64> {
         let mut per_part = vec![0u64; self.ratios.len()];
         if self.pass == Pass::Emit {
-            self.classes.for_each(|t| per_part[t.group as usize] += u64::from(t.count));
+            self.classes
+                .for_each(|t| per_part[t.group as usize] += u64::from(t.count));
             return per_part;
         }
         // Stratum, shuffled position, class, records: sorted, the classes

@@ -95,7 +95,9 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
         let stop = report.interrupted || report.broken_pipe;
         ended = Some(match ended {
             None => report,
+            // One input's records, every file's rows.
             Some(mut first) => {
+                first.totals.rows += report.totals.rows;
                 first.interrupted = report.interrupted;
                 first.broken_pipe = report.broken_pipe;
                 first
