@@ -173,7 +173,11 @@ any invalid record; 0 when the splits are disjoint): one row per leaking TEST re
 `train_line`, the first equivalent TRAIN line. Invalid records of either split get their row \
 too, in place. Every row names its split in the column `split` (`train` or `test`), and \
 `index` counts records within its split (1 is the split's first record), as `line` counts \
-that split's lines. The summary counts the records of each split and the leaks.";
+that split's lines. The summary counts the records of each split and the leaks.
+
+With --by grid, a TEST puzzle leaks when its unique solution is equivalent to the solution of \
+some TRAIN puzzle (the class key of `split --by grid`; a puzzle with no or several solutions \
+is keyed by itself), and `canonical` is the canonical form of that solution grid.";
 
 /// `batchdoku bench`.
 #[derive(Debug, Args)]
@@ -256,8 +260,8 @@ impl InputArgs {
 pub struct RowArgs {
     /// Output format: csv (with header), jsonl (one JSON object per line),
     /// line (one 81-character grid per row: the solution, an empty line
-    /// when none; for canon the canonical form; for dedupe and overlap the
-    /// puzzle).
+    /// when none; for canon the canonical form; for dedupe, overlap and
+    /// split the puzzle).
     #[arg(long, default_value = "csv", value_parser = output_formats())]
     pub format: OutputFormat,
 
