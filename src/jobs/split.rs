@@ -216,7 +216,9 @@ impl Job for SplitJob {
     }
 
     fn process(&self, scratch: &mut KeyScratch, puzzle: &Grid, record: &Record, row: &mut Row) {
-        let solve = self.stratify == Stratify::Guesses;
+        // Guesses are needed only to stratify, in the count pass: the rows
+        // written say `ok` (or, by grid, how many solutions there are).
+        let solve = self.pass == Pass::Count && self.stratify == Stratify::Guesses;
         let Some(class) = class_key(self.by, scratch, puzzle, row, solve) else {
             return;
         };
@@ -396,6 +398,50 @@ mod tests {
         assert_ne!(a, parts(&mut job(2, Stratify::None), &puzzles));
         let train = a.iter().filter(|p| **p == Some("train")).count() as f64;
         assert!((train / puzzles.len() as f64 - 0.8).abs() < 0.03, "{train}");
+    }
+
+    #[test]
+    fn each_stratum_hits_the_ratios() {
+        let puzzles = corpus();
+        let mut canon = crate::canon::Canonicalizer::new();
+        // The stratum of a class: "b" for one class in four, by its form.
+        let stratum_of = |p: &Grid, canon: &mut crate::canon::Canonicalizer| {
+            if super::super::classes::grid_key(&canon.canonical(p).0) % 4 == 0 {
+                b"b"
+            } else {
+                b"a"
+            }
+        };
+        let mut j = job(3, Stratify::Kept(0));
+        let mut scratch = j.scratch();
+        let mut record = Record::default();
+        let mut got = Vec::new();
+        for emit in [false, true] {
+            if emit {
+                j.assign();
+            }
+            for (i, p) in puzzles.iter().enumerate() {
+                record.kept.clear();
+                record.kept.extend_from_slice(stratum_of(p, &mut canon));
+                record.kept_ends = vec![1];
+                let mut row = Row::default();
+                row.reset(i as u64 + 1, i as u64 + 1);
+                j.process(&mut scratch, p, &record, &mut row);
+                if j.writes(&row) {
+                    got.push((record.kept[0], row.split.unwrap().as_str()));
+                }
+            }
+        }
+        for stratum in [b'a', b'b'] {
+            let n = got.iter().filter(|g| g.0 == stratum).count() as f64;
+            assert!(n > 40.0, "{n}");
+            for (name, ratio) in [("train", 0.8), ("valid", 0.1), ("test", 0.1)] {
+                let k = got.iter().filter(|g| g == &&(stratum, name)).count() as f64;
+                // Within two classes (at most three records each) of the
+                // share.
+                assert!((k - ratio * n).abs() <= 6.0, "{stratum} {name}: {k} of {n}");
+            }
+        }
     }
 
     #[test]
