@@ -406,7 +406,7 @@ mod tests {
         let mut canon = crate::canon::Canonicalizer::new();
         // The stratum of a class: "b" for one class in four, by its form.
         let stratum_of = |p: &Grid, canon: &mut crate::canon::Canonicalizer| {
-            if super::super::classes::grid_key(&canon.canonical(p).0) % 4 == 0 {
+            if super::super::classes::grid_key(&canon.canonical(p).0).is_multiple_of(4) {
                 b"b"
             } else {
                 b"a"
