@@ -400,3 +400,37 @@ fn bad_plans_are_usage_errors() {
         split(&all, Some(input.as_bytes()), 2);
     }
 }
+
+#[test]
+fn an_interrupted_split_keeps_no_part_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "big.txt", sample().repeat(300));
+    let parts = dir.path().join("parts");
+    let mut child = command(&[
+        "split",
+        "-q",
+        "-j",
+        "1",
+        "--by",
+        "grid",
+        arg(&input),
+        "--output-dir",
+        arg(&parts),
+    ])
+    .spawn()
+    .unwrap();
+    // The part files are opened (as temporary files) before any work,
+    // once signals are handled.
+    wait_until(
+        std::time::Duration::from_secs(30),
+        "the parts opened",
+        || {
+            assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+            parts.exists() && temp_files(&parts).len() == 3
+        },
+    );
+    signal(&child, libc::SIGINT);
+    let status = exits_within(&mut child, std::time::Duration::from_secs(30));
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(names(&parts), Vec::<String>::new(), "nothing kept");
+}
