@@ -5,7 +5,8 @@
 //! package are both built on it, and a Rust user who streams corpora gets
 //! the same ordered, panic-safe, bounded-memory run. A [`Job`] fills a
 //! [`Row`] for each record (the jobs of the commands: [`SolveJob`],
-//! [`ScoreJob`], [`CanonJob`], [`DedupeJob`], [`OverlapJob`]); [`run`]
+//! [`ScoreJob`], [`CanonJob`], [`DedupeJob`], [`OverlapJob`],
+//! [`SplitJob`]); [`run`]
 //! streams the records of its [`Input`]s through the job on
 //! [`Config::threads`] workers, encodes each row with a [`RowEncoder`] in
 //! one [`OutputFormat`] and writes the rows in input order to a [`Sink`],
@@ -46,7 +47,8 @@ pub use crate::generate::{
     run_stream as generate, StreamConfig as GenerateConfig, StreamReport as GenerateReport,
 };
 pub use crate::jobs::{
-    CanonJob, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass, ScoreJob, SolveJob,
+    CanonJob, ClassBy, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass, ScoreJob,
+    SolveJob, SplitJob, Stratify,
 };
 pub use crate::output::{Column, Expected, OutputFormat, Row, RowEncoder, Split, Status};
 pub use crate::pipeline::{

@@ -4,12 +4,13 @@
 use crate::util::*;
 
 /// Every subcommand, as the completions and the man page must name them.
-const SUBCOMMANDS: [&str; 9] = [
+const SUBCOMMANDS: [&str; 10] = [
     "solve",
     "score",
     "canon",
     "dedupe",
     "overlap",
+    "split",
     "bench",
     "generate",
     "completions",

@@ -1,7 +1,7 @@
 //! Integration tests: run the real `batchdoku` binary on fixtures.
 //!
 //! One file per command (`solve`, `score`, `canon`, `dedupe`, `overlap`,
-//! `generate`, `report`, `bench`; `--version`, completions and man pages in
+//! `split`, `generate`, `report`, `bench`; `--version`, completions and man pages in
 //! `cli`), `input` for what every reader shares (formats, compression,
 //! encodings, stdin, FIFOs, many inputs), `output` for what every writer
 //! shares (formats, `-o`, schemas, write failures), `parquet` for
@@ -30,3 +30,4 @@ mod regression;
 mod report;
 mod score;
 mod solve;
+mod split;

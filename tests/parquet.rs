@@ -381,3 +381,36 @@ fn interrupted_parquet_and_compressed_runs_leave_nothing() {
         );
     }
 }
+
+#[test]
+fn split_parts_in_parquet_hold_their_rows_and_nothing_reaches_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = data("sample.txt");
+    let all = dir.path().join("all.csv");
+    let r = run_paths(&["split", "-q", "-o", arg(&all)], &[&sample]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (h, rows) = parse_csv(&std::fs::read(&all).unwrap());
+    let parts = dir.path().join("parts");
+    let args = [
+        "split",
+        "-q",
+        "--format",
+        "parquet",
+        "--output-dir",
+        arg(&parts),
+    ];
+    let r = run_paths(&args, &[&sample]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.is_empty(), "no empty Parquet file on stdout");
+    for name in ["train", "valid", "test"] {
+        let part = read_parquet(&parts.join(format!("{name}.parquet")));
+        assert_eq!(part.header, h);
+        let wanted: Vec<Vec<String>> = rows
+            .iter()
+            .filter(|row| row[col(&h, "split")] == name)
+            .cloned()
+            .collect();
+        assert!(!wanted.is_empty(), "{name}");
+        assert_eq!(part.rows, wanted, "{name}");
+    }
+}

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use batchdoku::batch::{EngineKind, OutputFormat};
+use batchdoku::batch::{ClassBy, EngineKind, OutputFormat};
 use batchdoku::{ExpectedColumn, InputFormat, SimdPath, Symmetry};
 
 use crate::cli::progress::ProgressMode;
@@ -54,6 +54,10 @@ pub enum Command {
     /// 1 when there is any, 0 when the splits are disjoint).
     #[command(long_about = OVERLAP_ABOUT)]
     Overlap(OverlapArgs),
+    /// Assign each puzzle to train, validation or test (by ratios, from a
+    /// seed), keeping every equivalence class on one side.
+    #[command(long_about = SPLIT_ABOUT)]
+    Split(SplitArgs),
     /// Measure solver throughput in memory (no I/O timed), per thread count.
     Bench(BenchArgs),
     /// Generate puzzles with exactly one solution, reproducibly from a seed.
@@ -140,6 +144,32 @@ temporary file. Memory: one 33-byte entry per distinct puzzle in a hash table ke
 half and seven eighths full, so 38 to 75 bytes per distinct puzzle: under 750 MB for ten \
 million distinct puzzles, whatever the number of copies.";
 
+/// `batchdoku split --help`.
+const SPLIT_ABOUT: &str = "\
+Assign each puzzle to a part (train, valid, test by default) so that no equivalence class is on \
+two sides: every record's row gets a column `split` naming its part. Classes are those of \
+dedupe (same canonical form), or with --by grid those of the solution grid: puzzles whose \
+unique solutions are equivalent stay together (a puzzle with no or several solutions keeps \
+to its own class, and its status says `unsolvable` or `multiple`). Invalid records keep their \
+row, with status `invalid` and no part. `batchdoku overlap TRAIN TEST` on the parts finds no \
+leak.
+
+How parts are chosen: the classes are shuffled by a hash of --seed and the class, and each in \
+turn goes to the part furthest below its target share of the records placed so far (within \
+each stratum with --stratify). Each part is then within about one class of its share, on \
+small inputs too, and the same seed gives the same bytes at any -j. A stratified class goes \
+with the stratum of its first record.
+
+With --output-dir DIR, each part is also written to DIR/NAME.csv (.jsonl, or .txt for \
+--format line), each file atomically; the rows go to -o only when -o is given (not to \
+stdout). Invalid records are in no part file.
+
+Split reads its input twice (classes, then rows) and once more per part file, so standard \
+input is first copied to a temporary file. Memory: one 33-byte entry per class in a hash \
+table kept between half and seven eighths full, plus 32 bytes per class while the parts are \
+chosen: about 70 to 100 bytes per class (measured: 105 MB peak for a million records in 986,612 \
+classes).";
+
 /// `batchdoku overlap --help`.
 const OVERLAP_ABOUT: &str = "\
 Report every TEST puzzle equivalent to some TRAIN puzzle (exit code 1 when there is any, or \
@@ -147,7 +177,11 @@ any invalid record; 0 when the splits are disjoint): one row per leaking TEST re
 `train_line`, the first equivalent TRAIN line. Invalid records of either split get their row \
 too, in place. Every row names its split in the column `split` (`train` or `test`), and \
 `index` counts records within its split (1 is the split's first record), as `line` counts \
-that split's lines. The summary counts the records of each split and the leaks.";
+that split's lines. The summary counts the records of each split and the leaks.
+
+With --by grid, a TEST puzzle leaks when its unique solution is equivalent to the solution of \
+some TRAIN puzzle (the class key of `split --by grid`; a puzzle with no or several solutions \
+is keyed by itself), and `canonical` is the canonical form of that solution grid.";
 
 /// `batchdoku bench`.
 #[derive(Debug, Args)]
@@ -230,8 +264,8 @@ impl InputArgs {
 pub struct RowArgs {
     /// Output format: csv (with header), jsonl (one JSON object per line),
     /// line (one 81-character grid per row: the solution, an empty line
-    /// when none; for canon the canonical form; for dedupe and overlap the
-    /// puzzle), parquet (the CSV's columns, typed; not to a terminal).
+    /// when none; for canon the canonical form; for dedupe, overlap and
+    /// split the puzzle), parquet (the CSV's columns, typed; not to a terminal).
     /// Default: the one -o's extension names (.csv, .jsonl, .parquet, also
     /// before .gz or .zst), else csv; given, it wins over the extension.
     #[arg(long, value_parser = output_formats())]
@@ -335,7 +369,7 @@ impl RecordArgs {
 /// The flags of the commands that read puzzle records (every streaming
 /// command but `generate`): how to read the input, what to carry through,
 /// and the summary file.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct RecordArgs {
     /// Input format (auto detects from the first lines).
     #[arg(long, default_value = "auto", value_name = "FORMAT", value_parser = input_formats())]
@@ -507,6 +541,11 @@ pub struct OverlapArgs {
     #[arg(value_name = "TEST")]
     pub test: String,
 
+    /// What leaks: an equivalent puzzle, or (grid) a puzzle whose unique
+    /// solution is equivalent to a training puzzle's (as `split --by`).
+    #[arg(long, default_value = "puzzle", value_parser = class_keys())]
+    pub by: ClassBy,
+
     #[command(flatten)]
     pub run: RunArgs,
 
@@ -515,6 +554,57 @@ pub struct OverlapArgs {
 
     #[command(flatten)]
     pub records: RecordArgs,
+}
+
+/// `batchdoku split`.
+#[derive(Debug, Args)]
+pub struct SplitArgs {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+
+    #[command(flatten)]
+    pub rows: RowArgs,
+
+    #[command(flatten)]
+    pub records: RecordArgs,
+
+    /// Shares of the records, one per part (two or more, scaled to sum to
+    /// 1: 8,1,1 is 0.8,0.1,0.1).
+    #[arg(
+        long,
+        value_name = "R,R,...",
+        value_delimiter = ',',
+        default_value = "0.8,0.1,0.1"
+    )]
+    pub ratios: Vec<f64>,
+
+    /// Names of the parts, one per ratio. Default: train,test for two
+    /// ratios, train,valid,test for three (more need names).
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+    pub names: Option<Vec<String>>,
+
+    /// Seed of the shuffle of classes (same seed, same parts).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+
+    /// What stays together: equivalent puzzles, or puzzles whose unique
+    /// solutions are equivalent grids.
+    #[arg(long, default_value = "puzzle", value_parser = class_keys())]
+    pub by: ClassBy,
+
+    /// Balance the parts within each stratum: `guesses` (doubling bins of
+    /// the search's guesses: 0, 1, 2-3, 4-7, ...) or the name of a CSV
+    /// input column such as a rating (implies --keep-columns).
+    #[arg(long, value_name = "guesses|COLUMN")]
+    pub stratify: Option<String>,
+
+    /// Also write each part to DIR/NAME.csv (.jsonl; .txt for --format
+    /// line), DIR created if missing; the rows then go to -o only if given.
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
 }
 
 /// `report --format`.
@@ -658,6 +748,10 @@ fn engines() -> impl TypedValueParser<Value = EngineKind> {
         EngineKind::as_str,
         EngineKind::description,
     )
+}
+
+fn class_keys() -> impl TypedValueParser<Value = ClassBy> {
+    one_of(&ClassBy::ALL, ClassBy::as_str, ClassBy::description)
 }
 
 fn symmetries() -> impl TypedValueParser<Value = Symmetry> {

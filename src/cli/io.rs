@@ -287,7 +287,7 @@ static RECORD_CLOSED_DESCRIPTORS: extern "C" fn() = record_closed_descriptors;
 static RECORD_CLOSED_DESCRIPTORS: extern "C" fn() = record_closed_descriptors;
 
 /// A temporary file beside `path`, registered for removal on a signal.
-fn open_file(path: &Path, flag: &str) -> anyhow::Result<Sink> {
+pub fn open_file(path: &Path, flag: &str) -> anyhow::Result<Sink> {
     if let Some(fd) = Sink::named_descriptor(path) {
         check_open_at_start(fd, flag)?;
     }
@@ -310,12 +310,28 @@ pub fn keep(
     interrupted: &mut bool,
     done: Exit,
 ) -> anyhow::Result<()> {
+    keep_all(rows, Vec::new(), summary, interrupted, done)
+}
+
+/// [`keep`], with more files of rows (`split --output-dir`) kept or
+/// dropped together with the rows.
+pub fn keep_all(
+    rows: Option<Flushed>,
+    parts: Vec<Flushed>,
+    summary: Option<Flushed>,
+    interrupted: &mut bool,
+    done: Exit,
+) -> anyhow::Result<()> {
     let temporary: Vec<_> = [&rows, &summary]
         .into_iter()
         .flatten()
+        .chain(&parts)
         .filter_map(|f| f.temporary_path().map(Path::to_path_buf))
         .collect();
     let persist = || -> anyhow::Result<()> {
+        for part in parts {
+            part.persist().map_err(batch::Fatal::Write)?;
+        }
         if let Some(rows) = rows {
             rows.persist().map_err(batch::Fatal::Write)?;
         }

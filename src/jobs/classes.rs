@@ -108,7 +108,7 @@ impl<V: Copy> ClassMap<V> {
     }
 
     /// [`upsert`](Self::upsert) by key.
-    fn upsert_key(&self, key: u128, value: V, merge: impl FnOnce(&mut V, V)) {
+    pub(super) fn upsert_key(&self, key: u128, value: V, merge: impl FnOnce(&mut V, V)) {
         let mut shard = self.shard(key);
         match shard.get_mut(&key) {
             Some(present) => merge(present, value),
@@ -124,8 +124,26 @@ impl<V: Copy> ClassMap<V> {
     }
 
     /// [`get`](Self::get) by key.
-    fn get_key(&self, key: u128) -> Option<V> {
+    pub(super) fn get_key(&self, key: u128) -> Option<V> {
         self.shard(key).get(&key).copied()
+    }
+
+    /// Changes the value of `key` in place, if present.
+    pub(super) fn update_key(&self, key: u128, change: impl FnOnce(&mut V)) {
+        if let Some(value) = self.shard(key).get_mut(&key) {
+            change(value);
+        }
+    }
+
+    /// Calls `f` with every key and its value, shard by shard (in no
+    /// particular order: callers that need one sort what they keep).
+    pub(super) fn for_each_entry(&self, mut f: impl FnMut(u128, V)) {
+        for shard in self.shards.iter() {
+            let shard = shard.lock().unwrap_or_else(|e| e.into_inner());
+            for (&key, &value) in shard.iter() {
+                f(key, value);
+            }
+        }
     }
 
     /// Number of keys (classes).

@@ -5,13 +5,17 @@
 mod canon;
 mod classes;
 mod dedupe;
+mod keys;
 mod overlap;
 mod score;
 mod solve;
+mod split;
 
 pub use canon::{CanonJob, Equivalence};
 pub use classes::ClassMap;
 pub use dedupe::{DedupeJob, Pass};
+pub use keys::ClassBy;
 pub use overlap::OverlapJob;
 pub use score::ScoreJob;
 pub use solve::{EngineKind, SolveJob};
+pub use split::{SplitJob, Stratify};

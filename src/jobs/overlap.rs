@@ -1,12 +1,12 @@
 //! `overlap`: finds test records equivalent to some training record (a
 //! train/test leak). The training pass fills a [`ClassMap`] with, per
 //! class, the first training line; the test pass writes a row for every
-//! test record whose class is there. Invalid records of either input get
-//! their row, in place, as everywhere.
+//! test record whose class is there. Classes are those of `split` (the
+//! same key, [`ClassBy`]): by puzzle, or by solution grid. Invalid records
+//! of either input get their row, in place, as everywhere.
 
-use super::canon::{class_of, Equivalence};
 use super::classes::ClassMap;
-use crate::canon::Canonicalizer;
+use super::keys::{class_key, key_scratch, ClassBy, KeyScratch};
 use crate::grid::Grid;
 use crate::output::{Column, Row, Status, OVERLAP_COLUMNS};
 use crate::parse::Record;
@@ -23,7 +23,7 @@ pub use crate::output::Split;
 ///
 /// # Example
 /// ```
-/// use batchdoku::batch::{ClassMap, Job, OverlapJob, Row, Split, Status};
+/// use batchdoku::batch::{ClassBy, ClassMap, Job, OverlapJob, Row, Split, Status};
 /// use batchdoku::{parse_line, Record, Rng, Transform};
 /// let easy = parse_line(
 ///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
@@ -38,14 +38,14 @@ pub use crate::output::Split;
 /// let mut row = Row::default();
 ///
 /// // Training set: `easy` on line 3.
-/// let train = OverlapJob { split: Split::Train, classes: &classes };
+/// let train = OverlapJob { split: Split::Train, by: ClassBy::Puzzle, classes: &classes };
 /// let mut scratch = train.scratch();
 /// record.line = 3;
 /// train.process(&mut scratch, &easy, &record, &mut row);
 /// assert!(!train.writes(&row));
 ///
 /// // Test set: a transformed copy of `easy` leaks; `hard` does not.
-/// let test = OverlapJob { split: Split::Test, classes: &classes };
+/// let test = OverlapJob { split: Split::Test, by: ClassBy::Puzzle, classes: &classes };
 /// let leaked = Transform::random(&mut Rng::new(9)).apply(&easy);
 /// let mut leaks = Vec::new();
 /// for (i, puzzle) in [hard, leaked].iter().enumerate() {
@@ -61,6 +61,9 @@ pub use crate::output::Split;
 pub struct OverlapJob<'a> {
     /// The input this pass reads.
     pub split: Split,
+    /// What makes a test record leak: an equivalent puzzle, or (by grid)
+    /// an equivalent solution grid.
+    pub by: ClassBy,
     /// Training classes and the first training line of each.
     pub classes: &'a ClassMap<u64>,
 }
@@ -72,25 +75,26 @@ impl OverlapJob<'_> {
 }
 
 impl Job for OverlapJob<'_> {
-    type Scratch = Canonicalizer;
+    type Scratch = KeyScratch;
 
-    fn scratch(&self) -> Canonicalizer {
-        Canonicalizer::new()
+    fn scratch(&self) -> KeyScratch {
+        key_scratch()
     }
 
     fn label(&self, row: &mut Row) {
         row.split = Some(self.split);
     }
 
-    fn process(&self, canon: &mut Canonicalizer, puzzle: &Grid, record: &Record, row: &mut Row) {
-        let Some(class) = class_of(Equivalence::Class, canon, puzzle, row) else {
+    fn process(&self, scratch: &mut KeyScratch, puzzle: &Grid, record: &Record, row: &mut Row) {
+        let Some(class) = class_key(self.by, scratch, puzzle, row, false) else {
             return;
         };
         match self.split {
             Split::Train => self.classes.upsert(&class, record.line, |v, new| {
                 *v = (*v).min(new);
             }),
-            Split::Test => {
+            // Only `Train` and `Test` name an input of overlap.
+            Split::Test | Split::Named(_) => {
                 if let Some(line) = self.classes.get(&class) {
                     row.status = Status::Leak;
                     row.train_line = Some(line);

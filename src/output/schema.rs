@@ -102,13 +102,15 @@ impl std::str::FromStr for Status {
     }
 }
 
-/// Which input of `overlap` a row comes from.
+/// Which input of `overlap` a row comes from, or the part `split` gives
+/// a record.
 ///
 /// # Example
 /// ```
 /// use batchdoku::batch::Split;
 /// assert_eq!(Split::Train.as_str(), "train");
 /// assert_eq!(Split::Test.as_str(), "test");
+/// assert_eq!(Split::Named("valid").as_str(), "valid");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -118,6 +120,8 @@ pub enum Split {
     /// The test input: its records are checked against the training
     /// classes.
     Test,
+    /// A part of `split`, by its name.
+    Named(&'static str),
 }
 
 impl Split {
@@ -126,6 +130,7 @@ impl Split {
         match self {
             Split::Train => "train",
             Split::Test => "test",
+            Split::Named(name) => name,
         }
     }
 }
@@ -149,7 +154,8 @@ pub enum Column {
     /// 1-based record number in input order (for `overlap`: within the
     /// row's split).
     Index,
-    /// The input a row of `overlap` comes from: `train` or `test`.
+    /// The input a row of `overlap` comes from (`train` or `test`), or
+    /// the part `split` gives the record.
     Split,
     /// Source line where the record starts.
     Line,
@@ -308,6 +314,16 @@ pub const OVERLAP_COLUMNS: [Column; 8] = [
     Column::Error,
 ];
 
+/// The columns of `split`: every record, each valid one with its part.
+pub const SPLIT_COLUMNS: [Column; 6] = [
+    Column::Index,
+    Column::Line,
+    Column::Puzzle,
+    Column::Status,
+    Column::Split,
+    Column::Error,
+];
+
 /// The result of processing one record, filled by a job and read by the
 /// encoder. Reused across records: `reset` clears it.
 ///
@@ -376,7 +392,7 @@ pub struct Row {
     pub dropped: Option<u64>,
     /// Line of the equivalent training record (overlap).
     pub train_line: Option<u64>,
-    /// The input the record comes from (overlap).
+    /// The input the record comes from (overlap), or its part (split).
     pub split: Option<Split>,
     /// What is wrong with the record (empty unless invalid), without its
     /// position.

@@ -16,8 +16,10 @@ mod overlap;
 mod report;
 mod score;
 mod solve;
+mod split;
 
 use std::io::Write as _;
+use std::path::Path;
 
 use anyhow::Context;
 
@@ -39,6 +41,7 @@ pub fn run(command: Command) -> anyhow::Result<Exit> {
         Command::Canon(args) => canon::run(&args),
         Command::Dedupe(args) => dedupe::run(&args),
         Command::Overlap(args) => overlap::run(&args),
+        Command::Split(args) => split::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Report(args) => report::run(&args),
@@ -119,18 +122,34 @@ struct Outputs {
     rows: Sink,
     /// The `--summary-json` file (a temporary file until the end).
     summary: Option<Sink>,
+    /// More files of rows, kept or dropped with the rows (`split
+    /// --output-dir`: one per part).
+    parts: Vec<Sink>,
 }
 
 /// Opens a record command's outputs before any input is read, so that an
 /// unwritable `-o` or `--summary-json` fails before any work.
 fn open_outputs(run: &RunArgs, records: &RecordArgs, inputs: &[String]) -> anyhow::Result<Outputs> {
-    let rows = io::open_output(run.output.as_deref())?;
+    open_outputs_at(run.output.as_deref(), records, inputs)
+}
+
+/// [`open_outputs`] with the rows going to `output` (stdout when `None`).
+fn open_outputs_at(
+    output: Option<&Path>,
+    records: &RecordArgs,
+    inputs: &[String],
+) -> anyhow::Result<Outputs> {
+    let rows = io::open_output(output)?;
     let summary = io::open_summary(records.summary_json.as_deref(), &rows)?;
     io::refuse_inputs_as_outputs(
         inputs,
         [Some(&rows), summary.as_ref()].into_iter().flatten(),
     )?;
-    Ok(Outputs { rows, summary })
+    Ok(Outputs {
+        rows,
+        summary,
+        parts: Vec::new(),
+    })
 }
 
 /// Writes one line to stderr. A failure (a full disk, a closed pipe) is
@@ -244,6 +263,11 @@ fn conclude_saying(
     line: Option<String>,
 ) -> anyhow::Result<Exit> {
     let rows = batch::flush(outputs.rows, report.interrupted, &mut report.broken_pipe)?;
+    let mut parts = Vec::with_capacity(outputs.parts.len());
+    for sink in outputs.parts {
+        // A part file is never stdout: no closed pipe to find here.
+        parts.extend(batch::flush(sink, report.interrupted, &mut false)?);
+    }
     let mut summary = Summary::new(command, &report.totals, report.elapsed, run.thread_count());
     summary.interrupted = report.interrupted;
     summary.broken_pipe = report.broken_pipe;
@@ -257,7 +281,7 @@ fn conclude_saying(
     } else {
         Exit::Ok.or_invalid(ending.failed || report.totals.count(Status::Invalid) > 0)
     };
-    io::keep(rows, summary_file, &mut report.interrupted, done)?;
+    io::keep_all(rows, parts, summary_file, &mut report.interrupted, done)?;
     if !run.quiet && !report.broken_pipe {
         match line.filter(|_| !report.interrupted) {
             Some(line) => say(format_args!("{line}")),

@@ -4,7 +4,7 @@
 //! within that split. Exit code 1 when any test record leaks (or any
 //! record is invalid).
 
-use batchdoku::batch::{ClassMap, OverlapJob, Split};
+use batchdoku::batch::{ClassBy, ClassMap, OverlapJob, Split};
 use batchdoku::batch::{Column, Status};
 
 use super::{conclude, open_outputs, pass, settings, Ending};
@@ -33,6 +33,7 @@ pub fn run(args: &OverlapArgs) -> anyhow::Result<Exit> {
     let classes = ClassMap::new();
     let mut job = OverlapJob {
         split: Split::Train,
+        by: args.by,
         classes: &classes,
     };
     let mut report = pass(&job, train, &mut outputs.rows, &config, &args.run)?;
@@ -57,11 +58,15 @@ pub fn run(args: &OverlapArgs) -> anyhow::Result<Exit> {
     let classes = classes.len();
     let note = format!(
         "batchdoku overlap: {train_records} train record{} ({classes} class{}), {test_records} \
-         test record{}, {leaks} leak{} (test records equivalent to a training record)",
+         test record{}, {leaks} leak{} (test records {})",
         plural(train_records),
         if classes == 1 { "" } else { "es" },
         plural(test_records),
         plural(leaks),
+        match args.by {
+            ClassBy::Grid => "whose solution grid is equivalent to a training record's",
+            _ => "equivalent to a training record",
+        },
     );
     conclude(
         "overlap",

@@ -1,0 +1,206 @@
+//! `batchdoku split`: a pass that learns the classes, the choice of each
+//! class's part, then a pass that writes every row with its part (and,
+//! with `--output-dir`, one more pass per part file). Inputs that cannot
+//! be reopened (stdin, pipes) are spooled, as for `dedupe`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use batchdoku::batch::{Column, OutputFormat, Report, SplitJob, Stratify};
+
+use super::{conclude, open_outputs_at, pass, settings, Ending};
+use crate::cli::args::SplitArgs;
+use crate::cli::exit::Exit;
+use crate::cli::io;
+
+/// Runs `split`.
+pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
+    let paths = args.inputs.paths();
+    let names = part_names(args)?;
+    // A stratifying column is read from the kept columns.
+    let mut records = args.records.clone();
+    let column = args.stratify.as_deref().filter(|s| *s != "guesses");
+    records.keep_columns |= column.is_some();
+    // With --output-dir and no -o the rows go to the part files only: the
+    // main output is discarded (Parquet would write an empty file there).
+    let rows_to = match (&args.output_dir, args.run.output.as_deref()) {
+        (Some(_), None) => Some(Path::new("/dev/null")),
+        (_, output) => output,
+    };
+    let mut outputs = open_outputs_at(rows_to, &records, &paths)?;
+    let part_paths = part_paths(args, &names)?;
+    for path in &part_paths {
+        outputs.parts.push(io::open_file(path, "--output-dir")?);
+    }
+    io::refuse_inputs_as_outputs(&paths, &outputs.parts)?;
+    let reopenable = io::reopenable(&paths)?;
+    let inputs = io::open_inputs(&paths, Some(&reopenable), &records)?;
+    let config = settings(
+        &args.run,
+        &args.rows,
+        &records,
+        SplitJob::COLUMNS.to_vec(),
+        Column::Puzzle,
+        &[&inputs.0],
+    )?;
+    let stratify = match (args.stratify.as_deref(), column) {
+        (None, _) => Stratify::None,
+        (Some(_), None) => Stratify::Guesses,
+        (Some(_), Some(name)) => {
+            let found = config
+                .kept_names
+                .iter()
+                .position(|n| n.eq_ignore_ascii_case(name));
+            let Some(i) = found else {
+                anyhow::bail!(
+                    "--stratify {name}: no such input column (the input's other columns: {})",
+                    config.kept_names.join(", ")
+                );
+            };
+            Stratify::Kept(u16::try_from(i).context("--stratify: too many columns")?)
+        }
+    };
+    let mut job = SplitJob::new(&args.ratios, &names, args.seed, args.by, stratify)
+        .map_err(|e| anyhow::anyhow!("--ratios/--names: {e}"))?;
+    let counting = pass(
+        &job,
+        inputs,
+        &mut outputs.rows,
+        &config.without_header(),
+        &args.run,
+    )?;
+    if counting.interrupted || counting.broken_pipe {
+        return conclude(
+            "split",
+            counting,
+            outputs,
+            &args.run,
+            &records,
+            Ending::default(),
+        );
+    }
+    let per_part = job.assign();
+    let mut elapsed = counting.elapsed;
+    let mut ended: Option<Report> = None;
+    // The rows with their parts, then each part's file: one pass each.
+    let main = args.output_dir.is_none() || args.run.output.is_some();
+    let targets = main
+        .then_some(None)
+        .into_iter()
+        .chain((0..part_paths.len()).map(Some));
+    for target in targets {
+        job.only(target);
+        let inputs = io::open_inputs(&paths, Some(&reopenable), &records)?;
+        let sink = match target {
+            None => &mut outputs.rows,
+            Some(k) => &mut outputs.parts[k],
+        };
+        let report = pass(&job, inputs, sink, &config, &args.run)?;
+        elapsed += report.elapsed;
+        let stop = report.interrupted || report.broken_pipe;
+        ended = Some(match ended {
+            None => report,
+            // One input's records, every file's rows.
+            Some(mut first) => {
+                first.totals.rows += report.totals.rows;
+                first.interrupted = report.interrupted;
+                first.broken_pipe = report.broken_pipe;
+                first
+            }
+        });
+        if stop {
+            break;
+        }
+    }
+    let mut report = ended.unwrap_or(counting);
+    report.elapsed = elapsed;
+    for input in &reopenable {
+        input
+            .check_unchanged()
+            .with_context(|| input.name().to_owned())?;
+    }
+    let note = note(&job, &per_part);
+    conclude(
+        "split",
+        report,
+        outputs,
+        &args.run,
+        &records,
+        Ending {
+            note: Some(note),
+            failed: false,
+        },
+    )
+}
+
+/// The part names: `--names`, or the default for two or three ratios.
+/// Leaked, once per run: rows name their part by a `&'static str`.
+fn part_names(args: &SplitArgs) -> anyhow::Result<Vec<&'static str>> {
+    let given: Vec<String> = match (&args.names, args.ratios.len()) {
+        (Some(names), _) => names.clone(),
+        (None, 2) => vec!["train".into(), "test".into()],
+        (None, 3) => vec!["train".into(), "valid".into(), "test".into()],
+        (None, n) => anyhow::bail!("--names: {n} ratios need {n} names (A,B,...)"),
+    };
+    for name in &given {
+        // Names become file names with --output-dir.
+        let plain = !name.is_empty()
+            && name != "."
+            && name != ".."
+            && !name.contains(['/', '\\', '\0', ',', '\n', '"']);
+        if !plain {
+            anyhow::bail!("--names: {name:?} is not a plain name (no '/', '\\', quotes or commas)");
+        }
+    }
+    Ok(given
+        .into_iter()
+        .map(|n| &*Box::leak(n.into_boxed_str()))
+        .collect())
+}
+
+/// With `--output-dir`, the file of each part (the directory created if
+/// missing): NAME and the format's extension (`.txt` for line).
+fn part_paths(args: &SplitArgs, names: &[&str]) -> anyhow::Result<Vec<PathBuf>> {
+    let Some(dir) = &args.output_dir else {
+        return Ok(Vec::new());
+    };
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("--output-dir {}: cannot create", dir.display()))?;
+    let format = args
+        .rows
+        .format_for(args.run.output.as_deref(), OutputFormat::Csv);
+    let extension = match format {
+        OutputFormat::Line => "txt",
+        other => other.as_str(),
+    };
+    Ok(names
+        .iter()
+        .map(|name| dir.join(format!("{name}.{extension}")))
+        .collect())
+}
+
+/// The summary's last line: classes and each part's records and share.
+fn note(job: &SplitJob, per_part: &[u64]) -> String {
+    let valid: u64 = per_part.iter().sum();
+    let parts: Vec<String> = job
+        .names()
+        .iter()
+        .zip(per_part)
+        .map(|(name, &n)| {
+            let share = if valid == 0 {
+                0.0
+            } else {
+                100.0 * n as f64 / valid as f64
+            };
+            format!("{name} {n} ({share:.1}%)")
+        })
+        .collect();
+    let classes = job.classes();
+    format!(
+        "batchdoku split: {valid} valid record{} in {classes} class{}: {}",
+        if valid == 1 { "" } else { "s" },
+        if classes == 1 { "" } else { "es" },
+        parts.join(", ")
+    )
+}
