@@ -16,6 +16,9 @@ use cli::exit::Exit;
 static ALLOCATOR: cli::interrupt::Allocator = cli::interrupt::Allocator;
 
 fn main() -> ExitCode {
+    // First: an allocation that fails while the arguments are parsed is
+    // reported (exit 2) as one that fails later, not a bare abort.
+    cli::interrupt::install();
     // clap's own `exit` panics when stderr cannot be written (`2>/dev/full`).
     let args = match cli::args::Cli::try_parse() {
         Ok(args) => args,
@@ -24,7 +27,6 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
         }
     };
-    cli::interrupt::install();
     match cli::run(args) {
         Ok(exit) => exit.into(),
         Err(err) => {

@@ -55,7 +55,10 @@ mod tests {
         round_trip(&Status::ALL, Status::as_str);
         assert_eq!(
             "xml".parse::<OutputFormat>(),
-            Err("unknown output format 'xml' (expected one of: csv, jsonl, line)".to_string())
+            Err(
+                "unknown output format 'xml' (expected one of: csv, jsonl, line, parquet)"
+                    .to_string()
+            )
         );
     }
 }

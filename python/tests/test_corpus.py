@@ -3,10 +3,8 @@
 import csv
 import io
 import json
-import os
 import random
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,12 +12,7 @@ import pytest
 import batchdoku
 from batchdoku import Status
 
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-STATUSES = ROOT / "tests" / "fixtures" / "statuses.txt"
-TRAIN = FIXTURES / "train.txt"
-TEST = FIXTURES / "test.txt"
-BIN = os.environ.get("BATCHDOKU_BIN", str(ROOT / "target" / "release" / "batchdoku"))
+from common import BIN, FIXTURES, ROOT, STATUSES, TEST, TRAIN  # noqa: F401
 
 
 def cli_text(*args):

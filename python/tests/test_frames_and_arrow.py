@@ -1,9 +1,7 @@
 """Results as pandas DataFrames and Arrow tables (the CLI's columns), and Arrow arrays as puzzles."""
 
 import io
-import os
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,12 +12,7 @@ from batchdoku import Status
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")
 
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-STATUSES = ROOT / "tests" / "fixtures" / "statuses.txt"
-TRAIN = FIXTURES / "train.txt"
-TEST = FIXTURES / "test.txt"
-BIN = os.environ.get("BATCHDOKU_BIN", str(ROOT / "target" / "release" / "batchdoku"))
+from common import BIN, FIXTURES, ROOT, STATUSES, TEST, TRAIN  # noqa: F401
 
 
 def cli_frame(*args):

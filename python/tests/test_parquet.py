@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-BIN = os.environ.get("BATCHDOKU_BIN", str(ROOT / "target" / "release" / "batchdoku"))
+from common import BIN, ROOT, STATUSES
+
 ALL = os.environ.get("CI_PYTHON_ALL") == "1"
-STATUSES = ROOT / "tests" / "fixtures" / "statuses.txt"
 SAMPLE = ROOT / "data" / "sample.txt"
 KAGGLE = ROOT / "tests" / "fixtures" / "formats" / "kaggle.csv"
 

@@ -351,19 +351,27 @@ const UTF16: &str = "the input is UTF-16 text (as some Windows tools save it): s
                      (in Excel: \"CSV UTF-8\"; or iconv -f UTF-16 -t UTF-8)";
 
 /// True when `start` (the first bytes of an input) is UTF-16 text: a
-/// UTF-16 byte order mark, or four ASCII characters each paired with a
-/// zero byte, in either order. Such an input would give a row of byte
-/// errors per line, so it is refused as a whole instead.
+/// UTF-16 byte order mark followed by an ASCII character in that byte
+/// order, or four ASCII characters each paired with a zero byte, in
+/// either order. Such an input would give a row of byte errors per line,
+/// so it is refused as a whole instead. Binary junk that merely starts
+/// with `FF FE` stays records (invalid ones).
 fn is_utf16(start: &[u8]) -> bool {
-    if start.starts_with(b"\xFF\xFE") || start.starts_with(b"\xFE\xFF") {
-        return true;
-    }
-    let Some(units) = start.get(..8) else {
-        return false;
-    };
     let ascii = |b: u8| b.is_ascii() && b != 0;
-    let pairs = || units.chunks_exact(2);
-    pairs().all(|p| ascii(p[0]) && p[1] == 0) || pairs().all(|p| p[0] == 0 && ascii(p[1]))
+    // `n` code units of ASCII text, little- or big-endian.
+    let text = |bytes: &[u8], n: usize, little: bool| {
+        bytes.get(..2 * n).is_some_and(|units| {
+            units.chunks_exact(2).all(|p| {
+                let (low, high) = if little { (p[0], p[1]) } else { (p[1], p[0]) };
+                ascii(low) && high == 0
+            })
+        })
+    };
+    match start {
+        [0xFF, 0xFE, rest @ ..] => text(rest, 1, true),
+        [0xFE, 0xFF, rest @ ..] => text(rest, 1, false),
+        _ => text(start, 4, true) || text(start, 4, false),
+    }
 }
 
 /// Reads from `raw` into `head` until it holds `want` bytes or the input
@@ -952,8 +960,15 @@ mod tests {
                 assert!(err.to_string().contains("save it as UTF-8"), "{err}");
             }
         }
-        // A NUL inside a line is a bad character of its record, not UTF-16.
-        for text in [&b"..3.2.6..\0..3.5..1\n"[..], b"12", b""] {
+        // A NUL inside a line is a bad character of its record, and bytes
+        // that merely start like a byte order mark are junk: not UTF-16.
+        for text in [
+            &b"..3.2.6..\0..3.5..1\n"[..],
+            b"12",
+            b"",
+            b"\xFF\xFE<script>",
+            b"\xFE\xFF\xFF\xFE",
+        ] {
             let raw = Box::new(Trickle(Vec::from(text).into_iter()));
             assert!(open(raw).is_ok());
         }
