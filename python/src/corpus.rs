@@ -7,7 +7,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use batchdoku::batch::{ClassMap, DedupeJob, Equivalence, OverlapJob, Pass, Row, Split, Status};
+use batchdoku::batch::{
+    ClassBy, ClassMap, DedupeJob, Equivalence, OverlapJob, Pass, Row, Split, Status,
+};
 use batchdoku::{ClueTarget, GenerateError, Generator, Grid, Solver, Spec, Symmetry};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -287,15 +289,18 @@ pub fn dedupe<'py>(
 /// (k, 81)), ``status`` (``Status.LEAK`` or ``Status.INVALID``), ``train_row`` (int64, the 0-based
 /// position of the first equivalent training puzzle, -1 for an invalid row: the CLI's
 /// ``train_line`` minus 1 for a file of one puzzle per line), ``canonical`` (uint8, (k, 81)) and
-/// ``error``.
+/// ``error``. ``by`` is ``--by``: ``"puzzle"`` (equivalent puzzles) or ``"grid"`` (puzzles whose
+/// unique solution grids are equivalent).
 #[pyfunction]
-#[pyo3(signature = (train, test, threads = None))]
+#[pyo3(signature = (train, test, threads = None, by = "puzzle"))]
 pub fn overlap<'py>(
     py: Python<'py>,
     train: &Bound<'py, PyAny>,
     test: &Bound<'py, PyAny>,
     threads: Option<&Bound<'py, PyAny>>,
+    by: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let by: ClassBy = by.parse().map_err(PyValueError::new_err)?;
     let threads = threads_arg(threads)?;
     let train = Puzzles::extract(train)?;
     let test = Puzzles::extract(test)?;
@@ -304,6 +309,7 @@ pub fn overlap<'py>(
     let job = |split| OverlapJob {
         split,
         classes: &classes,
+        by,
     };
     let trained = run_pass(py, &job(Split::Train), &train, threads, |_| None)?;
     let tested = run_pass(py, &job(Split::Test), &test, threads, |row| row.train_line)?;

@@ -142,3 +142,14 @@ def test_overlap_finds_the_clis_leaks(corpus):
         assert [str(t + 1) if t >= 0 else "" for t in r["train_row"]] == [row["train_line"] for row in rows]
         assert text(r["canonical"]) == [row["canonical"] for row in rows]
         assert any(row["status"] == "leak" for row in rows)
+
+
+def test_overlap_by_grid_is_the_clis(corpus):
+    rows = cli("overlap", "--by", "grid", corpus, TEST)
+    r = batchdoku.overlap(batchdoku.read(corpus)["puzzles"], batchdoku.read(TEST)["puzzles"], by="grid")
+    assert r["split"] == [row["split"] for row in rows]
+    assert [int(i) + 1 for i in r["row"]] == [int(row["index"]) for row in rows]
+    assert [Status(s).name.lower() for s in r["status"]] == [row["status"] for row in rows]
+    assert text(r["canonical"]) == [row["canonical"] for row in rows]
+    with pytest.raises(ValueError, match="class key"):
+        batchdoku.overlap(TRAIN.read_text().splitlines(), [], by="solution")
