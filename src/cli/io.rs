@@ -27,6 +27,17 @@ use super::interrupt;
 /// A run's opened inputs and the byte counter they share (for progress).
 pub type Inputs = (Vec<Input>, Arc<AtomicU64>);
 
+/// Fails when a regular file read twice (see [`reopenable`]) changed
+/// between its reads, naming it.
+pub fn check_unchanged(inputs: &[Reopenable]) -> anyhow::Result<()> {
+    for input in inputs {
+        input
+            .check_unchanged()
+            .with_context(|| input.name().to_owned())?;
+    }
+    Ok(())
+}
+
 /// Prepares `paths` to be read twice: regular files are reopened (and
 /// checked for changes); stdin and anything else that is not a regular file
 /// (a pipe or FIFO given by path) are spooled to temporary files, removed

@@ -819,12 +819,17 @@ pub(crate) fn parse_puzzle_field(rec: &CsvRecord, index: usize) -> Result<Grid, 
 /// Parses field `index` of a record as an expected solution: a puzzle
 /// field that must also be complete.
 pub(crate) fn parse_solution_field(rec: &CsvRecord, index: usize) -> Result<Grid, ParseError> {
-    let grid = parse_puzzle_field(rec, index)?;
+    let col = rec.field(index).map_or(0, |(_, col)| col);
+    complete(parse_puzzle_field(rec, index)?, col)
+}
+
+/// `grid` when it is complete (an expected solution), else an
+/// `Incomplete` error at column `col`.
+pub(crate) fn complete(grid: Grid, col: u32) -> Result<Grid, ParseError> {
     if grid.is_complete() {
         Ok(grid)
     } else {
         let blanks = (crate::grid::CELLS - grid.given_count()) as u32;
-        let col = rec.field(index).map_or(0, |(_, col)| col);
         Err(ParseError::new(ParseErrorKind::Incomplete { blanks }, col))
     }
 }

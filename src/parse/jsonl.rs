@@ -16,7 +16,7 @@ use std::fmt;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
-use super::csv_input::{expected_column, is_puzzle_header, named_column, ExpectedColumn};
+use super::csv_input::{complete, expected_column, is_puzzle_header, named_column, ExpectedColumn};
 use super::{parse_line, ParseError, ParseErrorKind};
 use crate::grid::Grid;
 
@@ -164,14 +164,7 @@ impl JsonLayout {
         if text.is_empty() {
             return None;
         }
-        Some(parse_line(text.as_bytes()).and_then(|grid| {
-            if grid.is_complete() {
-                Ok(grid)
-            } else {
-                let blanks = (crate::grid::CELLS - grid.given_count()) as u32;
-                Err(ParseError::new(ParseErrorKind::Incomplete { blanks }, 0))
-            }
-        }))
+        Some(parse_line(text.as_bytes()).and_then(|grid| complete(grid, 0)))
     }
 
     /// Kept value `i` of one line (empty when missing or null).

@@ -493,16 +493,10 @@ impl<R: BufRead> RecordReader<R> {
     /// Sets the JSONL layout from the first meaningful line, which is left
     /// to be read again as the first record.
     fn read_json_layout(&mut self, options: &ReadOptions) -> io::Result<()> {
-        let mut first = None;
-        while self.lines.next_line()? {
-            let line = self.lines.line();
-            if is_comment(line) || (!self.lines.overlong() && is_blank(line)) {
-                continue;
-            }
-            first = Members::parse(line);
-            self.lines.push_back();
-            break;
-        }
+        let first = match self.peek_meaningful_line()? {
+            true => Members::parse(self.lines.line()),
+            false => None,
+        };
         let layout = JsonLayout::new(first.as_ref(), options.column.as_deref(), &options.expected)
             .map_err(bad_options)?;
         if options.keep_columns {
@@ -785,16 +779,25 @@ impl<R: BufRead> RecordReader<R> {
     /// The delimiter of a CSV input, sniffed from its first meaningful
     /// line, which is left to be read again.
     fn sniff_delimiter(&mut self) -> io::Result<u8> {
+        Ok(match self.peek_meaningful_line()? {
+            true => sniff_delimiter(self.lines.line()),
+            false => b',',
+        })
+    }
+
+    /// Moves to the first meaningful (not blank, not comment) line, left
+    /// current (see [`Lines::line`]) and to be read again by the next
+    /// read; false at the end of input.
+    fn peek_meaningful_line(&mut self) -> io::Result<bool> {
         while self.lines.next_line()? {
             let line = self.lines.line();
             if is_comment(line) || (!self.lines.overlong() && is_blank(line)) {
                 continue;
             }
-            let delimiter = sniff_delimiter(line);
             self.lines.push_back();
-            return Ok(delimiter);
+            return Ok(true);
         }
-        Ok(b',')
+        Ok(false)
     }
 
     fn read_csv_record(&mut self, layout: CsvLayout, rec: &mut Record) -> io::Result<bool> {

@@ -782,20 +782,17 @@ mod tests {
     }
 
     /// A reader that returns one byte per call, as a slow pipe may.
-    struct OneByte<'a>(&'a [u8]);
+    struct OneByte<B>(io::Cursor<B>);
 
-    impl Read for OneByte<'_> {
+    impl<B: AsRef<[u8]>> Read for OneByte<B> {
         fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let Some((&b, rest)) = self.0.split_first() else {
-                return Ok(0);
-            };
-            if buf.is_empty() {
-                return Ok(0);
-            }
-            buf[0] = b;
-            self.0 = rest;
-            Ok(1)
+            let n = buf.len().min(1);
+            self.0.read(&mut buf[..n])
         }
+    }
+
+    fn one_byte<B: AsRef<[u8]>>(bytes: B) -> OneByte<B> {
+        OneByte(io::Cursor::new(bytes))
     }
 
     #[test]
@@ -825,16 +822,16 @@ mod tests {
         let skippable = [&[0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0][..], b"abcd"].concat();
         let mut input = [&skippable[..], &skippable, &data].concat();
         input[8 + 4] = 0x5f; // the second with the last skippable magic
-        let (c, head) = detect_compression(&mut OneByte(&input)).unwrap();
+        let (c, head) = detect_compression(&mut one_byte(&input)).unwrap();
         assert_eq!((c, head.as_slice()), (Compression::Zstd, &ZSTD_MAGIC[..]));
-        let (c, head) = detect_compression(&mut OneByte(&[0x1f, 0x8b, 8])).unwrap();
+        let (c, head) = detect_compression(&mut one_byte([0x1f, 0x8b, 8])).unwrap();
         assert_eq!((c, head.len()), (Compression::Gzip, 3));
-        let (c, _) = detect_compression(&mut OneByte(b"..3")).unwrap();
+        let (c, _) = detect_compression(&mut one_byte(b"..3")).unwrap();
         assert_eq!(c, Compression::None);
-        let (c, head) = detect_compression(&mut OneByte(&skippable)).unwrap();
+        let (c, head) = detect_compression(&mut one_byte(&skippable)).unwrap();
         assert_eq!((c, head.len()), (Compression::Zstd, 0));
         let cut = &skippable[..10];
-        assert!(detect_compression(&mut OneByte(cut)).is_err());
+        assert!(detect_compression(&mut one_byte(cut)).is_err());
     }
 
     /// Spools a stream the plain way.
@@ -933,19 +930,6 @@ mod tests {
             }
             bytes
         };
-        /// Hands out one byte per read, as a slow pipe may.
-        struct Trickle(std::vec::IntoIter<u8>);
-        impl Read for Trickle {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                match (buf.first_mut(), self.0.next()) {
-                    (Some(slot), Some(b)) => {
-                        *slot = b;
-                        Ok(1)
-                    }
-                    _ => Ok(0),
-                }
-            }
-        }
         let open = |raw: Box<dyn Read + Send>| {
             reader_of(raw, &ReadOptions::default(), &Arc::default(), None, None)
         };
@@ -953,7 +937,7 @@ mod tests {
             let bytes = utf16("quizzes,solutions\r\n", big_endian, bom);
             for raw in [
                 Box::new(io::Cursor::new(bytes.clone())) as Box<dyn Read + Send>,
-                Box::new(Trickle(bytes.clone().into_iter())),
+                Box::new(one_byte(bytes.clone())),
             ] {
                 let err = open(raw).unwrap_err();
                 assert_eq!(err.kind(), io::ErrorKind::InvalidData);
@@ -969,7 +953,7 @@ mod tests {
             b"\xFF\xFE<script>",
             b"\xFE\xFF\xFF\xFE",
         ] {
-            let raw = Box::new(Trickle(Vec::from(text).into_iter()));
+            let raw = Box::new(one_byte(text));
             assert!(open(raw).is_ok());
         }
     }

@@ -2,12 +2,10 @@
 //! class's first record. Inputs that cannot be reopened (stdin, pipes) are
 //! spooled to temporary files so that they can be read twice.
 
-use anyhow::Context;
-
 use batchdoku::batch::{ClassMap, DedupeJob, Equivalence, Pass};
 use batchdoku::batch::{Column, Status};
 
-use super::{conclude, open_outputs, pass, settings, Ending};
+use super::{conclude, counting_pass, open_outputs, pass, settings, Ending};
 use crate::cli::args::DedupeArgs;
 use crate::cli::exit::Exit;
 use crate::cli::io;
@@ -15,7 +13,7 @@ use crate::cli::io;
 /// Runs `dedupe`.
 pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
     let paths = args.inputs.paths();
-    let mut outputs = open_outputs(&args.run, &args.records, &paths)?;
+    let outputs = open_outputs(&args.run, &args.records, &paths)?;
     let reopenable = io::reopenable(&paths)?;
     let equivalence = if args.exact {
         Equivalence::Exact
@@ -41,31 +39,23 @@ pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
         Column::Puzzle,
         &[&inputs.0],
     )?;
-    let counting = pass(
+    let counted = counting_pass(
+        "dedupe",
         &job,
         inputs,
-        &mut outputs.rows,
-        &config.without_header(),
+        outputs,
+        &config,
         &args.run,
+        &args.records,
     )?;
-    if counting.interrupted || counting.broken_pipe {
-        return conclude(
-            "dedupe",
-            counting,
-            outputs,
-            &args.run,
-            &args.records,
-            Ending::default(),
-        );
-    }
+    let (counting, mut outputs) = match counted {
+        Ok(counted) => counted,
+        Err(exit) => return Ok(exit),
+    };
     job.pass = Pass::Emit;
     let inputs = io::open_inputs(&paths, Some(&reopenable), &args.records)?;
     let mut report = pass(&job, inputs, &mut outputs.rows, &config, &args.run)?;
-    for input in &reopenable {
-        input
-            .check_unchanged()
-            .with_context(|| input.name().to_owned())?;
-    }
+    io::check_unchanged(&reopenable)?;
     report.elapsed += counting.elapsed;
     let kept = report.totals.count(Status::Ok);
     let dropped = report.totals.count(Status::Duplicate);

@@ -200,6 +200,33 @@ fn one_pass<J: Job>(
     conclude(command, report, outputs, flags.run, flags.records, ending)
 }
 
+/// The counting pass of a two-pass command (`dedupe`, `split`): `job` over
+/// `inputs`, writing no rows. Gives the pass's report and the outputs for
+/// the passes that write; a run that stops there (Ctrl-C, a closed
+/// stdout) is concluded as `command`'s, and its exit is the `Err`.
+fn counting_pass<J: Job>(
+    command: &'static str,
+    job: &J,
+    inputs: Inputs,
+    mut outputs: Outputs,
+    config: &Config,
+    run: &RunArgs,
+    records: &RecordArgs,
+) -> anyhow::Result<Result<(Report, Outputs), Exit>> {
+    let counting = pass(
+        job,
+        inputs,
+        &mut outputs.rows,
+        &config.without_header(),
+        run,
+    )?;
+    if counting.interrupted || counting.broken_pipe {
+        let exit = conclude(command, counting, outputs, run, records, Ending::default())?;
+        return Ok(Err(exit));
+    }
+    Ok(Ok((counting, outputs)))
+}
+
 /// Runs one pass of a job through the pipeline into `sink`.
 fn pass<J: Job>(
     job: &J,

@@ -9,7 +9,7 @@ use anyhow::Context;
 
 use batchdoku::batch::{Column, OutputFormat, Report, SplitJob, Stratify};
 
-use super::{conclude, open_outputs_at, pass, settings, Ending};
+use super::{conclude, counting_pass, open_outputs_at, pass, settings, Ending};
 use crate::cli::args::SplitArgs;
 use crate::cli::exit::Exit;
 use crate::cli::io;
@@ -63,23 +63,11 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
     };
     let mut job = SplitJob::new(&args.ratios, &names, args.seed, args.by, stratify)
         .map_err(|e| anyhow::anyhow!("--ratios/--names: {e}"))?;
-    let counting = pass(
-        &job,
-        inputs,
-        &mut outputs.rows,
-        &config.without_header(),
-        &args.run,
-    )?;
-    if counting.interrupted || counting.broken_pipe {
-        return conclude(
-            "split",
-            counting,
-            outputs,
-            &args.run,
-            &records,
-            Ending::default(),
-        );
-    }
+    let counted = counting_pass("split", &job, inputs, outputs, &config, &args.run, &records)?;
+    let (counting, mut outputs) = match counted {
+        Ok(counted) => counted,
+        Err(exit) => return Ok(exit),
+    };
     let per_part = job.assign();
     let mut elapsed = counting.elapsed;
     let mut ended: Option<Report> = None;
@@ -115,11 +103,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
     }
     let mut report = ended.unwrap_or(counting);
     report.elapsed = elapsed;
-    for input in &reopenable {
-        input
-            .check_unchanged()
-            .with_context(|| input.name().to_owned())?;
-    }
+    io::check_unchanged(&reopenable)?;
     let note = note(&job, &per_part);
     conclude(
         "split",
