@@ -189,6 +189,20 @@ fn semicolon_and_tab_separated_files_are_csv() {
 }
 
 #[test]
+fn a_multi_line_quoted_field_does_not_hide_the_expected_column() {
+    // The records that choose the expected column are read as the run
+    // reads them: a quoted note that goes on past a line holding the
+    // solution stays one record (CRLF inside it, `;` between fields).
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("puzzle;note;solution\r\n{P};\"multi\r\nline\";{S}\r\n{P};x;{WRONG}\r\n");
+    let path = write(dir.path(), "notes.csv", text);
+    let r = on(&["solve", "-q", "--keep-columns"], &path, 0);
+    assert_eq!(col_of(&r, "expected"), ["match", "mismatch"]);
+    assert_eq!(col_of(&r, "note"), ["multi\r\nline", "x"]);
+    assert_eq!(col_of(&r, "line"), ["2", "4"]);
+}
+
+#[test]
 fn jsonl_lines_that_are_not_records_are_invalid_in_place() {
     let input = format!(
         "{{\"puzzle\":\"{P}\",\"solution\":\"{S}\"}}\n\n# note\nnot json\n{{\"puzzle\":7}}\n\

@@ -353,6 +353,13 @@ impl CsvRecord {
         }
     }
 
+    /// The fields, read as a header's names.
+    pub(crate) fn names(&self) -> Vec<&[u8]> {
+        (0..self.len())
+            .filter_map(|i| self.field(i).map(|(name, _)| name))
+            .collect()
+    }
+
     /// True when some field holds a grid: the record reads as a puzzle
     /// record (not a header).
     pub(crate) fn holds_grid(&self) -> bool {
@@ -590,23 +597,25 @@ impl CsvRows {
         self.longest
     }
 
-    /// Samples the records after the current point, for the layout of a
-    /// file whose header does not name its puzzle column: up to
-    /// `records` of them within about `max_lines` lines, read into `rec`
-    /// and summed up; then the input is rewound, so that every one of
-    /// them is read again.
+    /// Samples the records after the current point, for the layout (the
+    /// puzzle column when the header does not name it, the expected
+    /// solutions): up to `records` of them within about `max_lines` lines,
+    /// read into `rec` as the run will read them (`puzzle` is the puzzle
+    /// column when the header names it, see [`CsvRows::read`]) and summed
+    /// up; then the input is rewound, so that every one of them is read
+    /// again.
     pub(crate) fn sample<R: BufRead>(
         &mut self,
         lines: &mut Lines<R>,
         rec: &mut CsvRecord,
         stats: &mut ColumnStats,
-        records: usize,
-        max_lines: usize,
+        puzzle: Option<usize>,
+        (records, max_lines): (usize, usize),
     ) -> io::Result<()> {
         let mark = self.replay.mark();
         for _ in 0..records {
             if self.replay.held.len() >= max_lines
-                || !self.read(lines, rec, MAX_LINE_BYTES, None)?
+                || !self.read(lines, rec, MAX_LINE_BYTES, puzzle)?
             {
                 break;
             }
@@ -721,13 +730,8 @@ impl CsvLayout {
         expected: &ExpectedColumn,
         stats: &ColumnStats,
     ) -> Result<CsvLayout, String> {
-        let names: Vec<&[u8]> = (0..header.len())
-            .filter_map(|i| header.field(i).map(|(name, _)| name))
-            .collect();
-        let puzzle_pos = match column {
-            Some(wanted) => Some(named_column(&names, wanted)?),
-            None => names.iter().position(|n| is_puzzle_header(n)),
-        };
+        let names = header.names();
+        let puzzle_pos = header_puzzle(&names, column)?;
         let puzzle = puzzle_pos.or(stats.puzzle_column()).unwrap_or(0);
         let expected = expected_column(&names, puzzle, expected, |i| stats.holds_grids(i))?;
         Ok(CsvLayout { puzzle, expected })
@@ -747,6 +751,19 @@ impl CsvLayout {
                 _ => stats.solution_column(puzzle),
             },
         })
+    }
+}
+
+/// The puzzle column a header names: `column` when given (an error when
+/// there is no such name), else the first with a known puzzle name;
+/// `None` when it names none.
+pub(crate) fn header_puzzle(
+    names: &[&[u8]],
+    column: Option<&str>,
+) -> Result<Option<usize>, String> {
+    match column {
+        Some(wanted) => named_column(names, wanted).map(Some),
+        None => Ok(names.iter().position(|n| is_puzzle_header(n))),
     }
 }
 

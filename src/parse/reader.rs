@@ -9,8 +9,8 @@ use std::io::{self, BufRead, Read};
 
 use super::block::{classify_row, read_grid, RowClass};
 use super::csv_input::{
-    is_puzzle_header, parse_puzzle_field, parse_solution_field, sniff_delimiter, ColumnStats,
-    CsvLayout, CsvRecord, CsvRows, ExpectedColumn,
+    header_puzzle, is_puzzle_header, parse_puzzle_field, parse_solution_field, sniff_delimiter,
+    ColumnStats, CsvLayout, CsvRecord, CsvRows, ExpectedColumn,
 };
 use super::detect::{detect, parse_count, InputFormat, SAMPLE_LINES, SAMPLE_MAX_LINES};
 use super::jsonl::{JsonLayout, Members};
@@ -725,14 +725,22 @@ impl<R: BufRead> RecordReader<R> {
             // The records after the first say which columns hold puzzles
             // and grids: the puzzle column when no header names it, the
             // expected solutions always.
+            // Records are sampled as they will be read: a quoted field
+            // goes on past a line holding a grid in any column only while
+            // the header names no puzzle column.
+            let named_puzzle = match headerless {
+                true => None,
+                false => header_puzzle(&self.csv.names(), options.column.as_deref())
+                    .map_err(bad_options)?,
+            };
             let mut sample = Box::<CsvRecord>::default();
             sample.set_delimiter(delimiter);
             self.csv_rows.sample(
                 &mut self.lines,
                 &mut sample,
                 &mut stats,
-                SAMPLE_LINES,
-                SAMPLE_MAX_LINES,
+                named_puzzle,
+                (SAMPLE_LINES, SAMPLE_MAX_LINES),
             )?;
             let headerless_layout = headerless
                 .then(|| CsvLayout::headerless(&stats, &options.expected))
