@@ -54,6 +54,8 @@ mod names;
 mod output;
 mod parse;
 mod pipeline;
+#[allow(dead_code)] // until the rate command uses it (issue 30)
+mod rate;
 mod rng;
 mod score;
 pub mod solver;
