@@ -116,7 +116,7 @@ impl Cands {
     }
 
     /// The placed values as a grid.
-    pub(crate) fn to_grid(&self) -> Grid {
+    pub(crate) fn placed(&self) -> Grid {
         Grid::from_cells(self.values).expect("values are digits")
     }
 }
@@ -136,7 +136,7 @@ mod tests {
         c.place(0, 4);
         assert!(c.eliminate(1, 5));
         assert!(!c.eliminate(1, 5));
-        for cell in 0..CELLS {
+        for (cell, peers) in PEER_SETS.iter().enumerate() {
             for digit in 1..=9u8 {
                 assert_eq!(c.has(cell, digit), c.digit_cells(digit).contains(cell));
                 if c.has(cell, digit) {
@@ -146,6 +146,6 @@ mod tests {
             }
             assert_eq!(c.empty().contains(cell), c.value(cell) == 0);
         }
-        assert_eq!(c.to_grid().get(0), 4);
+        assert_eq!(c.placed().get(0), 4);
     }
 }
