@@ -140,7 +140,7 @@ mod tests {
             for digit in 1..=9u8 {
                 assert_eq!(c.has(cell, digit), c.digit_cells(digit).contains(cell));
                 if c.has(cell, digit) {
-                    let seen = PEER_SETS[cell].iter().any(|p| c.value(p) == digit);
+                    let seen = peers.iter().any(|p| c.value(p) == digit);
                     assert!(!seen, "cell {cell} keeps {digit} though a peer holds it");
                 }
             }
