@@ -1,6 +1,7 @@
 //! The human difficulty rater: Sudoku Explainer 1.2.1's technique ladder
 //! applied step by step, easiest first, to a puzzle with one solution.
 
+pub(crate) mod budget;
 pub(crate) mod cands;
 pub(crate) mod cells;
 pub(crate) mod step;
