@@ -47,10 +47,10 @@ pub use crate::generate::{
     run_stream as generate, StreamConfig as GenerateConfig, StreamReport as GenerateReport,
 };
 pub use crate::jobs::{
-    CanonJob, ClassBy, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass, ScoreJob,
-    SolveJob, SplitJob, Stratify,
+    CanonJob, ClassBy, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass, RateJob,
+    RateScratch, ScoreJob, SolveJob, SplitJob, Stratify,
 };
-pub use crate::output::{Column, Expected, OutputFormat, Row, RowEncoder, Split, Status};
+pub use crate::output::{Column, Expected, OutputFormat, Ratings, Row, RowEncoder, Split, Status};
 pub use crate::pipeline::{
     build_pool, fill_row, flush, run, Compression, Config, Fatal, Flushed, Input, Job, PanicSite,
     Position, Progress, Reopenable, Report, Sink,

@@ -54,7 +54,7 @@ mod names;
 mod output;
 mod parse;
 mod pipeline;
-#[allow(dead_code)] // until the rate command uses it (issue 30)
+
 mod rate;
 mod rng;
 mod score;

@@ -43,6 +43,10 @@ pub enum Command {
     /// Best score over all solutions of each puzzle (branch-and-bound):
     /// the maximum of sum(weight x digit), -1 when there is no solution.
     Score(ScoreArgs),
+    /// Human difficulty of each puzzle: Sudoku Explainer's ER/EP/ED
+    /// ratings, the hardest technique and the steps by technique.
+    #[command(long_about = RATE_ABOUT)]
+    Rate(RateArgs),
     /// Canonical (minlex) form of each puzzle and the transformation that
     /// maps the puzzle to it.
     Canon(CanonArgs),
@@ -491,6 +495,55 @@ pub struct ScoreArgs {
     /// Engine: only mrv supports scored search (dlx is refused).
     #[arg(long, default_value = "mrv", value_parser = engines())]
     pub solver: EngineKind,
+}
+
+const RATE_ABOUT: &str =
+    "Human difficulty of each puzzle: Sudoku Explainer 1.2.1's ratings, as its \
+rater serate gives them.
+
+Each puzzle with exactly one solution is solved by human techniques, easiest first (singles, \
+intersections, subsets, fish, wings, uniqueness, BUG, aligned exclusion, then the chain \
+families up to nested forcing chains), and gets status `rated` and the columns er (the hardest \
+step), ep (the hardest step up to the first placement), ed (the first step), hardest (the \
+technique that set er), steps and techniques (how many steps each technique took). A puzzle \
+with no solution or several gets `unsolvable` or `multiple` and empty ratings; one whose rating \
+needs more work than --limit allows gets `limit` and empty ratings.
+
+With --invariant N, two more columns: mean_guesses and mean_backtracks, the mean guesses and \
+dead ends of batchdoku's first-solution search over N random equivalents of the puzzle (digits \
+relabelled, rows, columns, bands and stacks shuffled, maybe transposed), drawn from its \
+canonical form and --seed, so every equivalent of a puzzle gets the same values.";
+
+/// `batchdoku rate`.
+#[derive(Debug, Args)]
+pub struct RateArgs {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+
+    #[command(flatten)]
+    pub rows: RowArgs,
+
+    #[command(flatten)]
+    pub records: RecordArgs,
+
+    /// The work one puzzle's rating may take, in the rater's work units
+    /// (about a chain step each); past it the puzzle gets status `limit`.
+    #[arg(long, value_name = "UNITS", default_value_t = batchdoku::batch::RateJob::DEFAULT_LIMIT,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: u64,
+
+    /// Add mean_guesses and mean_backtracks over N random equivalents of
+    /// each puzzle (0: none).
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub invariant: u32,
+
+    /// Seed the equivalents of --invariant are drawn from.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// `batchdoku canon`.

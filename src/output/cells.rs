@@ -10,7 +10,8 @@
 //! body holds each column's cell in order: `Int` 8 bytes; `OptInt` a
 //! presence byte and 8 bytes when present; `OptBool` one byte (0 null, 1
 //! false, 2 true); `Str` a 4-byte length and the bytes; `OptStr` a presence
-//! byte and a `Str` when present.
+//! byte and a `Str` when present; `OptReal` a presence byte and 8 bytes
+//! (an `f64`) when present.
 
 #[cfg(any(feature = "parquet", test))]
 use std::io;
@@ -38,17 +39,20 @@ pub(crate) enum Kind {
     Str,
     /// A string or null.
     OptStr,
+    /// A 64-bit float or null.
+    OptReal,
 }
 
 impl Kind {
     /// Every kind, in code order.
     #[cfg(any(feature = "parquet", test))]
-    const ALL: [Kind; 5] = [
+    const ALL: [Kind; 6] = [
         Kind::Int,
         Kind::OptInt,
         Kind::OptBool,
         Kind::Str,
         Kind::OptStr,
+        Kind::OptReal,
     ];
 
     /// How `column` is stored.
@@ -61,7 +65,11 @@ impl Kind {
             | Column::Score
             | Column::Givens
             | Column::Dropped
-            | Column::TrainLine => Kind::OptInt,
+            | Column::TrainLine
+            | Column::Steps => Kind::OptInt,
+            Column::Er | Column::Ep | Column::Ed | Column::MeanGuesses | Column::MeanBacktracks => {
+                Kind::OptReal
+            }
             Column::Singles => Kind::OptBool,
             Column::Status | Column::Trailing | Column::Kept(_) => Kind::Str,
             Column::Split
@@ -70,7 +78,9 @@ impl Kind {
             | Column::Expected
             | Column::Error
             | Column::Canonical
-            | Column::Transform => Kind::OptStr,
+            | Column::Transform
+            | Column::Hardest
+            | Column::Techniques => Kind::OptStr,
         }
     }
 
@@ -148,6 +158,17 @@ pub(crate) fn opt_str(out: &mut Vec<u8>, s: Option<&[u8]>) {
         Some(s) => {
             out.push(1);
             str(out, s);
+        }
+        None => out.push(0),
+    }
+}
+
+/// Appends an `OptReal` cell.
+pub(crate) fn opt_real(out: &mut Vec<u8>, x: Option<f64>) {
+    match x {
+        Some(x) => {
+            out.push(1);
+            out.extend_from_slice(&x.to_le_bytes());
         }
         None => out.push(0),
     }
@@ -260,6 +281,14 @@ impl<'a> Cells<'a> {
         }
     }
 
+    /// An `OptReal` cell.
+    pub(crate) fn opt_real(&mut self) -> io::Result<Option<f64>> {
+        match self.present()? {
+            true => Ok(Some(f64::from_le_bytes(self.take::<8>()?))),
+            false => Ok(None),
+        }
+    }
+
     /// Fails unless every byte was read.
     pub(crate) fn done(&self) -> io::Result<()> {
         match self.0.is_empty() {
@@ -285,6 +314,8 @@ mod tests {
         str(&mut out, b"");
         opt_str(&mut out, Some(b"abc"));
         opt_str(&mut out, None);
+        opt_real(&mut out, Some(7.1));
+        opt_real(&mut out, None);
         end(start, &mut out);
         out.extend_from_slice(b"R\x09"); // the start of a next frame
 
@@ -299,6 +330,8 @@ mod tests {
         assert_eq!(cells.str().unwrap(), b"");
         assert_eq!(cells.opt_str().unwrap(), Some(&b"abc"[..]));
         assert_eq!(cells.opt_str().unwrap(), None);
+        assert_eq!(cells.opt_real().unwrap(), Some(7.1));
+        assert_eq!(cells.opt_real().unwrap(), None);
         cells.done().unwrap();
         assert!(next_frame(&out[used..]).is_none()); // incomplete
         assert!(Cells(&[]).int().is_err()); // cut short: an error, not a panic

@@ -9,7 +9,7 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use super::cells;
-use super::schema::{column_names, Column, Expected, Row, Split};
+use super::schema::{column_names, Column, Expected, Ratings, Row, Split};
 use crate::parse::Record;
 
 /// How rows are written.
@@ -177,6 +177,17 @@ impl Serialize for JsonRow<'_> {
                 },
                 Column::Dropped => map.serialize_entry(key, &row.dropped)?,
                 Column::TrainLine => map.serialize_entry(key, &row.train_line)?,
+                Column::Er => map.serialize_entry(key, &rating(row, |r| r.er))?,
+                Column::Ep => map.serialize_entry(key, &rating(row, |r| r.ep))?,
+                Column::Ed => map.serialize_entry(key, &rating(row, |r| r.ed))?,
+                Column::Hardest => map.serialize_entry(key, &row.ratings.map(|r| r.hardest()))?,
+                Column::Steps => map.serialize_entry(key, &row.ratings.map(|r| r.steps))?,
+                Column::Techniques => match &row.ratings {
+                    Some(r) => map.serialize_entry(key, &TechniqueCounts(r))?,
+                    None => map.serialize_entry(key, &None::<&str>)?,
+                },
+                Column::MeanGuesses => map.serialize_entry(key, &mean(row, |m| m.0))?,
+                Column::MeanBacktracks => map.serialize_entry(key, &mean(row, |m| m.1))?,
             }
         }
         map.end()
@@ -210,6 +221,51 @@ fn ascii(line: &[u8]) -> &str {
 
 fn expected_str(expected: Option<Expected>) -> Option<&'static str> {
     expected.map(Expected::as_str)
+}
+
+/// One of a row's ratings (tenths) as a number with one decimal.
+fn rating(row: &Row, which: impl Fn(&Ratings) -> u8) -> Option<f64> {
+    row.ratings.as_ref().map(|r| f64::from(which(r)) / 10.0)
+}
+
+/// One of a row's invariant means, rounded to three decimals (the
+/// precision every output format writes).
+fn mean(row: &Row, which: impl Fn((f64, f64)) -> f64) -> Option<f64> {
+    row.invariant.map(|m| (which(m) * 1000.0).round() / 1000.0)
+}
+
+/// Writes a rating in tenths with one decimal (`71` as `7.1`).
+fn write_tenths(out: &mut Vec<u8>, tenths: u8) {
+    let mut buf = itoa::Buffer::new();
+    out.extend_from_slice(buf.format(tenths / 10).as_bytes());
+    out.push(b'.');
+    out.push(b'0' + tenths % 10);
+}
+
+/// The technique counts as one text field: `hidden single:54;pointing:3`.
+fn write_techniques(out: &mut Vec<u8>, ratings: &Ratings) {
+    let mut buf = itoa::Buffer::new();
+    for (i, (name, n)) in ratings.techniques().enumerate() {
+        if i > 0 {
+            out.push(b';');
+        }
+        out.extend_from_slice(name.as_bytes());
+        out.push(b':');
+        out.extend_from_slice(buf.format(n).as_bytes());
+    }
+}
+
+/// The technique counts as a JSON object, in ladder order.
+struct TechniqueCounts<'a>(&'a Ratings);
+
+impl Serialize for TechniqueCounts<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        for (name, n) in self.0.techniques() {
+            map.serialize_entry(name, &n)?;
+        }
+        map.end()
+    }
 }
 
 /// Writes CSV fields into a growing byte buffer. `csv-core` decides which
@@ -455,6 +511,23 @@ impl RowEncoder {
                 ),
                 Column::Dropped => cells::opt_int(out, row.dropped.map(|n| n as i64)),
                 Column::TrainLine => cells::opt_int(out, row.train_line.map(|n| n as i64)),
+                Column::Er => cells::opt_real(out, rating(row, |r| r.er)),
+                Column::Ep => cells::opt_real(out, rating(row, |r| r.ep)),
+                Column::Ed => cells::opt_real(out, rating(row, |r| r.ed)),
+                Column::Hardest => cells::opt_str(out, row.ratings.map(|r| r.hardest().as_bytes())),
+                Column::Steps => cells::opt_int(out, row.ratings.map(|r| i64::from(r.steps))),
+                Column::Techniques => {
+                    self.error.clear();
+                    match &row.ratings {
+                        Some(r) => {
+                            write_techniques(&mut self.error, r);
+                            cells::opt_str(out, Some(&self.error));
+                        }
+                        None => cells::opt_str(out, None),
+                    }
+                }
+                Column::MeanGuesses => cells::opt_real(out, mean(row, |m| m.0)),
+                Column::MeanBacktracks => cells::opt_real(out, mean(row, |m| m.1)),
             }
         }
         cells::end(start, out);
@@ -516,6 +589,43 @@ impl RowEncoder {
                 },
                 Column::Dropped => csv.opt_num(out, row.dropped),
                 Column::TrainLine => csv.opt_num(out, row.train_line),
+                Column::Er | Column::Ep | Column::Ed => {
+                    self.error.clear();
+                    if let Some(r) = &row.ratings {
+                        let tenths = match col {
+                            Column::Er => r.er,
+                            Column::Ep => r.ep,
+                            _ => r.ed,
+                        };
+                        write_tenths(&mut self.error, tenths);
+                    }
+                    csv.plain(out, &self.error);
+                }
+                Column::Hardest => {
+                    csv.plain(out, row.ratings.map_or("", |r| r.hardest()).as_bytes())
+                }
+                Column::Steps => csv.opt_num(out, row.ratings.map(|r| u64::from(r.steps))),
+                Column::Techniques => {
+                    self.error.clear();
+                    if let Some(r) = &row.ratings {
+                        write_techniques(&mut self.error, r);
+                    }
+                    csv.plain(out, &self.error);
+                }
+                Column::MeanGuesses | Column::MeanBacktracks => {
+                    self.error.clear();
+                    let which = if col == Column::MeanGuesses {
+                        mean(row, |m| m.0)
+                    } else {
+                        mean(row, |m| m.1)
+                    };
+                    if let Some(x) = which {
+                        use std::io::Write as _;
+                        // Writing into a Vec cannot fail.
+                        let _ = write!(self.error, "{x:.3}");
+                    }
+                    csv.plain(out, &self.error);
+                }
             }
         }
         csv.end(out);

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use bytes::Bytes;
 use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical};
-use parquet::data_type::{BoolType, ByteArray, ByteArrayType, Int64Type};
+use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int64Type};
 use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
@@ -239,6 +239,7 @@ fn field(name: &str, kind: Kind) -> Result<Type, ParquetError> {
         Kind::OptBool => (Physical::BOOLEAN, Repetition::OPTIONAL),
         Kind::Str => (Physical::BYTE_ARRAY, Repetition::REQUIRED),
         Kind::OptStr => (Physical::BYTE_ARRAY, Repetition::OPTIONAL),
+        Kind::OptReal => (Physical::DOUBLE, Repetition::OPTIONAL),
     };
     let text = matches!(kind, Kind::Str | Kind::OptStr);
     Type::primitive_type_builder(name, physical)
@@ -253,6 +254,7 @@ enum Buffer {
     Int(Vec<i64>),
     OptInt(Vec<i64>, Vec<i16>),
     OptBool(Vec<bool>, Vec<i16>),
+    OptReal(Vec<f64>, Vec<i16>),
     /// Text: every value's bytes, one after the other, and where each
     /// ends; definition levels when nullable.
     Text {
@@ -268,6 +270,7 @@ impl Buffer {
             Kind::Int => Buffer::Int(Vec::new()),
             Kind::OptInt => Buffer::OptInt(Vec::new(), Vec::new()),
             Kind::OptBool => Buffer::OptBool(Vec::new(), Vec::new()),
+            Kind::OptReal => Buffer::OptReal(Vec::new(), Vec::new()),
             Kind::Str => Buffer::Text {
                 data: Vec::new(),
                 ends: Vec::new(),
@@ -292,6 +295,11 @@ impl Buffer {
             }
             Buffer::OptBool(values, defs) => {
                 let cell = cells.opt_bool()?;
+                defs.push(i16::from(cell.is_some()));
+                values.extend(cell);
+            }
+            Buffer::OptReal(values, defs) => {
+                let cell = cells.opt_real()?;
                 defs.push(i16::from(cell.is_some()));
                 values.extend(cell);
             }
@@ -342,6 +350,13 @@ fn write_group<W: Write + Send>(
             Buffer::OptBool(v, defs) => {
                 column
                     .typed::<BoolType>()
+                    .write_batch(v, Some(defs), None)?;
+                v.clear();
+                defs.clear();
+            }
+            Buffer::OptReal(v, defs) => {
+                column
+                    .typed::<DoubleType>()
                     .write_batch(v, Some(defs), None)?;
                 v.clear();
                 defs.clear();

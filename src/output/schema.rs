@@ -41,11 +41,13 @@ pub enum Status {
     Duplicate,
     /// A test record equivalent to a training record (`overlap`).
     Leak,
+    /// Rated by the human techniques (`rate`): exactly one solution.
+    Rated,
 }
 
 impl Status {
     /// Every status, in the order summaries list them.
-    pub const ALL: [Status; 9] = [
+    pub const ALL: [Status; 10] = [
         Status::Solved,
         Status::Unique,
         Status::Multiple,
@@ -55,6 +57,7 @@ impl Status {
         Status::Ok,
         Status::Duplicate,
         Status::Leak,
+        Status::Rated,
     ];
 
     /// The lowercase name written in output.
@@ -69,6 +72,7 @@ impl Status {
             Status::Ok => "ok",
             Status::Duplicate => "duplicate",
             Status::Leak => "leak",
+            Status::Rated => "rated",
         }
     }
 
@@ -84,6 +88,7 @@ impl Status {
             Status::Ok => "processed without solving",
             Status::Duplicate => "a copy of an earlier record",
             Status::Leak => "a test record equivalent to a training record",
+            Status::Rated => "one solution, rated by human techniques",
         }
     }
 
@@ -200,6 +205,24 @@ pub enum Column {
     /// Input CSV column `n` carried through (`--keep-columns`), counted
     /// among the kept columns.
     Kept(u16),
+    /// Sudoku Explainer's ER (`rate`): the hardest step of the solution
+    /// path, one decimal.
+    Er,
+    /// Sudoku Explainer's EP (`rate`): the hardest step up to the first
+    /// placement.
+    Ep,
+    /// Sudoku Explainer's ED (`rate`): the rating of the first step.
+    Ed,
+    /// The technique that set ER (`rate`).
+    Hardest,
+    /// Steps on the solution path (`rate`).
+    Steps,
+    /// How many steps each technique took, in ladder order (`rate`).
+    Techniques,
+    /// Mean guesses over seeded random equivalents (`rate --invariant`).
+    MeanGuesses,
+    /// Mean backtracks over seeded random equivalents (`rate --invariant`).
+    MeanBacktracks,
 }
 
 impl Column {
@@ -227,6 +250,14 @@ impl Column {
             Column::TrainLine => "train_line",
             Column::Givens => "givens",
             Column::Kept(_) => "kept",
+            Column::Er => "er",
+            Column::Ep => "ep",
+            Column::Ed => "ed",
+            Column::Hardest => "hardest",
+            Column::Steps => "steps",
+            Column::Techniques => "techniques",
+            Column::MeanGuesses => "mean_guesses",
+            Column::MeanBacktracks => "mean_backtracks",
         }
     }
 }
@@ -324,6 +355,57 @@ pub const SPLIT_COLUMNS: [Column; 6] = [
     Column::Error,
 ];
 
+/// The columns of `rate` (before the optional `mean_guesses`,
+/// `mean_backtracks` and `trailing`).
+pub const RATE_COLUMNS: [Column; 11] = [
+    Column::Index,
+    Column::Line,
+    Column::Puzzle,
+    Column::Status,
+    Column::Er,
+    Column::Ep,
+    Column::Ed,
+    Column::Hardest,
+    Column::Steps,
+    Column::Techniques,
+    Column::Error,
+];
+
+/// The human difficulty of one puzzle (`rate`): Sudoku Explainer's three
+/// ratings, in tenths (ER 7.1 is 71), and the solution path's steps by
+/// technique.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ratings {
+    /// ER in tenths: the hardest step of the solution path.
+    pub er: u8,
+    /// EP in tenths: the hardest step up to the first placement.
+    pub ep: u8,
+    /// ED in tenths: the rating of the first step.
+    pub ed: u8,
+    /// Steps on the solution path.
+    pub steps: u32,
+    /// The technique that set ER, by its position on the ladder.
+    pub(crate) hardest: crate::rate::technique::Technique,
+    /// Steps taken by each technique, by its position on the ladder.
+    pub(crate) counts: [u32; crate::rate::technique::Technique::ALL.len()],
+}
+
+impl Ratings {
+    /// The name of the technique that set ER (`hidden single`, `x-wing`, ...).
+    pub fn hardest(&self) -> &'static str {
+        self.hardest.name()
+    }
+
+    /// Each technique used and its step count, in ladder order.
+    pub fn techniques(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
+        crate::rate::technique::Technique::ALL
+            .iter()
+            .zip(self.counts)
+            .filter(|(_, n)| *n > 0)
+            .map(|(t, n)| (t.name(), n))
+    }
+}
+
 /// The result of processing one record, filled by a job and read by the
 /// encoder. Reused across records: `reset` clears it.
 ///
@@ -394,6 +476,11 @@ pub struct Row {
     pub train_line: Option<u64>,
     /// The input the record comes from (overlap), or its part (split).
     pub split: Option<Split>,
+    /// The human difficulty (`rate`), when rated.
+    pub ratings: Option<Ratings>,
+    /// Mean guesses and backtracks over random equivalents
+    /// (`rate --invariant`).
+    pub invariant: Option<(f64, f64)>,
     /// What is wrong with the record (empty unless invalid), without its
     /// position.
     pub error: String,
@@ -445,6 +532,8 @@ impl Default for Row {
             dropped: None,
             train_line: None,
             split: None,
+            ratings: None,
+            invariant: None,
             error: String::new(),
         }
     }
@@ -476,6 +565,8 @@ impl Row {
         self.dropped = None;
         self.train_line = None;
         self.split = None;
+        self.ratings = None;
+        self.invariant = None;
         self.error.clear();
     }
 }

@@ -4,5 +4,8 @@
 pub(crate) mod budget;
 pub(crate) mod cands;
 pub(crate) mod cells;
+mod rater;
 pub(crate) mod step;
 pub(crate) mod technique;
+
+pub(crate) use rater::{Rater, Rating};

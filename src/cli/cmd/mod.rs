@@ -13,6 +13,7 @@ mod dedupe;
 mod generate;
 mod man;
 mod overlap;
+mod rate;
 mod report;
 mod score;
 mod solve;
@@ -38,6 +39,7 @@ pub fn run(command: Command) -> anyhow::Result<Exit> {
     match command {
         Command::Solve(args) => solve::run(&args),
         Command::Score(args) => score::run(&args),
+        Command::Rate(args) => rate::run(&args),
         Command::Canon(args) => canon::run(&args),
         Command::Dedupe(args) => dedupe::run(&args),
         Command::Overlap(args) => overlap::run(&args),

@@ -1,0 +1,32 @@
+//! `batchdoku rate`: the human difficulty of each puzzle (Sudoku
+//! Explainer's ratings), and optionally invariant machine difficulty.
+
+use batchdoku::batch::{Column, Input, RateJob};
+
+use super::{one_pass, OnePass};
+use crate::cli::args::RateArgs;
+use crate::cli::exit::Exit;
+
+/// Runs `rate`.
+pub fn run(args: &RateArgs) -> anyhow::Result<Exit> {
+    let job = RateJob {
+        limit: args.limit,
+        invariant: args.invariant,
+        seed: args.seed,
+    };
+    let flags = OnePass {
+        inputs: &args.inputs,
+        run: &args.run,
+        rows: &args.rows,
+        records: &args.records,
+        fail_on_mismatch: false,
+    };
+    let columns = |_: &[Input]| {
+        let mut columns = RateJob::COLUMNS.to_vec();
+        if args.invariant > 0 {
+            columns.extend([Column::MeanGuesses, Column::MeanBacktracks]);
+        }
+        columns
+    };
+    one_pass("rate", &job, flags, columns, Column::Puzzle)
+}
