@@ -25,6 +25,7 @@ mod output;
 mod overlap;
 mod parquet;
 mod pipeline;
+mod rate;
 mod readback;
 mod regression;
 mod report;

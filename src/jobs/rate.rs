@@ -204,7 +204,7 @@ mod tests {
             ..RateJob::default()
         };
         let hard =
-            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
         let puzzle = parse_line(hard.as_bytes()).unwrap();
         let means = rate(&job, hard).invariant.unwrap();
         let mut rng = Rng::new(99);
