@@ -4,7 +4,7 @@
 # API grows only on purpose: raise BAR in the same commit that makes an item public, and say why.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BAR=${BAR:-76}
+BAR=${BAR:-79}
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --lib --quiet
 items=$(grep -o '<li><a href="[^#"][^"]*"' target/doc/batchdoku/all.html | wc -l)
 echo "public items: $items (bar $BAR)"
