@@ -49,8 +49,12 @@ fn read_parquet(path: &Path) -> Table {
         .map(|row| {
             row.unwrap()
                 .get_column_iter()
-                .map(|(_, field)| match field {
+                .map(|(name, field)| match field {
                     Field::Null => String::new(),
+                    // As the CSV writes them: ratings with one decimal,
+                    // means with three.
+                    Field::Double(x) if name.starts_with("mean_") => format!("{x:.3}"),
+                    Field::Double(x) => format!("{x:.1}"),
                     Field::Long(n) => n.to_string(),
                     Field::Bool(b) => b.to_string(),
                     Field::Str(s) => s.clone(),
@@ -119,6 +123,13 @@ fn parquet_holds_the_csv_rows_of_every_command() {
     let kept = same_as_csv(&["solve", "--keep-columns"], &[&kaggle]);
     assert_eq!(kept.header.last().unwrap(), "input_solutions");
     same_as_csv(&["score"], &[&statuses]);
+    let rate = same_as_csv(&["rate", "--invariant", "2"], &[&statuses]);
+    let er = rate.header.iter().position(|c| c == "er").unwrap();
+    assert_eq!(rate.types[er].0, Physical::DOUBLE);
+    assert!(rate
+        .rows
+        .iter()
+        .any(|r| r[3] == "rated" && !r[er].is_empty()));
     same_as_csv(&["canon"], &[&statuses]);
     let dir = tempfile::tempdir().unwrap();
     let twice = write(
@@ -133,7 +144,7 @@ fn parquet_holds_the_csv_rows_of_every_command() {
     same_as_csv(&["generate", "-n", "20", "--seed", "3"], &[]);
 }
 
-/// Integers are INT64, text is STRING, and a column is nullable exactly
+/// Integers are INT64, text is STRING, ratings and means are DOUBLE, and a column is nullable exactly
 /// where its CSV cell can be empty.
 #[test]
 fn parquet_columns_have_the_documented_types() {
