@@ -883,4 +883,10 @@ pub struct ReportArgs {
     /// `target` or a weights file (as `score --weights`).
     #[arg(long, value_name = "target|FILE")]
     pub score: Option<String>,
+
+    /// Also rate every puzzle (as `batchdoku rate`) and plot the ER
+    /// distribution. Without it, an input with an `er` column (the output
+    /// of `batchdoku rate`, CSV or JSONL) is plotted from that column.
+    #[arg(long)]
+    pub rate: bool,
 }
