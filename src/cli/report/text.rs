@@ -356,9 +356,12 @@ fn er_distribution(er: &ErSummary) -> Distribution {
         _ => "from the input's `er` column (`batchdoku rate` output)",
     };
     let note = format!(
-        "Sudoku Explainer rating (ER) of the rated puzzles, {from}: {} rated, mean {};          without a rating: {} over the rater's budget (`limit`), {} with several solutions,          {} with none, {} not rated in the input. Puzzles without a rating are not counted as 0.",
+        "Sudoku Explainer rating (ER) of the rated puzzles, {from}: {} rated, mean {}; \
+         without a rating: {} over the rater's budget (`limit`), {} with several solutions, \
+         {} with none, {} not rated in the input. Puzzles without a rating are not counted as 0.",
         count(er.rated),
-        er.mean.map_or_else(|| "–".to_string(), |m| format!("{m:.2}")),
+        er.mean
+            .map_or_else(|| "–".to_string(), |m| format!("{m:.2}")),
         count(er.limit),
         count(er.multiple),
         count(er.unsolvable),
