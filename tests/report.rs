@@ -605,3 +605,23 @@ fn er_distribution_counts_the_rate_columns() {
         md.stdout_str()
     );
 }
+
+/// Looking for an `er` column never refuses inputs a report read before:
+/// CSV files with different columns are reported (without ratings), and a
+/// line file beside a rated CSV is read as lines.
+#[test]
+fn inputs_with_other_columns_are_still_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(dir.path(), "a.csv", format!("puzzle,er\n{HARD},\n"));
+    let b = write(dir.path(), "b.csv", format!("puzzle,id\n{HARD},7\n"));
+    let both = run_paths(&["report", "-q", "--format", "json"], &[&a, &b]);
+    assert_eq!(both.code, 0, "{}", both.stderr);
+    let json: Value = serde_json::from_slice(&both.stdout).unwrap();
+    assert_eq!(json["totals"]["records"], 2);
+    assert!(json["ratings"].is_null());
+    let alone = report_json(&[], &a);
+    assert_eq!(
+        alone["ratings"]["unrated"], 1,
+        "an empty er is unrated, not 0"
+    );
+}

@@ -47,12 +47,24 @@ fn open_reading_ratings(
     if !args.rate && (keyed || detectable) {
         records.keep_columns = true;
         match io::open_inputs(paths, None, &records) {
-            Ok(inputs) => return Ok((inputs, records)),
+            // Inputs whose columns differ are read without them (no
+            // ratings) when they can be opened again, rather than refused.
+            Ok(inputs) if same_columns(&inputs.0) || paths.iter().any(|p| p == "-") => {
+                return Ok((inputs, records))
+            }
+            Ok(_) => records.keep_columns = false,
             Err(e) if keyed => return Err(e),
             Err(_) => records.keep_columns = false,
         }
     }
     Ok((io::open_inputs(paths, None, &records)?, records))
+}
+
+/// Whether every input that has columns has the same ones.
+fn same_columns(inputs: &[batchdoku::batch::Input]) -> bool {
+    let mut named = inputs.iter().filter_map(|i| i.kept_names());
+    let first = named.next();
+    named.all(|n| Some(n) == first)
 }
 
 /// Runs `report`.
