@@ -343,3 +343,54 @@ fn closed_stdout_ends_quietly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `--er MIN..MAX`: every puzzle kept rates in the range when `batchdoku
+/// rate` rates it again, the summary (stderr and `--summary-json`) says
+/// how many candidates were rated, and the bytes do not depend on `-j`.
+#[test]
+fn er_target_keeps_puzzles_in_range_and_counts_the_tries() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = dir.path().join("summary.json");
+    let args = [
+        "generate",
+        "-n",
+        "12",
+        "--seed",
+        "9",
+        "--min-clues",
+        "30",
+        "--er",
+        "1.2..1.5",
+    ];
+    let mut with_summary = args.to_vec();
+    with_summary.extend(["-j", "2", "--summary-json", summary.to_str().unwrap()]);
+    let r = run(&with_summary, None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("candidates rated"), "{}", r.stderr);
+    let facts: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
+    assert_eq!(facts["puzzles"], 12);
+    let tried = facts["tried"].as_u64().unwrap();
+    assert!(
+        tried >= 12 && tried <= facts["attempts"].as_u64().unwrap(),
+        "{facts}"
+    );
+    assert!(
+        r.stderr.contains(&format!("{tried} candidates rated")),
+        "{}",
+        r.stderr
+    );
+    let out = write(dir.path(), "kept.txt", &r.stdout);
+    let rated = run_paths(&["rate", "-q"], &[&out]);
+    let (h, rows) = rated.csv();
+    assert_eq!(rows.len(), 12);
+    for er in column(&h, &rows, "er") {
+        let er: f64 = er.parse().expect("every kept puzzle is rated");
+        assert!((1.2..=1.5).contains(&er), "{er}");
+    }
+    let mut one = args.to_vec();
+    one.extend(["-j", "1", "-q"]);
+    assert_eq!(run(&one, None).stdout, r.stdout, "-j 1 and -j 2 differ");
+    let bad = run(&["generate", "-n", "1", "--er", "5..4"], None);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+}

@@ -537,3 +537,91 @@ fn summary_says_what_report_wrote_and_row_flags_are_refused() {
         assert!(solve.stdout_str().lines().any(|l| l.trim() == flag));
     }
 }
+
+/// The ER distribution: read from `batchdoku rate` output (CSV and JSONL)
+/// it counts exactly that output's `er` and `status` columns, and `--rate`
+/// on the plain puzzles gives the same figures; a plain input without an
+/// `er` column has no ER section.
+#[test]
+fn er_distribution_counts_the_rate_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = data("sample.txt");
+    let rated = run_paths(&["rate", "-q"], &[&sample]);
+    assert_eq!(rated.code, 0, "{}", rated.stderr);
+    let (h, rows) = rated.csv();
+    let mut by_er: BTreeMap<String, u64> = BTreeMap::new();
+    let mut by_status: BTreeMap<String, u64> = BTreeMap::new();
+    for (er, status) in column(&h, &rows, "er")
+        .into_iter()
+        .zip(column(&h, &rows, "status"))
+    {
+        if !er.is_empty() {
+            *by_er.entry(er).or_default() += 1;
+        }
+        *by_status.entry(status).or_default() += 1;
+    }
+    assert!(!by_er.is_empty(), "the sample has rated puzzles");
+    let csv = write(dir.path(), "rated.csv", &rated.stdout);
+    let jsonl_run = run_paths(&["rate", "-q", "--format", "jsonl"], &[&sample]);
+    let jsonl = write(dir.path(), "rated.jsonl", &jsonl_run.stdout);
+    let count = |name: &str| by_status.get(name).copied().unwrap_or(0);
+    for (args, path) in [
+        (&[][..], &csv),
+        (&[][..], &jsonl),
+        (&["--rate"][..], &sample),
+    ] {
+        let er = &report_json(args, path)["ratings"];
+        assert_eq!(er["rated"], count("rated"), "{path:?} {er}");
+        assert_eq!(er["limit"], count("limit"));
+        assert_eq!(er["multiple"], count("multiple"));
+        assert_eq!(er["unrated"], 0);
+        let bins: BTreeMap<String, u64> = er["bins"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|b| b["puzzles"].as_u64().unwrap() > 0)
+            .map(|b| {
+                (
+                    format!("{:.1}", b["er"].as_f64().unwrap()),
+                    b["puzzles"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(bins, by_er, "{path:?}");
+    }
+    assert_eq!(report_json(&[], &csv)["ratings"]["source"], "columns");
+    assert_eq!(
+        report_json(&["--rate"], &sample)["ratings"]["source"],
+        "rate"
+    );
+    assert!(report_json(&[], &sample)["ratings"].is_null());
+    // The pages show it: a plot on the HTML page, a table in Markdown.
+    let page = run_paths(&["report", "-q", "--format", "html"], &[&csv]);
+    assert!(page.stdout_str().contains("Difficulty rating (ER)"));
+    let md = run_paths(&["report", "-q", "--format", "markdown"], &[&csv]);
+    assert!(
+        md.stdout_str().contains("| ER | puzzles | share |"),
+        "{}",
+        md.stdout_str()
+    );
+}
+
+/// Looking for an `er` column never refuses inputs a report read before:
+/// CSV files with different columns are reported (without ratings), and a
+/// line file beside a rated CSV is read as lines.
+#[test]
+fn inputs_with_other_columns_are_still_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(dir.path(), "a.csv", format!("puzzle,er\n{HARD},\n"));
+    let b = write(dir.path(), "b.csv", format!("puzzle,id\n{HARD},7\n"));
+    let both = run_paths(&["report", "-q", "--format", "json"], &[&a, &b]);
+    assert_eq!(both.code, 0, "{}", both.stderr);
+    let json: Value = serde_json::from_slice(&both.stdout).unwrap();
+    assert_eq!(json["totals"]["records"], 2);
+    assert!(json["ratings"].is_null());
+    let alone = report_json(&[], &a);
+    assert_eq!(
+        alone["ratings"]["unrated"], 1,
+        "an empty er is unrated, not 0"
+    );
+}

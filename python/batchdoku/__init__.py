@@ -36,7 +36,7 @@ import numpy as np
 # The native module (python/src/lib.rs): the functions and constants, re-exported as they are. Their types are in
 # _batchdoku.pyi, their docstrings are its Rust doc comments (help(batchdoku.solve) shows them).
 from . import _batchdoku
-from ._batchdoku import NO_GRID, STATUS_NAMES, __version__, canon, dedupe, generate, overlap, read, score, solve
+from ._batchdoku import NO_GRID, STATUS_NAMES, __version__, canon, dedupe, generate, overlap, rate, read, score, solve
 
 if typing.TYPE_CHECKING:  # pragma: no cover
     import numpy.typing as npt
@@ -49,6 +49,7 @@ __all__ = [
     "STATUS_NAMES",
     "SolveResult",
     "ScoreResult",
+    "RateResult",
     "CanonResult",
     "ReadResult",
     "GenerateResult",
@@ -56,6 +57,7 @@ __all__ = [
     "OverlapResult",
     "solve",
     "score",
+    "rate",
     "canon",
     "read",
     "generate",
@@ -93,6 +95,9 @@ class Status(IntEnum):
     """A copy of an earlier puzzle (``dedupe``): counted, never written, so no function here returns it."""
     LEAK = 8
     """:func:`overlap`: a test puzzle equivalent to a training one."""
+    RATED = 9
+    """:func:`rate`: exactly one solution, rated by human techniques (``er``, ``ep``, ``ed`` and the rest are
+    set)."""
 
 
 assert [s.name.lower() for s in Status] == STATUS_NAMES, "Status differs from the library's statuses"
@@ -119,6 +124,24 @@ class ScoreResult(_Counted):
     score: "npt.NDArray[np.int64]"
     solution: "npt.NDArray[np.uint8]"
     nodes: "npt.NDArray[np.uint64]"
+    error: List[Optional[str]]
+
+
+class _Means(TypedDict, total=False):
+    mean_guesses: "npt.NDArray[np.float64]"
+    mean_backtracks: "npt.NDArray[np.float64]"
+
+
+class RateResult(_Means):
+    """What :func:`rate` returns (``mean_guesses`` and ``mean_backtracks`` only with ``invariant`` > 0)."""
+
+    status: "npt.NDArray[np.uint8]"
+    er: "npt.NDArray[np.float64]"
+    ep: "npt.NDArray[np.float64]"
+    ed: "npt.NDArray[np.float64]"
+    hardest: List[Optional[str]]
+    steps: "npt.NDArray[np.int64]"
+    techniques: List[Optional[str]]
     error: List[Optional[str]]
 
 
@@ -212,8 +235,9 @@ def to_strings(cells: Any) -> "npt.NDArray[np.bytes_]":
 # solve"): a result's keys under the CLI's names (read()'s ``puzzles`` is the CLI's ``puzzle``); keys no command
 # writes keep their names, in this order, and any other key comes last.
 _ORDER = [
-    "split", "row", "index", "line", "givens", "puzzle", "status", "solutions", "score", "solution", "guesses",
-    "nodes", "train_row", "canonical", "transform", "dropped", "valid", "expected_solution", "error",
+    "split", "row", "index", "line", "givens", "puzzle", "status", "er", "ep", "ed", "hardest", "steps",
+    "techniques", "solutions", "score", "solution", "guesses", "nodes", "train_row", "canonical", "transform",
+    "dropped", "valid", "expected_solution", "error", "mean_guesses", "mean_backtracks",
 ]
 _RENAMED = {"puzzles": "puzzle"}
 
@@ -252,14 +276,15 @@ def _need(module: str, function: str) -> Any:
 
 
 def to_arrow(result: Mapping[str, Any]) -> "pyarrow.Table":
-    """Any result of this package (:func:`solve`, :func:`score`, :func:`canon`, :func:`read`, :func:`generate`,
-    :func:`dedupe`, :func:`overlap`) as a ``pyarrow.Table``, in one vectorised call.
+    """Any result of this package (:func:`solve`, :func:`score`, :func:`rate`, :func:`canon`, :func:`read`,
+    :func:`generate`, :func:`dedupe`, :func:`overlap`) as a ``pyarrow.Table``, in one vectorised call.
 
     Columns are named and ordered as the CLI's CSV columns (``puzzles`` becomes ``puzzle``); ``status`` is a
     dictionary (categorical) column of the CLI's status names (``solved``, ``unique``, ... ``leak``); each
     ``(n, 81)`` grid becomes an 81-character string as the CLI writes it (blanks ``.`` in ``puzzle``, ``0`` in
     the others), null where there is no grid (a
-    :data:`NO_GRID` row); ``error``, ``transform`` and ``split`` are strings (null for ``None``); numbers keep
+    :data:`NO_GRID` row); ``error``, ``transform``, ``split``, ``hardest`` and ``techniques`` are strings (null
+    for ``None``); numbers keep
     their types. Needs ``pyarrow``."""
     pa = _need("pyarrow", "to_arrow")
     arrays = {}

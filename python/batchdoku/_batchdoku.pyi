@@ -7,10 +7,19 @@ from typing import Any, Final, List, Literal, Optional, Protocol, Sequence, Unio
 import numpy as np
 import numpy.typing as npt
 
-from . import CanonResult, DedupeResult, GenerateResult, OverlapResult, ReadResult, ScoreResult, SolveResult
+from . import (
+    CanonResult,
+    DedupeResult,
+    GenerateResult,
+    OverlapResult,
+    RateResult,
+    ReadResult,
+    ScoreResult,
+    SolveResult,
+)
 
 __all__ = [
-    "solve", "score", "canon", "read", "generate", "dedupe", "overlap", "STATUS_NAMES", "NO_GRID", "__version__"
+    "solve", "score", "rate", "canon", "read", "generate", "dedupe", "overlap", "STATUS_NAMES", "NO_GRID", "__version__"
 ]
 
 __version__: Final[str]
@@ -58,6 +67,13 @@ def score(
     threads: Optional[int] = None,
     count: bool = False,
 ) -> ScoreResult: ...
+def rate(
+    puzzles: _Puzzles,
+    limit: Optional[int] = None,
+    invariant: int = 0,
+    seed: int = 0,
+    threads: Optional[int] = None,
+) -> RateResult: ...
 def canon(puzzles: _Puzzles, threads: Optional[int] = None) -> CanonResult: ...
 def read(
     path: Union[str, "os.PathLike[str]"],

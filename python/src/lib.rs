@@ -15,7 +15,9 @@ mod run;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use batchdoku::batch::{self as pipeline, CanonJob, EngineKind, Row, ScoreJob, SolveJob, Status};
+use batchdoku::batch::{
+    self as pipeline, CanonJob, EngineKind, RateJob, Row, ScoreJob, SolveJob, Status,
+};
 use batchdoku::{
     Grid, InputFormat, ReadOptions, Record, ScoreOptions, Transform, Weights, WeightsError,
 };
@@ -282,6 +284,105 @@ fn score<'py>(
     Ok(dict)
 }
 
+/// Human difficulty of every puzzle: Sudoku Explainer's ratings, as the CLI's ``rate``.
+///
+/// Returns ``status`` (uint8: ``Status.RATED`` for a puzzle with one solution that was rated,
+/// ``Status.LIMIT`` when its rating needed more work than ``limit`` allows, ``Status.MULTIPLE``,
+/// ``Status.UNSOLVABLE`` or ``Status.INVALID`` as :func:`solve` with ``count_limit=2`` says),
+/// ``er``, ``ep`` and ``ed`` (float64, one decimal; NaN when not rated), ``hardest`` (a list: the
+/// technique that set ER, or ``None``), ``steps`` (int64, steps of the solution path; -1 when not
+/// rated), ``techniques`` (a list: the CLI's text, ``"hidden single:54;pointing:3"``, or
+/// ``None``) and ``error``. With ``invariant=N`` (N > 0) also ``mean_guesses`` and
+/// ``mean_backtracks`` (float64; NaN for an invalid puzzle): the search's guesses and dead ends
+/// averaged over N random equivalents of each puzzle drawn from ``seed`` (the CLI's ``rate
+/// --invariant N --seed S``). ``limit`` is the work budget per puzzle (the CLI's ``--limit``).
+#[pyfunction]
+#[pyo3(
+    signature = (puzzles, limit = None, invariant = 0, seed = 0, threads = None),
+    text_signature = "(puzzles, limit=None, invariant=0, seed=0, threads=None)"
+)]
+fn rate<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    limit: Option<&Bound<'py, PyAny>>,
+    invariant: u32,
+    seed: u64,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let limit = limit
+        .map(|k| at_least_one(k, "limit"))
+        .transpose()?
+        .unwrap_or(RateJob::DEFAULT_LIMIT);
+    let threads = threads_arg(threads)?;
+    let puzzles = Puzzles::extract(puzzles)?;
+    let view = puzzles.view()?;
+    let n = view.len();
+    let job = RateJob {
+        limit,
+        invariant,
+        seed,
+    };
+    let mut status = vec![0u8; n];
+    let mut tenths = vec![[u8::MAX; 3]; n];
+    let mut steps = vec![-1i64; n];
+    let mut means = vec![(f64::NAN, f64::NAN); n];
+    let mut named: Vec<Option<(&'static str, String)>> = vec![None; n];
+    let parts = status
+        .par_chunks_mut(CHUNK)
+        .zip(tenths.par_chunks_mut(CHUNK))
+        .zip(steps.par_chunks_mut(CHUNK))
+        .zip(means.par_chunks_mut(CHUNK))
+        .zip(named.par_chunks_mut(CHUNK));
+    let errors = run_job(py, &job, &view, threads, parts, |part, j, row: &Row, _| {
+        let ((((status, tenths), steps), means), named) = part;
+        status[j] = row.status.ordinal() as u8;
+        if let Some(r) = &row.ratings {
+            tenths[j] = [r.er, r.ep, r.ed];
+            steps[j] = i64::from(r.steps);
+            let techniques: Vec<String> = r
+                .techniques()
+                .map(|(name, count)| format!("{name}:{count}"))
+                .collect();
+            named[j] = Some((r.hardest(), techniques.join(";")));
+        }
+        if let Some(m) = row.invariant {
+            means[j] = m;
+        }
+    })?;
+    let rating = |k: usize| -> Vec<f64> {
+        tenths
+            .iter()
+            .map(|t| match t[k] {
+                u8::MAX => f64::NAN,
+                v => f64::from(v) / 10.0,
+            })
+            .collect()
+    };
+    let (er, ep, ed) = (rating(0), rating(1), rating(2));
+    let dict = PyDict::new(py);
+    dict.set_item("status", PyArray1::from_vec(py, status))?;
+    dict.set_item("er", PyArray1::from_vec(py, er))?;
+    dict.set_item("ep", PyArray1::from_vec(py, ep))?;
+    dict.set_item("ed", PyArray1::from_vec(py, ed))?;
+    let hardest = PyList::new(py, named.iter().map(|h| h.as_ref().map(|h| h.0)))?;
+    let techniques = PyList::new(py, named.iter().map(|h| h.as_ref().map(|h| h.1.as_str())))?;
+    dict.set_item("hardest", hardest)?;
+    dict.set_item("steps", PyArray1::from_vec(py, steps))?;
+    dict.set_item("techniques", techniques)?;
+    if invariant > 0 {
+        let guesses: Vec<f64> = means.iter().map(|m| m.0).collect();
+        let backtracks: Vec<f64> = means.iter().map(|m| m.1).collect();
+        dict.set_item("mean_guesses", PyArray1::from_vec(py, guesses))?;
+        dict.set_item("mean_backtracks", PyArray1::from_vec(py, backtracks))?;
+    }
+    let error = PyList::new(py, (0..n).map(|_| py.None()))?;
+    for (i, msg) in errors {
+        error.set_item(i, msg)?;
+    }
+    dict.set_item("error", error)?;
+    Ok(dict)
+}
+
 /// Exact canonical ("minlex") form of every puzzle, to find equivalent copies (deduplication,
 /// leak checks).
 ///
@@ -440,6 +541,7 @@ fn read<'py>(
 fn _batchdoku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(score, m)?)?;
+    m.add_function(wrap_pyfunction!(rate, m)?)?;
     m.add_function(wrap_pyfunction!(canon, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_function(wrap_pyfunction!(corpus::generate, m)?)?;

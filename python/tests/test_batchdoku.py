@@ -61,6 +61,36 @@ def test_solve_matches_cli_on_the_sample(k):
         assert grid_string(r["solution"][i]) == row["solution"]
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_rate_matches_cli_on_the_sample(threads):
+    lines = SAMPLE.read_text().splitlines()
+    rows = cli("rate", "--invariant", 3, "--seed", 5, SAMPLE)
+    r = batchdoku.rate(lines, invariant=3, seed=5, threads=threads)
+    assert len(rows) == len(lines) == len(r["status"]) == len(r["techniques"])
+    for i, row in enumerate(rows):
+        assert Status(r["status"][i]).name.lower() == row["status"], i
+        for name in ("er", "ep", "ed"):
+            assert (row[name] == "") == bool(np.isnan(r[name][i])), (i, name)
+            if row[name]:
+                assert f"{r[name][i]:.1f}" == row[name], (i, name)
+        assert (r["hardest"][i] or "") == row["hardest"]
+        assert (r["techniques"][i] or "") == row["techniques"]
+        assert (str(r["steps"][i]) if r["steps"][i] >= 0 else "") == row["steps"]
+        for name in ("mean_guesses", "mean_backtracks"):
+            assert r[name][i] == pytest.approx(float(row[name]), abs=1e-3), (i, name)
+    # The sample has rated puzzles and others; a rated one has all its columns.
+    rated = r["status"] == Status.RATED
+    assert rated.any() and not rated.all()
+    assert np.all(r["ed"][rated] <= r["ep"][rated]) and np.all(r["ep"][rated] <= r["er"][rated])
+    assert all(r["hardest"][i] is not None for i in np.flatnonzero(rated))
+    # Without invariant there are no means; an invalid puzzle is a row, never an exception.
+    plain = batchdoku.rate(["x" * 81, lines[0]], limit=10)
+    assert "mean_guesses" not in plain
+    assert Status(plain["status"][0]) == Status.INVALID and "row 0" in plain["error"][0]
+    with pytest.raises(ValueError):
+        batchdoku.rate(lines, limit=0)
+
+
 def test_statuses_invalid_and_contradictory():
     lines = STATUSES.read_text().splitlines()
     r = batchdoku.solve(lines, count_limit=2)
@@ -245,6 +275,13 @@ def test_each_function_returns_the_statuses_status_says():
     limited = batchdoku.score(["." * 81], node_limit=80)
     assert statuses(limited) == [Status.LIMIT] and limited["score"][0] > 0
     assert set(statuses(batchdoku.canon(lines))) == {Status.OK, Status.INVALID}
+    assert set(statuses(batchdoku.rate(lines))) <= {
+        Status.RATED,
+        Status.LIMIT,
+        Status.MULTIPLE,
+        Status.UNSOLVABLE,
+        Status.INVALID,
+    }
 
 
 def test_read_every_format_with_expected_column():
@@ -663,7 +700,7 @@ def endless_pipe(path):
     threading.Thread(target=write, daemon=True).start()
 
 
-@pytest.mark.parametrize("function", ["solve", "score", "canon", "dedupe", "overlap", "generate", "read"])
+@pytest.mark.parametrize("function", ["solve", "score", "rate", "canon", "dedupe", "overlap", "generate", "read"])
 def test_ctrl_c_stops_a_long_call_with_keyboard_interrupt(function, tmp_path):
     import signal
     import sys

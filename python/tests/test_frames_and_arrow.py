@@ -40,8 +40,9 @@ def same_column(ours, theirs):
         (lambda p: batchdoku.score(p), ["score"]),
         (lambda p: batchdoku.canon(p), ["canon"]),
         (lambda p: batchdoku.dedupe(p), ["dedupe"]),
+        (lambda p: batchdoku.rate(p), ["rate"]),
     ],
-    ids=["solve", "score", "canon", "dedupe"],
+    ids=["solve", "score", "canon", "dedupe", "rate"],
 )
 @pytest.mark.parametrize("path", [STATUSES, TRAIN], ids=["statuses", "train"])
 def test_to_pandas_has_the_cli_columns_and_values(call, command, path):
@@ -62,6 +63,9 @@ def test_to_pandas_has_the_cli_columns_and_values(call, command, path):
             # Numbers stay numbers: -1 where the CLI leaves the field of an invalid row empty.
             valid = frame["status"] != "invalid"
             same_column(frame[name].astype(object).where(valid), theirs[name])
+        elif name == "steps":
+            # -1 where the CLI leaves the field of a puzzle without a rating empty.
+            same_column(frame[name].astype(object).where(frame["status"] == "rated"), theirs[name])
         else:
             same_column(frame[name], theirs[name])
     assert frame["status"].dtype == "category"
@@ -73,6 +77,7 @@ def test_to_arrow_is_to_pandas_in_arrow():
         batchdoku.solve(lines(STATUSES), count_limit=2),
         batchdoku.score(lines(TRAIN), count=True),  # (the empty grid of STATUSES has 6.7e21 to count)
         batchdoku.canon(lines(TRAIN)),
+        batchdoku.rate(lines(STATUSES), invariant=2),
         batchdoku.read(ROOT / "tests" / "fixtures" / "formats" / "kaggle.csv"),
         batchdoku.generate(3, 1),
         batchdoku.dedupe(lines(TRAIN), exact=True),

@@ -101,7 +101,20 @@ def check_parquet(ns, workdir):
     assert {"invalid", "unique"} <= {s for s, _ in got}
 
 
+def check_rate(ns, workdir):
+    """The ratings recipe equals `batchdoku rate --invariant 4 --seed 1` row by row, and kept rated puzzles only."""
+    r = ns["r"]
+    rows = cli("rate", "--invariant", 4, "--seed", 1, workdir / "train.txt")
+    status = ns["batchdoku"].Status
+    assert [status(int(s)).name.lower() for s in r["status"]] == [row["status"] for row in rows]
+    assert [f"{e:.1f}" if e == e else "" for e in r["er"]] == [row["er"] for row in rows]
+    means = [float(row["mean_guesses"] or "nan") for row in rows]
+    assert [float(m) for m in r["mean_guesses"]] == pytest.approx(means, nan_ok=True)
+    assert len(ns["easy"]) == sum(1 for row in rows if row["er"] and float(row["er"]) <= 2.0)
+
+
 CHECKS = {
+    "batchdoku.rate(puzzles": check_rate,
     "batchdoku.dedupe(train)": check_corpus,
     'pd.read_csv("sudoku.csv"': check_pandas,
     "dd.read_csv(": check_parquet,

@@ -746,11 +746,45 @@ pub struct GenerateArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub start: u64,
 
+    /// Keep only puzzles whose difficulty rating (ER, as `batchdoku rate`
+    /// gives it) is in MIN..MAX (inclusive, one decimal: `3.0..4.5`): each
+    /// candidate is rated, and the summary says how many were tried.
+    #[arg(long, value_name = "MIN..MAX", value_parser = er_range)]
+    pub er: Option<(u8, u8)>,
+
+    /// Also write the end-of-run summary as JSON to this file (`-` for
+    /// stdout, which then needs `-o` for the puzzles).
+    #[arg(long, value_name = "PATH")]
+    pub summary_json: Option<PathBuf>,
+
     #[command(flatten)]
     pub run: RunArgs,
 
     #[command(flatten)]
     pub rows: RowArgs,
+}
+
+/// `--er MIN..MAX`: two ratings with one decimal, in tenths.
+fn er_range(text: &str) -> Result<(u8, u8), String> {
+    let (min, max) = text
+        .split_once("..")
+        .ok_or_else(|| format!("{text:?}: expected MIN..MAX, e.g. 3.0..4.5"))?;
+    let tenths = |t: &str| -> Result<u8, String> {
+        let v: f64 = t
+            .trim()
+            .parse()
+            .map_err(|_| format!("{t:?} is not a rating (a number like 4.5)"))?;
+        let scaled = (v * 10.0).round();
+        if !(0.0..=255.0).contains(&scaled) || ((v * 10.0) - scaled).abs() > 1e-6 {
+            return Err(format!("{t:?}: a rating is 0.0 to 25.5 with one decimal"));
+        }
+        Ok(scaled as u8)
+    };
+    let (min, max) = (tenths(min)?, tenths(max)?);
+    if min > max {
+        return Err(format!("{text:?}: MIN is above MAX"));
+    }
+    Ok((min, max))
 }
 
 /// `generate --format`: the shared flag, another default and meaning.
@@ -883,4 +917,10 @@ pub struct ReportArgs {
     /// `target` or a weights file (as `score --weights`).
     #[arg(long, value_name = "target|FILE")]
     pub score: Option<String>,
+
+    /// Also rate every puzzle (as `batchdoku rate`) and plot the ER
+    /// distribution. Without it, an input with an `er` column (the output
+    /// of `batchdoku rate`, CSV or JSONL) is plotted from that column.
+    #[arg(long)]
+    pub rate: bool,
 }

@@ -15,7 +15,6 @@ use std::sync::Arc;
 use anyhow::Context;
 use tempfile::NamedTempFile;
 
-use super::summary::Summary;
 use batchdoku::batch::{self, Flushed, Input, OutputFormat, Reopenable, Sink};
 use batchdoku::ReadOptions;
 use batchdoku::Weights;
@@ -374,7 +373,7 @@ pub fn keep_all(
 pub fn write_summary_json(
     mut sink: Sink,
     path: &Path,
-    summary: &Summary,
+    summary: &impl serde::Serialize,
 ) -> anyhow::Result<Flushed> {
     let mut text = serde_json::to_vec_pretty(summary)?;
     text.push(b'\n');

@@ -16,6 +16,8 @@
 use crate::engine::Engine;
 use crate::generate::{minimize_by_orbits, random_solution, Orbits, Symmetry};
 use crate::grid::{Grid, CELLS};
+use crate::rate::budget::Budget;
+use crate::rate::Rater;
 use crate::rng::Rng;
 use crate::solver::Solver;
 
@@ -197,6 +199,9 @@ pub struct Generated {
     pub solution: Grid,
     /// Attempts it took (1 when the first one met the spec).
     pub attempts: u64,
+    /// Candidates rated to find it (with [`Generator::with_er`]: those that
+    /// met the spec, the kept one included; else 0).
+    pub rated: u64,
 }
 
 /// Why [`Generator::puzzle`] returned no puzzle.
@@ -251,6 +256,9 @@ pub struct Generator {
     spec: Spec,
     seed: u64,
     orbits: Orbits,
+    /// The ER target: lowest and highest ER in tenths, and the rater's
+    /// work budget per candidate.
+    er: Option<(u8, u8, u64)>,
 }
 
 impl Generator {
@@ -261,7 +269,32 @@ impl Generator {
             spec,
             seed,
             orbits: spec.symmetry.orbits(),
+            er: None,
         })
+    }
+
+    /// The same generator keeping only puzzles whose ER (Sudoku
+    /// Explainer's rating, in tenths: 23 is 2.3) is in `min..=max`, as
+    /// [`RateJob`](crate::batch::RateJob) with `limit` rates them: every
+    /// candidate that meets the spec is rated, and one out of range, or
+    /// whose rating runs out of budget, counts as a failed attempt (the
+    /// next continues the same stream, so the puzzles still depend only
+    /// on the seed and the index). A range no puzzle reaches never ends:
+    /// stop it through `should_stop`.
+    ///
+    /// # Example
+    /// ```
+    /// use batchdoku::{ClueTarget, Generator, Solver, Spec};
+    /// let spec = Spec { clues: ClueTarget::AtLeast(30), ..Spec::default() };
+    /// let easy = Generator::new(spec, 7).unwrap().with_er(10, 25, 1_000_000);
+    /// let g = easy.puzzle(0, &mut Solver::new(), || false).unwrap();
+    /// assert!(g.rated >= 1 && g.rated <= g.attempts);
+    /// ```
+    pub fn with_er(self, min: u8, max: u8, limit: u64) -> Generator {
+        Generator {
+            er: Some((min, max, limit)),
+            ..self
+        }
     }
 
     /// The spec.
@@ -288,6 +321,8 @@ impl Generator {
         let spec = &self.spec;
         let mut rng = Rng::for_item(self.seed, index);
         let mut attempts = 0;
+        let mut rated = 0;
+        let mut rater = self.er.map(|_| Rater::new());
         loop {
             if attempts > 0 && should_stop() {
                 return Err(GenerateError::Stopped);
@@ -307,16 +342,24 @@ impl Generator {
             if spec.minimal && !dug_minimal && !is_minimal(solver, &puzzle) {
                 continue;
             }
-            let generated = Generated {
+            let mut generated = Generated {
                 puzzle,
                 solution,
                 attempts,
+                rated,
             };
-            return if self.verify(solver, &generated) {
-                Ok(generated)
-            } else {
-                Err(GenerateError::Unverified(index))
-            };
+            if !self.verify(solver, &generated) {
+                return Err(GenerateError::Unverified(index));
+            }
+            if let (Some((min, max, limit)), Some(rater)) = (self.er, rater.as_mut()) {
+                rated += 1;
+                generated.rated = rated;
+                match rater.rate(&puzzle, Budget::new(limit)) {
+                    Ok(r) if (min..=max).contains(&r.er) => {}
+                    _ => continue,
+                }
+            }
+            return Ok(generated);
         }
     }
 

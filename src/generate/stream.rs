@@ -136,6 +136,9 @@ pub struct StreamReport {
     pub attempts: u64,
     /// Givens over the puzzles written.
     pub givens: u64,
+    /// Candidates rated for the puzzles written (with an ER target,
+    /// [`Generator::with_er`]; else 0): how many were tried to keep them.
+    pub rated: u64,
     /// Wall-clock time.
     pub elapsed: Duration,
     /// The quit flag was raised (Ctrl-C) before the end.
@@ -265,6 +268,7 @@ fn run_with<G: MakePuzzle>(
         puzzles: made.puzzles,
         attempts: made.attempts,
         givens: made.givens,
+        rated: made.rated,
         elapsed: start.elapsed(),
         interrupted: quit.load(Ordering::SeqCst) && made.puzzles < config.count,
         broken_pipe: ended.broken_pipe,
@@ -319,6 +323,7 @@ struct Made {
     puzzles: u64,
     attempts: u64,
     givens: u64,
+    rated: u64,
 }
 
 impl AddAssign for Made {
@@ -326,6 +331,7 @@ impl AddAssign for Made {
         self.puzzles += other.puzzles;
         self.attempts += other.attempts;
         self.givens += other.givens;
+        self.rated += other.rated;
     }
 }
 
@@ -388,6 +394,7 @@ impl<G: MakePuzzle> Work for Puzzles<'_, G> {
                 made.puzzles += 1;
                 made.attempts += g.attempts;
                 made.givens += g.puzzle.given_count() as u64;
+                made.rated += g.rated;
                 Ok(())
             }
             Err(GenerateError::Stopped) => Err(Halt::Stopped),

@@ -4,8 +4,9 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
+use serde::Serialize;
 
-use batchdoku::batch::{self, GenerateConfig, GenerateReport};
+use batchdoku::batch::{self, GenerateConfig, GenerateReport, RateJob};
 use batchdoku::{ClueTarget, Generator, Spec};
 
 use crate::cli::args::GenerateArgs;
@@ -20,7 +21,10 @@ const SLOW_BELOW: usize = 22;
 pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
     let spec = spec_of(args);
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let generator = Generator::new(spec, seed).context("generate")?;
+    let mut generator = Generator::new(spec, seed).context("generate")?;
+    if let Some((min, max)) = args.er {
+        generator = generator.with_er(min, max, RateJob::DEFAULT_LIMIT);
+    }
     if args.start.checked_add(args.count).is_none() {
         anyhow::bail!("generate: --start plus --count overflows");
     }
@@ -45,9 +49,15 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
     let progress = StderrProgress::new(args.run.progress_mode());
     let mut sink = io::open_output(args.run.output.as_deref())?;
     io::refuse_binary_on_terminal(&sink, config.format)?;
+    let summary_sink = io::open_summary(args.summary_json.as_deref(), &sink)?;
     let mut report = batch::generate(&generator, &mut sink, &config, interrupt::flag(), &progress)?;
     let puzzles = batch::flush(sink, report.interrupted, &mut report.broken_pipe)?;
-    io::keep(puzzles, None, &mut report.interrupted, Exit::Ok)?;
+    let facts = Facts::of(seed, args.er, &config, &report);
+    let summary_file = match (args.summary_json.as_deref(), summary_sink) {
+        (Some(path), Some(sink)) => Some(io::write_summary_json(sink, path, &facts)?),
+        _ => None,
+    };
+    io::keep(puzzles, summary_file, &mut report.interrupted, Exit::Ok)?;
     if !args.run.quiet && !report.broken_pipe {
         super::say(format_args!("{}", summary(seed, &config, &report)));
     }
@@ -56,6 +66,56 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
     } else {
         Exit::Ok
     })
+}
+
+/// The `--summary-json` of `generate`: what the stderr line says, as JSON.
+#[derive(Debug, Serialize)]
+struct Facts {
+    /// Always `generate`.
+    command: &'static str,
+    /// Puzzles written.
+    puzzles: u64,
+    /// The seed.
+    seed: u64,
+    /// Attempts over the puzzles written.
+    attempts: u64,
+    /// With `--er`: the range (ER, one decimal).
+    er: Option<[f64; 2]>,
+    /// With `--er`: candidates rated to keep the puzzles written.
+    tried: Option<u64>,
+    /// Mean givens per puzzle.
+    mean_givens: f64,
+    /// Wall-clock seconds.
+    elapsed_seconds: f64,
+    /// Worker threads.
+    threads: usize,
+    /// True when the run was interrupted before the end.
+    interrupted: bool,
+    /// True when every puzzle was made and written.
+    complete: bool,
+}
+
+impl Facts {
+    fn of(
+        seed: u64,
+        er: Option<(u8, u8)>,
+        config: &GenerateConfig,
+        report: &GenerateReport,
+    ) -> Facts {
+        Facts {
+            command: "generate",
+            puzzles: report.puzzles,
+            seed,
+            attempts: report.attempts,
+            er: er.map(|(lo, hi)| [f64::from(lo) / 10.0, f64::from(hi) / 10.0]),
+            tried: er.map(|_| report.rated),
+            mean_givens: report.givens as f64 / report.puzzles.max(1) as f64,
+            elapsed_seconds: report.elapsed.as_secs_f64(),
+            threads: config.threads,
+            interrupted: report.interrupted,
+            complete: !report.interrupted && !report.broken_pipe,
+        }
+    }
 }
 
 /// The spec the flags ask for (validated by [`Generator::new`]).
@@ -97,9 +157,15 @@ fn summary(seed: u64, config: &GenerateConfig, report: &GenerateReport) -> Strin
     } else {
         format!("{rate:.0}")
     };
+    // With --er, how many candidates were rated to keep them.
+    let tried = if report.rated > 0 {
+        format!(", {} candidates rated", report.rated)
+    } else {
+        String::new()
+    };
     format!(
         "batchdoku generate: {} puzzles (seed {seed}, {:.1} givens on average, {:.2} \
-         attempts/puzzle) in {secs:.2} s, {rate} puzzles/s, {} thread{}{}",
+         attempts/puzzle{tried}) in {secs:.2} s, {rate} puzzles/s, {} thread{}{}",
         report.puzzles,
         report.givens as f64 / n,
         report.attempts as f64 / n,

@@ -7,8 +7,11 @@ use std::sync::atomic::Ordering;
 
 use anyhow::Context;
 
-use crate::cli::report::{self, Format, InputInfo, ReportJob, ReportOptions, RunFacts, RunOptions};
-use batchdoku::batch::{Column, Status, Totals};
+use crate::cli::report::{
+    self, Format, InputInfo, RatingSource, ReportJob, ReportOptions, RunFacts, RunOptions,
+};
+use batchdoku::batch::{Column, RateJob, Status, Totals};
+use batchdoku::InputFormat;
 
 use super::{conclude_saying, open_outputs, pass, settings, Ending};
 use crate::cli::args::{ReportArgs, RowArgs};
@@ -27,6 +30,41 @@ fn refuse_row_flags(args: &ReportArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Opens the inputs, keeping their columns when they may hold ratings (an
+/// `er` column): CSV or JSONL inputs, or any files when the format is
+/// detected (a file whose format has no columns is opened again without).
+/// Standard input is read for columns only with `--input-format csv|jsonl`:
+/// it cannot be opened twice.
+fn open_reading_ratings(
+    args: &ReportArgs,
+    paths: &[String],
+) -> anyhow::Result<(io::Inputs, crate::cli::args::RecordArgs)> {
+    let mut records = args.records.clone();
+    let keyed = matches!(records.input_format, InputFormat::Csv | InputFormat::Jsonl);
+    let detectable = records.input_format == InputFormat::Auto && !paths.iter().any(|p| p == "-");
+    if !args.rate && (keyed || detectable) {
+        records.keep_columns = true;
+        match io::open_inputs(paths, None, &records) {
+            // Inputs whose columns differ are read without them (no
+            // ratings) when they can be opened again, rather than refused.
+            Ok(inputs) if same_columns(&inputs.0) || paths.iter().any(|p| p == "-") => {
+                return Ok((inputs, records))
+            }
+            Ok(_) => records.keep_columns = false,
+            Err(e) if keyed => return Err(e),
+            Err(_) => records.keep_columns = false,
+        }
+    }
+    Ok((io::open_inputs(paths, None, &records)?, records))
+}
+
+/// Whether every input that has columns has the same ones.
+fn same_columns(inputs: &[batchdoku::batch::Input]) -> bool {
+    let mut named = inputs.iter().filter_map(|i| i.kept_names());
+    let first = named.next();
+    named.all(|n| Some(n) == first)
 }
 
 /// Runs `report`.
@@ -49,7 +87,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
     };
     let paths = args.inputs.paths();
     let mut outputs = open_outputs(&args.run, &args.records, &paths)?;
-    let inputs = io::open_inputs(&paths, None, &args.records)?;
+    let (inputs, records) = open_reading_ratings(args, &paths)?;
     let bytes_read = inputs.1.clone();
     let mut info: Vec<InputInfo> = inputs
         .0
@@ -69,7 +107,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
     let config = settings(
         &args.run,
         &rows,
-        &args.records,
+        &records,
         Vec::new(),
         Column::Solution,
         &[&inputs.0],
@@ -86,12 +124,19 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
         column: args.records.column.clone(),
         classes: args.classes,
         score: args.score.clone(),
+        rate: args.rate,
         batch_size: config.batch_size,
+    };
+    let ratings = if args.rate {
+        Some(RatingSource::Rate(RateJob::default()))
+    } else {
+        RatingSource::from_columns(&config.kept_names)
     };
     let job = ReportJob::new(
         ReportOptions {
             classes: args.classes,
             score,
+            ratings,
         },
         config.threads,
     );

@@ -13,6 +13,8 @@ use std::collections::BTreeMap;
 use batchdoku::batch::{Row, Status};
 use batchdoku::Grid;
 
+use super::ratings::{ErTally, Outcome};
+
 /// The first invalid records a report lists (the rest are counted).
 pub const ERRORS_SHOWN: usize = 20;
 
@@ -191,6 +193,8 @@ pub struct Aggregate {
     pub backtracks_sum: u64,
     /// Best scores, when scored.
     pub scores: ScoreHistogram,
+    /// Rating outcomes, when the report has ratings.
+    pub ratings: ErTally,
 }
 
 impl Default for Aggregate {
@@ -207,6 +211,7 @@ impl Default for Aggregate {
             guesses_sum: 0,
             backtracks_sum: 0,
             scores: ScoreHistogram::default(),
+            ratings: ErTally::default(),
         }
     }
 }
@@ -237,6 +242,11 @@ impl Aggregate {
             }
             _ => {}
         }
+    }
+
+    /// Counts one valid puzzle's rating outcome.
+    pub fn add_rating(&mut self, outcome: Outcome) {
+        self.ratings.add(outcome);
     }
 
     /// Keeps the error of `row` if it is among the first
@@ -272,6 +282,7 @@ impl Aggregate {
         self.guesses_sum += other.guesses_sum;
         self.backtracks_sum += other.backtracks_sum;
         self.scores.merge(other.scores);
+        self.ratings.merge(&other.ratings);
         self.errors.extend(other.errors);
         self.errors.sort_by_key(|e| e.index);
         self.errors.truncate(ERRORS_SHOWN);

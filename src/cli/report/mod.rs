@@ -27,6 +27,7 @@ mod largest;
 mod markdown;
 mod plot;
 mod provenance;
+mod ratings;
 mod summary;
 #[cfg(test)]
 mod tests;
@@ -35,6 +36,7 @@ mod text;
 use aggregate::Aggregate;
 use largest::{Example, LargestClasses};
 pub use provenance::{complete as complete_inputs, utc};
+pub use ratings::RatingSource;
 use summary::{ClassEntry, ClassExample, ClassSummary};
 pub use summary::{CorpusReport, InputInfo, RunFacts, RunOptions};
 
@@ -42,7 +44,7 @@ use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 use batchdoku::batch::Job;
-use batchdoku::batch::{ClassMap, EngineKind, ScoreJob, SolveJob};
+use batchdoku::batch::{ClassMap, EngineKind, RateJob, ScoreJob, SolveJob};
 
 /// A class's first record and its size.
 type ClassCount = (u64, u64);
@@ -127,6 +129,8 @@ pub struct ReportOptions {
     /// Score each puzzle that has solutions: the weights' name (`target`
     /// or a path) and the weights.
     pub score: Option<(String, Weights)>,
+    /// Where the ER distribution's ratings come from, if anywhere.
+    pub ratings: Option<RatingSource>,
 }
 
 /// The class tables of `--classes`.
@@ -166,6 +170,7 @@ pub struct ReportJob {
     solve: SolveJob,
     score: Option<(String, ScoreJob)>,
     classes: Option<Classes>,
+    ratings: Option<RatingSource>,
     shards: Box<[Mutex<Aggregate>]>,
 }
 
@@ -175,6 +180,8 @@ pub struct ReportScratch {
     scorer: Solver,
     canon: Canonicalizer,
     score_row: Row,
+    rater: Option<<RateJob as Job>::Scratch>,
+    rate_row: Row,
 }
 
 impl std::fmt::Debug for ReportScratch {
@@ -202,6 +209,7 @@ impl ReportJob {
                 )
             }),
             classes: options.classes.then(|| Classes::new(threads)),
+            ratings: options.ratings,
             shards: (0..threads.max(1))
                 .map(|_| Mutex::new(Aggregate::default()))
                 .collect(),
@@ -221,7 +229,8 @@ impl ReportJob {
             .as_ref()
             .map(|c| class_summary(c, total.valid()));
         let weights = self.score.as_ref().map(|(name, _)| name.as_str());
-        CorpusReport::new(&total, weights, classes, run)
+        let ratings = self.ratings.as_ref().map(RatingSource::name);
+        CorpusReport::new(&total, weights, ratings, classes, run)
     }
 }
 
@@ -234,6 +243,11 @@ impl Job for ReportJob {
             scorer: Solver::new(),
             canon: Canonicalizer::new(),
             score_row: Row::default(),
+            rater: match &self.ratings {
+                Some(RatingSource::Rate(job)) => Some(job.scratch()),
+                _ => None,
+            },
+            rate_row: Row::default(),
         }
     }
 
@@ -261,6 +275,21 @@ impl Job for ReportJob {
                     input: row.source.clone(),
                     puzzle: *puzzle,
                 });
+        }
+        if let Some(source) = &self.ratings {
+            let outcome = match (source, &mut scratch.rater) {
+                (RatingSource::Columns { er, status }, _) => {
+                    ratings::outcome_of_columns(record, *er, *status)
+                }
+                (RatingSource::Rate(job), Some(rater)) => {
+                    ratings::outcome_of_rating(job, rater, puzzle, record, &mut scratch.rate_row)
+                }
+                (RatingSource::Rate(_), None) => ratings::Outcome::Unrated,
+            };
+            self.shards[worker_slot(self.shards.len())]
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .add_rating(outcome);
         }
         if let Some((_, job)) = &self.score {
             if matches!(row.status, Status::Unique | Status::Multiple) {

@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::aggregate::{log_bin_range, Aggregate};
+use super::ratings::ErSummary;
 use batchdoku::batch::Status;
 
 /// Bins the best-score table and plot aim for.
@@ -29,6 +30,9 @@ pub struct CorpusReport {
     pub singles: SinglesSummary,
     /// Best scores, when `--score` was given.
     pub scores: Option<ScoreSummary>,
+    /// The ER distribution, when the input has an `er` column or `--rate`
+    /// was given.
+    pub ratings: Option<ErSummary>,
     /// Duplicates up to symmetry, when `--classes` was given.
     pub classes: Option<ClassSummary>,
     /// The run itself.
@@ -238,6 +242,8 @@ pub struct RunOptions {
     pub classes: bool,
     /// The weights scored with (`--score`), if any.
     pub score: Option<String>,
+    /// Whether the report rated each puzzle itself (`--rate`).
+    pub rate: bool,
     /// Records per batch.
     pub batch_size: usize,
 }
@@ -286,6 +292,7 @@ impl CorpusReport {
     pub fn new(
         total: &Aggregate,
         weights: Option<&str>,
+        ratings: Option<&'static str>,
         classes: Option<ClassSummary>,
         run: RunFacts,
     ) -> CorpusReport {
@@ -368,6 +375,7 @@ impl CorpusReport {
                     .collect(),
             },
             scores,
+            ratings: ratings.map(|source| total.ratings.summary(source)),
             classes,
             run: RunInfo {
                 date_utc,
@@ -391,11 +399,13 @@ impl CorpusReport {
     }
 
     /// The number of distributions the report plots (givens, guesses,
-    /// backtracks unless the same as guesses, singles, and best scores
-    /// when scored).
+    /// backtracks unless the same as guesses, singles, best scores when
+    /// scored, and ER when rated).
     #[cfg(test)]
     pub fn distribution_count(&self) -> usize {
-        3 + usize::from(!self.guesses_are_backtracks()) + usize::from(self.scores.is_some())
+        3 + usize::from(!self.guesses_are_backtracks())
+            + usize::from(self.scores.is_some())
+            + usize::from(self.ratings.is_some())
     }
 }
 

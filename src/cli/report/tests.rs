@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 
 use super::*;
-use batchdoku::batch::{self as pipeline, Config, Input, OutputFormat, Sink};
+use batchdoku::batch::{self as pipeline, Config, Input, OutputFormat, RateJob, Sink};
 use batchdoku::{parse_line, Canonicalizer, ReadOptions, Rng, Transform};
 
 /// The sample's puzzles (each has one solution).
@@ -126,6 +126,16 @@ fn solved_by_singles(p: &Grid) -> bool {
 
 /// Runs a report over `text` (one input file) on `threads` workers.
 fn report_of(text: &[u8], threads: usize, options: ReportOptions) -> CorpusReport {
+    report_reading(text, threads, options, &ReadOptions::default())
+}
+
+/// Runs a report over `text` read with `read`, on `threads` workers.
+fn report_reading(
+    text: &[u8],
+    threads: usize,
+    options: ReportOptions,
+    read: &ReadOptions,
+) -> CorpusReport {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("in.txt");
     std::fs::File::create(&path)
@@ -133,12 +143,7 @@ fn report_of(text: &[u8], threads: usize, options: ReportOptions) -> CorpusRepor
         .write_all(text)
         .unwrap();
     let counter = Arc::new(AtomicU64::new(0));
-    let input = Input::open(
-        path.to_str().unwrap(),
-        &ReadOptions::default(),
-        counter.clone(),
-    )
-    .unwrap();
+    let input = Input::open(path.to_str().unwrap(), read, counter.clone()).unwrap();
     let info = vec![InputInfo {
         name: input.name.to_string(),
         bytes: input.size,
@@ -200,6 +205,7 @@ fn all_options() -> ReportOptions {
     ReportOptions {
         classes: true,
         score: Some(("target".to_string(), Weights::target())),
+        ratings: Some(RatingSource::Rate(RateJob::default())),
     }
 }
 
@@ -350,4 +356,103 @@ fn format_follows_the_extension() {
     assert_eq!(Format::from_path(Path::new("r.md")), Some(Format::Markdown));
     assert_eq!(Format::from_path(Path::new("r.csv")), None);
     assert_eq!(Format::from_path(Path::new("report")), None);
+}
+
+/// The ER distribution with `--rate` against `RateJob` run directly on
+/// each line, and read back from `rate`-style columns (CSV and JSONL)
+/// with the same numbers; rows without a rating are not counted as 0.
+#[test]
+fn er_distribution_matches_the_rate_job() {
+    let text = corpus_text(120);
+    let job = RateJob::default();
+    let mut scratch = job.scratch();
+    let mut by_er = std::collections::BTreeMap::new();
+    let (mut limit, mut multiple, mut unsolvable) = (0u64, 0u64, 0u64);
+    let mut csv = String::from("puzzle,status,er\n");
+    let mut jsonl = String::new();
+    let mut blank_er = 0u64;
+    for line in text.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        let line = String::from_utf8_lossy(line);
+        let mut row = Row::default();
+        let (status, er) = match parse_line(line.as_bytes()) {
+            Ok(p) => {
+                job.process(&mut scratch, &p, &Record::default(), &mut row);
+                (row.status, row.ratings.map(|r| r.er))
+            }
+            Err(_) => (Status::Invalid, None),
+        };
+        match (status, er) {
+            (Status::Rated, Some(er)) => *by_er.entry(er).or_insert(0u64) += 1,
+            (Status::Limit, _) => limit += 1,
+            (Status::Multiple, _) => multiple += 1,
+            (Status::Unsolvable, _) => unsolvable += 1,
+            _ => {}
+        }
+        let er_text = er.map_or(String::new(), |e| format!("{}.{}", e / 10, e % 10));
+        let json_er = er.map_or("null".to_string(), |_| er_text.clone());
+        // Every fifth rated row loses its rating: counted as unrated.
+        let dropped = er.is_some() && by_er.values().sum::<u64>() % 5 == 0;
+        blank_er += u64::from(dropped);
+        let (csv_er, json_er) = if dropped {
+            (String::new(), "null".to_string())
+        } else {
+            (er_text, json_er)
+        };
+        csv.push_str(&format!("{line},{},{csv_er}\n", status.as_str()));
+        jsonl.push_str(&format!(
+            "{{\"puzzle\":{:?},\"status\":\"{}\",\"er\":{json_er}}}\n",
+            line.as_ref(),
+            status.as_str()
+        ));
+    }
+    let rated: u64 = by_er.values().sum();
+    assert!(
+        rated > 0 && multiple > 0,
+        "the corpus has rated and multiple puzzles"
+    );
+    let r = report_of(
+        &text,
+        2,
+        ReportOptions {
+            ratings: Some(RatingSource::Rate(job)),
+            ..ReportOptions::default()
+        },
+    );
+    let er = r.ratings.as_ref().unwrap();
+    assert_eq!(
+        (er.rated, er.limit, er.multiple, er.unsolvable, er.unrated),
+        (rated, limit, multiple, unsolvable, 0)
+    );
+    let bins: std::collections::BTreeMap<u8, u64> = er
+        .bins
+        .iter()
+        .filter(|b| b.puzzles > 0)
+        .map(|b| ((b.er * 10.0).round() as u8, b.puzzles))
+        .collect();
+    assert_eq!(bins, by_er);
+    let keep = ReadOptions {
+        keep_columns: true,
+        ..ReadOptions::default()
+    };
+    let names = ["status".to_string(), "er".to_string()];
+    for columns in [csv, jsonl] {
+        let r = report_reading(
+            columns.as_bytes(),
+            3,
+            ReportOptions {
+                ratings: RatingSource::from_columns(&names),
+                ..ReportOptions::default()
+            },
+            &keep,
+        );
+        let read = r.ratings.as_ref().unwrap();
+        assert_eq!(read.source, "columns");
+        assert_eq!(
+            (read.rated + read.unrated, read.limit, read.multiple),
+            (rated, limit, multiple)
+        );
+        assert_eq!(read.unrated, blank_er);
+        let markdown = render(&r, Format::Markdown);
+        assert!(markdown.contains("## Difficulty rating (ER)"), "{markdown}");
+    }
 }

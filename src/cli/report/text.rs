@@ -4,6 +4,7 @@
 //! the same thing.
 
 use super::provenance::shell_line;
+use super::ratings::{ErBin, ErSummary};
 use super::summary::{CorpusReport, InputInfo, LogDistribution, RecordTotals, RunInfo};
 
 /// The totals both pages show, named, in order (`records` first).
@@ -341,7 +342,56 @@ pub fn distributions(r: &CorpusReport) -> Vec<Distribution> {
             omitted,
         });
     }
+    if let Some(er) = &r.ratings {
+        out.push(er_distribution(er));
+    }
     out
+}
+
+/// The ER distribution: rated puzzles per ER in steps of 0.1; the note
+/// counts the puzzles without a rating by why.
+fn er_distribution(er: &ErSummary) -> Distribution {
+    let from = match er.source {
+        "rate" => "rated by the report (`--rate`, as `batchdoku rate`)",
+        _ => "from the input's `er` column (`batchdoku rate` output)",
+    };
+    let note = format!(
+        "Sudoku Explainer rating (ER) of the rated puzzles, {from}: {} rated, mean {}; \
+         without a rating: {} over the rater's budget (`limit`), {} with several solutions, \
+         {} with none, {} not rated in the input. Puzzles without a rating are not counted as 0.",
+        count(er.rated),
+        er.mean
+            .map_or_else(|| "–".to_string(), |m| format!("{m:.2}")),
+        count(er.limit),
+        count(er.multiple),
+        count(er.unsolvable),
+        count(er.unrated),
+    );
+    let label = |b: &ErBin| format!("{:.1}", b.er);
+    let (rows, omitted) = rows_of(
+        &er.bins,
+        |b| b.puzzles,
+        |b| {
+            vec![
+                label(b),
+                count(b.puzzles),
+                percent(share(b.puzzles, er.rated)),
+            ]
+        },
+    );
+    Distribution {
+        id: "er",
+        title: "Difficulty rating (ER)",
+        note,
+        x_desc: "ER",
+        y_desc: "puzzles",
+        labels: er.bins.iter().map(label).collect(),
+        values: er.bins.iter().map(|b| b.puzzles as f64).collect(),
+        percent: false,
+        columns: vec!["ER", "puzzles", "share"],
+        rows,
+        omitted,
+    }
 }
 
 fn log_distribution(

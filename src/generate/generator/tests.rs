@@ -249,3 +249,39 @@ fn a_stop_request_ends_the_retries() {
     let result = generator.puzzle(0, &mut Solver::new(), || true);
     assert_eq!(result, Err(GenerateError::Stopped));
 }
+
+/// With an ER target every kept puzzle rates in range; the candidates come
+/// from the plain generator's stream, so a first candidate in range is
+/// the plain puzzle itself; and the target keeps reproducibility.
+#[test]
+fn an_er_target_keeps_only_puzzles_in_range() {
+    use crate::rate::budget::Budget;
+    use crate::rate::Rater;
+    let spec = Spec {
+        clues: ClueTarget::AtLeast(30),
+        ..Spec::default()
+    };
+    let plain = Generator::new(spec, 3).unwrap();
+    let (min, max, limit) = (12, 15, 1_000_000);
+    let target = plain.clone().with_er(min, max, limit);
+    let mut solver = Solver::new();
+    let mut rater = Rater::new();
+    let mut er = |p: &Grid| rater.rate(p, Budget::new(limit)).ok().map(|r| r.er);
+    for i in 0..12 {
+        let g = target.puzzle(i, &mut solver, || false).unwrap();
+        let kept = er(&g.puzzle);
+        assert!(
+            kept.is_some_and(|e| (min..=max).contains(&e)),
+            "{i}: {kept:?}"
+        );
+        assert!(g.rated >= 1 && g.rated <= g.attempts, "{g:?}");
+        let first = plain.puzzle(i, &mut solver, || false).unwrap();
+        assert_eq!(first.rated, 0);
+        if er(&first.puzzle).is_some_and(|e| (min..=max).contains(&e)) {
+            assert_eq!((g.puzzle, g.rated), (first.puzzle, 1));
+        } else {
+            assert!(g.rated > 1, "{i}: the first candidate was out of range");
+        }
+        assert_eq!(target.puzzle(i, &mut Solver::new(), || false).unwrap(), g);
+    }
+}
