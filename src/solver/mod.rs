@@ -22,6 +22,8 @@
 //! own.
 
 mod arrange;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+mod arrange_x86;
 mod lanes;
 mod node;
 mod search;

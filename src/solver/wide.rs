@@ -327,29 +327,10 @@ mod x86 {
         (_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v))
     }
 
-    /// The element-wise kernels of [`super::arrange`], compiled with the
-    /// features of `$features` (the compiler widens their loops to that
-    /// path's vectors).
-    macro_rules! arrange_kernels {
-        ($features:literal) => {
-            #[target_feature(enable = $features)]
-            #[inline]
-            pub(super) fn arrangements(masks: &[Lanes; 9]) -> Arrangements {
-                super::super::arrange::arrangements(masks)
-            }
-
-            #[target_feature(enable = $features)]
-            #[inline]
-            pub(super) fn triads(masks: &mut [Lanes; 9]) -> u64 {
-                super::super::arrange::triads(masks)
-            }
-        };
-    }
-
     mod avx2 {
         use super::*;
 
-        arrange_kernels!("avx2,bmi1,bmi2,popcnt,lzcnt");
+        pub(super) use crate::solver::arrange_x86::avx2::{arrangements, triads};
 
         #[target_feature(enable = "avx2")]
         #[inline]
@@ -454,7 +435,7 @@ mod x86 {
     mod avx512 {
         use super::*;
 
-        arrange_kernels!("avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512bw,avx512dq");
+        pub(super) use crate::solver::arrange_x86::avx512::{arrangements, triads};
 
         #[target_feature(enable = "avx512f")]
         #[inline]
