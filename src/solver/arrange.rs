@@ -235,7 +235,7 @@ mod tests {
     }
 
     /// Random band masks, sparse enough that some digits are forced.
-    pub(crate) fn random_masks(rng: &mut Rng) -> [Lanes; 9] {
+    fn random_masks(rng: &mut Rng) -> [Lanes; 9] {
         std::array::from_fn(|_| {
             let mut l = Lanes::ZERO;
             for b in 0..3 {

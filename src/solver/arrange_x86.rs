@@ -199,11 +199,13 @@ macro_rules! kernels {
 pub(crate) mod avx2 {
     use super::*;
 
+    /// The vector: two digits' masks.
     type V = __m256i;
 
     /// Digits per vector.
     const DIGITS: usize = 2;
 
+    /// Digits `d..d + DIGITS` (zero past digit 8).
     #[target_feature(enable = "avx2")]
     #[inline]
     fn load(masks: &[Lanes; 9], d: usize) -> V {
@@ -215,6 +217,7 @@ pub(crate) mod avx2 {
         unsafe { _mm256_loadu_si256(masks[d..].as_ptr().cast()) }
     }
 
+    /// Stores digits `d..d + DIGITS` (only digit 8 for the last vector).
     #[target_feature(enable = "avx2")]
     #[inline]
     fn store(masks: &mut [Lanes; 9], d: usize, v: V) {
@@ -225,60 +228,70 @@ pub(crate) mod avx2 {
         unsafe { _mm256_storeu_si256(masks[d..].as_mut_ptr().cast(), v) }
     }
 
+    /// `x` in every lane.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn splat(x: u32) -> V {
         _mm256_set1_epi32(x as i32)
     }
 
+    /// Lane-wise `a & b`.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn and(a: V, b: V) -> V {
         _mm256_and_si256(a, b)
     }
 
+    /// Lane-wise `a | b`.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn or(a: V, b: V) -> V {
         _mm256_or_si256(a, b)
     }
 
+    /// Lane-wise `a & !b`.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn andnot(a: V, b: V) -> V {
         _mm256_andnot_si256(b, a)
     }
 
+    /// Lane-wise `a + b`.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn add(a: V, b: V) -> V {
         _mm256_add_epi32(a, b)
     }
 
+    /// Lane-wise `a >> n`.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn shr(a: V, n: i32) -> V {
         _mm256_srl_epi32(a, _mm_cvtsi32_si128(n))
     }
 
+    /// Lane-wise `a << n`.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn shl(a: V, n: i32) -> V {
         _mm256_sll_epi32(a, _mm_cvtsi32_si128(n))
     }
 
+    /// Each band lane gets the next band's value (lanes 1, 2, 0, 3 of each four).
     #[target_feature(enable = "avx2")]
     #[inline]
     fn next_band(a: V) -> V {
         _mm256_shuffle_epi32::<NEXT_BAND>(a)
     }
 
+    /// Each band lane gets the value of the band after next (lanes 2, 0, 1, 3).
     #[target_feature(enable = "avx2")]
     #[inline]
     fn after_next_band(a: V) -> V {
         _mm256_shuffle_epi32::<AFTER_NEXT_BAND>(a)
     }
 
+    /// Lane `j` (0..3) of each four: bits `3j..3j + 3` of it; lane 3: zero.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn fields(a: V) -> V {
@@ -288,6 +301,7 @@ pub(crate) mod avx2 {
         _mm256_and_si256(_mm256_srlv_epi32(a, shifts), keep)
     }
 
+    /// One bit per lane where `a` and `b` are equal.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn eq_bits(a: V, b: V) -> u64 {
@@ -295,18 +309,21 @@ pub(crate) mod avx2 {
         u64::from(_mm256_movemask_ps(_mm256_castsi256_ps(eq)) as u8)
     }
 
+    /// One bit per lane where `a` and `b` differ.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn ne_bits(a: V, b: V) -> u64 {
         !eq_bits(a, b) & 0xFF
     }
 
+    /// The two 128-bit halves.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn halves(v: V) -> (__m128i, __m128i) {
         (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v))
     }
 
+    /// The lane-wise sum of the 128-bit groups.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn fold_sum(v: V) -> __m128i {
@@ -314,6 +331,7 @@ pub(crate) mod avx2 {
         _mm_add_epi32(a, b)
     }
 
+    /// Merges the "at least one / two / three" counts of the 128-bit groups into one.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn fold3(once: V, twice: V, thrice: V) -> (__m128i, __m128i, __m128i) {
@@ -321,6 +339,7 @@ pub(crate) mod avx2 {
         merge_three((o0, t0, h0), (o1, t1, h1))
     }
 
+    /// `x` in every 128-bit group.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn broadcast(x: __m128i) -> V {
@@ -334,11 +353,13 @@ pub(crate) mod avx2 {
 pub(crate) mod avx512 {
     use super::*;
 
+    /// The vector: four digits' masks.
     type V = __m512i;
 
     /// Digits per vector.
     const DIGITS: usize = 4;
 
+    /// Digits `d..d + DIGITS` (zero past digit 8).
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn load(masks: &[Lanes; 9], d: usize) -> V {
@@ -350,6 +371,7 @@ pub(crate) mod avx512 {
         unsafe { _mm512_loadu_si512(masks[d..].as_ptr().cast()) }
     }
 
+    /// Stores digits `d..d + DIGITS` (only digit 8 for the last vector).
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn store(masks: &mut [Lanes; 9], d: usize, v: V) {
@@ -360,60 +382,70 @@ pub(crate) mod avx512 {
         unsafe { _mm512_storeu_si512(masks[d..].as_mut_ptr().cast(), v) }
     }
 
+    /// `x` in every lane.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn splat(x: u32) -> V {
         _mm512_set1_epi32(x as i32)
     }
 
+    /// Lane-wise `a & b`.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn and(a: V, b: V) -> V {
         _mm512_and_si512(a, b)
     }
 
+    /// Lane-wise `a | b`.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn or(a: V, b: V) -> V {
         _mm512_or_si512(a, b)
     }
 
+    /// Lane-wise `a & !b`.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn andnot(a: V, b: V) -> V {
         _mm512_andnot_si512(b, a)
     }
 
+    /// Lane-wise `a + b`.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn add(a: V, b: V) -> V {
         _mm512_add_epi32(a, b)
     }
 
+    /// Lane-wise `a >> n`.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn shr(a: V, n: i32) -> V {
         _mm512_srl_epi32(a, _mm_cvtsi32_si128(n))
     }
 
+    /// Lane-wise `a << n`.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn shl(a: V, n: i32) -> V {
         _mm512_sll_epi32(a, _mm_cvtsi32_si128(n))
     }
 
+    /// Each band lane gets the next band's value (lanes 1, 2, 0, 3 of each four).
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn next_band(a: V) -> V {
         _mm512_shuffle_epi32::<NEXT_BAND>(a)
     }
 
+    /// Each band lane gets the value of the band after next (lanes 2, 0, 1, 3).
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn after_next_band(a: V) -> V {
         _mm512_shuffle_epi32::<AFTER_NEXT_BAND>(a)
     }
 
+    /// Lane `j` (0..3) of each four: bits `3j..3j + 3` of it; lane 3: zero.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn fields(a: V) -> V {
@@ -423,12 +455,14 @@ pub(crate) mod avx512 {
         _mm512_and_si512(_mm512_srlv_epi32(a, shifts), keep)
     }
 
+    /// One bit per lane where `a` and `b` are equal.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn eq_bits(a: V, b: V) -> u64 {
         u64::from(_mm512_cmpeq_epi32_mask(a, b))
     }
 
+    /// One bit per lane where `a` and `b` differ.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn ne_bits(a: V, b: V) -> u64 {
@@ -447,6 +481,7 @@ pub(crate) mod avx512 {
         ]
     }
 
+    /// The lane-wise sum of the 128-bit groups.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn fold_sum(v: V) -> __m128i {
@@ -454,6 +489,7 @@ pub(crate) mod avx512 {
         _mm_add_epi32(_mm_add_epi32(a, b), _mm_add_epi32(c, d))
     }
 
+    /// Merges the "at least one / two / three" counts of the 128-bit groups into one.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn fold3(once: V, twice: V, thrice: V) -> (__m128i, __m128i, __m128i) {
@@ -463,6 +499,7 @@ pub(crate) mod avx512 {
         merge_three(a, b)
     }
 
+    /// `x` in every 128-bit group.
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn broadcast(x: __m128i) -> V {

@@ -694,7 +694,7 @@ impl Node {
             (true, a.stack_totals, a.stack_pairs),
         ] {
             for (k, &total) in totals.iter().enumerate() {
-                if pairs & DIGITS << k != 0 && best.map_or(true, |(t, _, _)| total < t) {
+                if pairs & DIGITS << k != 0 && best.is_none_or(|(t, _, _)| total < t) {
                     best = Some((total, is_stack, k));
                 }
             }
