@@ -21,6 +21,9 @@
 //! showing that layout. [`Visitor`] has an example of a visitor of one's
 //! own.
 
+mod arrange;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+mod arrange_x86;
 mod lanes;
 mod node;
 mod search;
@@ -311,14 +314,30 @@ impl Solver {
     /// at each node and solution, and returns the search's counters.
     /// Contradictory givens are reported without searching, as by
     /// [`Grid::first_conflict`]. See [`Visitor`] for an example.
+    ///
+    /// This search always branches on cells (easy mode), so that
+    /// [`Visitor::choose_digit`] is asked at every branch; finding and
+    /// counting solutions through [`Engine`] also uses the hard mode on
+    /// hard puzzles (see `docs/DESIGN.md`).
     pub fn search<V: Visitor>(
         &mut self,
         puzzle: &Grid,
         visitor: &mut V,
     ) -> Result<Stats, Conflict> {
+        self.run(puzzle, visitor, false)
+    }
+
+    /// [`search`](Self::search), in hard mode too when `allow_hard` and
+    /// the puzzle meets the rule.
+    fn run<V: Visitor>(
+        &mut self,
+        puzzle: &Grid,
+        visitor: &mut V,
+        allow_hard: bool,
+    ) -> Result<Stats, Conflict> {
         // Loading the givens fails exactly when two of them clash; only
         // then is the (slower) conflict report built.
-        match self.search.run(puzzle, visitor) {
+        match self.search.run(puzzle, visitor, allow_hard) {
             Some(stats) => Ok(stats),
             None => match puzzle.first_conflict() {
                 Some(conflict) => Err(conflict),
@@ -335,7 +354,7 @@ impl Solver {
 impl Engine for Solver {
     fn count_solutions_up_to(&mut self, puzzle: &Grid, limit: u64) -> Result<Outcome, Conflict> {
         let mut counter = CountUpTo::new(limit);
-        let stats = self.search(puzzle, &mut counter)?;
+        let stats = self.run(puzzle, &mut counter, true)?;
         Ok(Outcome {
             solutions: counter.count,
             solution: counter.first,
@@ -345,7 +364,7 @@ impl Engine for Solver {
 
     fn solve_first(&mut self, puzzle: &Grid) -> Result<Outcome, Conflict> {
         let mut first = FirstSolution::default();
-        let stats = self.search(puzzle, &mut first)?;
+        let stats = self.run(puzzle, &mut first, true)?;
         Ok(Outcome {
             solutions: u64::from(first.solution.is_some()),
             solution: first.solution,

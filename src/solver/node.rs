@@ -54,8 +54,9 @@
 
 use super::lanes::Lanes;
 use super::tables::{
-    box_nine, lone_in_full_rows, segments, transpose_groups, BAND, BAND_PEERS, BOX_CELLS, COLUMN_0,
-    MATCHED_CELLS, MATCHED_SEGMENTS, ONES_IN_NINE, ROW, SPREAD_EIGHT,
+    box_nine, lone_in_full_rows, segments, transpose_groups, ARRANGEMENTS, BAND, BAND_PEERS,
+    BOX_CELLS, COLUMN_0, MATCHED_CELLS, MATCHED_SEGMENTS, ONES_IN_NINE, ROW, SEGMENT_CELLS,
+    SPREAD_EIGHT,
 };
 use super::wide::Wide;
 use crate::grid::{Grid, CELLS};
@@ -113,12 +114,14 @@ impl Seen {
     }
 
     /// Resets to `state`, a fixed point of propagation except that the
-    /// mask of digit `d` in band `b` has changed since.
+    /// masks of digit `d` in the bands of `bands` (bit `b` for band `b`,
+    /// at least one) have changed since.
     #[inline(always)]
-    pub(crate) fn resume<W: Wide>(&mut self, state: &Node, d: usize, b: usize) {
-        self.pending = 1 << (4 * d + b);
+    pub(crate) fn resume<W: Wide>(&mut self, state: &Node, d: usize, bands: u32) {
+        self.pending = u64::from(bands) << (4 * d);
         // Whole-vector writes: the stack pass loads these as vectors, and
         // a narrow store cannot be forwarded to a wide load.
+        let b = bands.trailing_zeros() as usize & 3;
         let flipped = state.bands[d].with_lane(b, !state.bands[d].0[b]);
         W::copy(&mut self.stacks, &state.bands);
         self.stacks[d] = flipped;
@@ -150,6 +153,35 @@ fn pack(l: Lanes) -> u32 {
 #[inline(always)]
 fn columns_of(cells: u32) -> u32 {
     ((cells | cells >> 9 | cells >> 18) & ROW) * COLUMN_0
+}
+
+/// A branch of the hard mode: digit `digit` (0-based) has exactly two
+/// arrangements left in one band or stack, and each child keeps one of
+/// them (its masks ANDed with that child's `keep`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Split {
+    /// The digit split.
+    pub(crate) digit: usize,
+    /// The first child's masks, then the second's, for the digit.
+    pub(crate) keep: [Lanes; 2],
+    /// The bands whose masks the split changes (bit `b`).
+    pub(crate) bands: u32,
+}
+
+/// The two arrangements (of [`ARRANGEMENTS`]) that fit a segment
+/// pattern known to have exactly two.
+#[inline(always)]
+fn two_arrangements(pattern: usize) -> [u32; 2] {
+    let mut out = [0; 2];
+    let mut n = 0;
+    for a in ARRANGEMENTS {
+        if usize::from(a) & !pattern == 0 && n < 2 {
+            out[n] = u32::from(a);
+            n += 1;
+        }
+    }
+    debug_assert_eq!(n, 2, "pattern {pattern:09b} has not two arrangements");
+    out
 }
 
 /// One node of the search: what is placed and what each empty cell may
@@ -637,6 +669,83 @@ impl Node {
             }
         }
         best
+    }
+
+    /// The hard mode's triad rule (see [`Wide::triads`]); returns the
+    /// lanes changed (bit `4 * d + b`).
+    #[inline(always)]
+    pub(crate) fn triads<W: Wide>(&mut self) -> u64 {
+        W::triads(&mut self.bands)
+    }
+
+    /// The hard mode's branch: among the bands and stacks where some digit
+    /// has exactly two arrangements left, the one with the fewest
+    /// arrangements over all nine digits (ties: bands first, then the
+    /// lowest), split on the first such digit there. `None` when no digit
+    /// has two anywhere. Meant for a propagated state.
+    #[inline(always)]
+    pub(crate) fn split<W: Wide>(&self) -> Option<Split> {
+        let a = W::arrangements(&self.bands);
+        // Bit `4 * d` for every digit.
+        const DIGITS: u64 = 0x1_1111_1111;
+        let mut best: Option<(u32, bool, usize)> = None;
+        for (is_stack, totals, pairs) in [
+            (false, a.band_totals, a.band_pairs),
+            (true, a.stack_totals, a.stack_pairs),
+        ] {
+            for (k, &total) in totals.iter().enumerate() {
+                if pairs & DIGITS << k != 0 && best.is_none_or(|(t, _, _)| total < t) {
+                    best = Some((total, is_stack, k));
+                }
+            }
+        }
+        let (_, is_stack, k) = best?;
+        let pairs = if is_stack {
+            a.stack_pairs
+        } else {
+            a.band_pairs
+        };
+        let d = (pairs & DIGITS << k).trailing_zeros() as usize / 4;
+        let mask = self.bands[d];
+        let all = Lanes::bands(BAND);
+        if !is_stack {
+            let [x, y] = two_arrangements(segments(mask.0[k]));
+            let keep = |a: u32| all.with_lane(k, SEGMENT_CELLS[a as usize]);
+            return Some(Split {
+                digit: d,
+                keep: [keep(x), keep(y)],
+                bands: 1 << k,
+            });
+        }
+        // Stack `k`: bit `3 * b + c` when band `b` has column `3k + c`.
+        let pattern = (0..3).fold(0, |p, b| {
+            let m = mask.0[b];
+            let columns = (m | m >> 9 | m >> 18) >> (3 * k) & 7;
+            p | (columns as usize) << (3 * b)
+        });
+        let [x, y] = two_arrangements(pattern);
+        let keep = |a: u32| {
+            let mut l = all;
+            for b in 0..3 {
+                let off = (7 & !(a >> (3 * b))) << (3 * k);
+                l.0[b] = BAND & !(off * COLUMN_0);
+            }
+            l
+        };
+        Some(Split {
+            digit: d,
+            keep: [keep(x), keep(y)],
+            bands: 0b111,
+        })
+    }
+
+    /// Keeps only `keep` of digit `d`'s masks (a child of a [`Split`]);
+    /// returns the lanes changed (bit `4 * d + b`).
+    #[inline(always)]
+    pub(crate) fn restrict(&mut self, d: usize, keep: Lanes) -> u64 {
+        let changed = u64::from(self.bands[d].and_not(keep).nonzero()) << (4 * d);
+        self.bands[d] = self.bands[d].and(keep);
+        changed
     }
 
     /// The first empty cell with the fewest candidates, by counting (the

@@ -7,13 +7,21 @@
 //! A guess on cell `c` with digit `d` pushes a copy of the current state
 //! with `d` removed from `c` (the untried alternatives), then places `d`.
 //! Backtracking pops that copy and carries on from it (propagation starts
-//! from the one mask the removal changed: the search keeps a work list of
+//! from the masks the removal changed: the search keeps a work list of
 //! changed masks, `seen`, and propagation looks only at those). Each frame
-//! on the stack belongs
-//! to one branch point on the current path and each branch point fills at
-//! least one more cell, so 81 frames always suffice.
+//! on the stack belongs to one branch point on the current path (see
+//! `FRAMES` for how many a path can need).
+//!
+//! Two modes, chosen per puzzle. Easy mode branches on a cell (as above).
+//! Hard mode, for puzzles whose propagated root still has
+//! [`HARD_FROM_EMPTY`] empty cells or that have made
+//! [`HARD_AFTER_GUESSES`] guesses, adds tdoku's two rules: the triad rule
+//! at every fixed point, and a branch on a digit with exactly two
+//! arrangements left in the band or stack with the fewest arrangements
+//! over all digits (the cell branch when there is none). A visitor's
+//! `choose_cell` wins over either.
 
-use super::node::{Node, Seen};
+use super::node::{Node, Seen, Split};
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 use super::wide::{Avx2, Avx512};
 use super::wide::{Narrow, SimdPath, Wide};
@@ -31,21 +39,42 @@ use crate::grid::{Grid, CELLS};
 /// guess.
 const STACK_PASS_MIN_EMPTY: u32 = 35;
 
+/// A puzzle whose root, propagated, still has at least this many empty
+/// cells is searched in hard mode from the start.
+const HARD_FROM_EMPTY: u32 = 50;
+
+/// Any other puzzle switches to hard mode once it has made this many
+/// guesses.
+const HARD_AFTER_GUESSES: u64 = 16;
+
+/// The frames a path can need: one per cell guess (each fills a cell) and
+/// one per split (each leaves its digit one arrangement in its band or
+/// stack, so no later split on the path takes the same digit there: at
+/// most 27 per band and 27 per stack).
+const FRAMES: usize = CELLS + 54;
+
 /// A saved alternative: the state to resume, and the digit (0-based) and
-/// band of the mask the removal of the tried digit changed.
+/// bands (bit `b`) of the masks that differ from the state the guess was
+/// made on.
 #[derive(Clone, Copy)]
 struct Frame {
     state: Node,
     digit: u8,
-    band: u8,
+    bands: u8,
 }
 
 /// The reusable search machinery: one per worker thread, reused for every
 /// puzzle, so the search itself never touches the heap.
 pub(crate) struct Search {
-    stack: Box<[Frame; CELLS]>,
+    stack: Box<[Frame; FRAMES]>,
     seen: Seen,
     path: SimdPath,
+    /// Whether the current puzzle is searched in hard mode: triads at
+    /// every fixed point, the stack pass at every node, and branching on
+    /// a digit's two arrangements in a band or stack (see `expand`).
+    hard: bool,
+    /// Whether the current search may enter hard mode.
+    allow_hard: bool,
 }
 
 impl Search {
@@ -56,12 +85,14 @@ impl Search {
         let frame = Frame {
             state: Node::blank(),
             digit: 0,
-            band: 0,
+            bands: 1,
         };
         Search {
-            stack: Box::new([frame; CELLS]),
+            stack: Box::new([frame; FRAMES]),
             seen: Seen::blank(),
             path,
+            hard: false,
+            allow_hard: false,
         }
     }
 
@@ -73,7 +104,17 @@ impl Search {
     /// Runs the search over all completions of `puzzle` until the visitor
     /// stops it or the tree is exhausted; `None` when two givens clash.
     /// The loop runs as compiled for the search's [`SimdPath`].
-    pub(crate) fn run<V: Visitor>(&mut self, puzzle: &Grid, visitor: &mut V) -> Option<Stats> {
+    ///
+    /// With `allow_hard`, a puzzle that meets the hard mode's rule is
+    /// searched in that mode; without it (a visitor that steers the digit
+    /// order, which only the cell branch asks for), always in easy mode.
+    pub(crate) fn run<V: Visitor>(
+        &mut self,
+        puzzle: &Grid,
+        visitor: &mut V,
+        allow_hard: bool,
+    ) -> Option<Stats> {
+        self.allow_hard = allow_hard;
         match self.path {
             // SAFETY: `new` checked that the CPU has the path's features.
             #[cfg(all(feature = "simd", target_arch = "x86_64"))]
@@ -110,6 +151,7 @@ impl Search {
         let mut cur = Node::blank();
         cur.load(puzzle).ok()?;
         self.seen = Seen::blank();
+        self.hard = false;
         let mut alive = true;
         loop {
             if alive {
@@ -132,7 +174,7 @@ impl Search {
             // Everything but the mask the removal changed is at a fixed
             // point; mark that one as changed.
             self.seen
-                .resume::<W>(&frame.state, frame.digit as usize, frame.band as usize);
+                .resume::<W>(&frame.state, frame.digit as usize, u32::from(frame.bands));
             alive = true;
         }
     }
@@ -152,11 +194,27 @@ impl Search {
         // thirds on 17-clue and top1465 puzzles) but on fuller ones it
         // costs more than the guesses it saves (BENCHMARKS.md, issue 7
         // third and sixth rounds).
-        self.seen.stack_pass_from = if *depth == 0 { 1 } else { STACK_PASS_MIN_EMPTY };
+        // Hard mode runs it everywhere (with triads, it is what makes the
+        // arrangement counts small).
+        self.seen.stack_pass_from = if *depth == 0 || self.hard {
+            1
+        } else {
+            STACK_PASS_MIN_EMPTY
+        };
         loop {
             if cur.propagate::<W>(&mut self.seen).is_err() {
                 stats.dead_ends += 1;
                 return Step::Backtrack;
+            }
+            if *depth == 0 && self.allow_hard && cur.empty_count() >= HARD_FROM_EMPTY {
+                self.hard = true;
+            }
+            if self.hard {
+                let changed = cur.triads::<W>();
+                if changed != 0 {
+                    self.seen.changed(changed);
+                    continue;
+                }
             }
             match visitor.enter(cur) {
                 Flow::Continue => break,
@@ -170,6 +228,10 @@ impl Search {
         }
         let choice = match visitor.choose_cell() {
             Some(cell) if cur.candidates(cell) != 0 => Some((cell / 27, (cell % 27) as u32)),
+            _ if self.hard => match cur.split::<W>() {
+                Some(split) => return self.split::<W>(cur, split, depth, stats),
+                None => cur.branch_cell::<W>(),
+            },
             _ => cur.branch_cell::<W>(),
         };
         let Some((band, bit)) = choice else {
@@ -182,12 +244,12 @@ impl Search {
         let m = cur.candidates(cell);
         let digit = visitor.choose_digit(cell, m);
         debug_assert!(m >> digit & 1 == 1, "the visitor chose a non-candidate");
-        stats.guesses += 1;
+        self.count_guess(stats);
         let frame = &mut self.stack[*depth];
         frame.state.copy_from::<W>(cur);
         frame.state.remove_candidate(digit, band, bit);
         frame.digit = digit as u8;
-        frame.band = band as u8;
+        frame.bands = 1 << band;
         *depth += 1;
         match cur.place::<W>(digit, band, bit) {
             Ok(changed) => {
@@ -199,6 +261,43 @@ impl Search {
                 Step::Backtrack
             }
         }
+    }
+}
+
+impl Search {
+    /// Counts a guess; the puzzle goes to hard mode once it has made
+    /// [`HARD_AFTER_GUESSES`].
+    #[inline(always)]
+    fn count_guess(&mut self, stats: &mut Stats) {
+        stats.guesses += 1;
+        if stats.guesses >= HARD_AFTER_GUESSES && self.allow_hard {
+            self.hard = true;
+        }
+    }
+
+    /// Branches on `split`: saves the second child, goes on with the
+    /// first.
+    #[inline(always)]
+    fn split<W: Wide>(
+        &mut self,
+        cur: &mut Node,
+        split: Split,
+        depth: &mut usize,
+        stats: &mut Stats,
+    ) -> Step {
+        self.count_guess(stats);
+        let d = split.digit;
+        let frame = &mut self.stack[*depth];
+        frame.state.copy_from::<W>(cur);
+        frame.state.restrict(d, split.keep[1]);
+        frame.digit = d as u8;
+        frame.bands = split.bands as u8;
+        *depth += 1;
+        // Every lane the split may touch is checked again (at least one
+        // changed: each child drops the other's segments).
+        cur.restrict(d, split.keep[0]);
+        self.seen.changed(u64::from(split.bands) << (4 * d));
+        Step::Deeper
     }
 }
 

@@ -156,7 +156,12 @@ const PERMUTATIONS: [[usize; 3]; 6] = [
     [2, 1, 0],
 ];
 
-const fn build_matched_segments() -> [u16; 512] {
+/// The six row-to-box arrangements of a digit in a band, as segment
+/// patterns (one segment per row and per box). Read the other way, the
+/// six band-to-column arrangements of a digit in a stack.
+pub(super) const ARRANGEMENTS: [u16; 6] = build_arrangements();
+
+const fn build_arrangements() -> [u16; 6] {
     let mut masks = [0u16; 6];
     let mut i = 0;
     while i < 6 {
@@ -167,6 +172,11 @@ const fn build_matched_segments() -> [u16; 512] {
         }
         i += 1;
     }
+    masks
+}
+
+const fn build_matched_segments() -> [u16; 512] {
+    let masks = ARRANGEMENTS;
     let mut t = [0u16; 512];
     let mut p = 0;
     while p < 512 {

@@ -18,6 +18,7 @@
 
 use std::sync::OnceLock;
 
+use super::arrange::{self, Arrangements};
 use super::lanes::Lanes;
 
 /// The nine-digit operations of the search, per instruction set.
@@ -40,6 +41,14 @@ pub(crate) trait Wide {
 
     /// The cells held by at least one, two and three digits.
     fn at_least_three(masks: &[Lanes; 9]) -> (Lanes, Lanes, Lanes);
+
+    /// Every digit's arrangements left per band and stack (the hard
+    /// mode's branch choice; see [`arrange::arrangements`]).
+    fn arrangements(masks: &[Lanes; 9]) -> Arrangements;
+
+    /// The triad rule on every band (see [`arrange::triads`]); returns
+    /// the lanes changed.
+    fn triads(masks: &mut [Lanes; 9]) -> u64;
 }
 
 /// One 128-bit vector per digit: the [`Lanes`] operations (SSE2 on
@@ -86,6 +95,16 @@ impl Wide for Narrow {
             once = once.or(m);
         }
         (once, twice, thrice)
+    }
+
+    #[inline(always)]
+    fn arrangements(masks: &[Lanes; 9]) -> Arrangements {
+        arrange::arrangements(masks)
+    }
+
+    #[inline(always)]
+    fn triads(masks: &mut [Lanes; 9]) -> u64 {
+        arrange::triads(masks)
     }
 }
 
@@ -203,7 +222,7 @@ impl std::fmt::Display for SimdPath {
 /// `unsafe` calls sound.
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod x86 {
-    use super::{Lanes, Wide};
+    use super::{Arrangements, Lanes, Wide};
     use std::arch::x86_64::*;
 
     /// The features of [`super::SimdPath::Avx2`].
@@ -311,6 +330,8 @@ mod x86 {
     mod avx2 {
         use super::*;
 
+        pub(super) use crate::solver::arrange_x86::avx2::{arrangements, triads};
+
         #[target_feature(enable = "avx2")]
         #[inline]
         fn pair(masks: &[Lanes; 9], d: usize) -> __m256i {
@@ -413,6 +434,8 @@ mod x86 {
 
     mod avx512 {
         use super::*;
+
+        pub(super) use crate::solver::arrange_x86::avx512::{arrangements, triads};
 
         #[target_feature(enable = "avx512f")]
         #[inline]
@@ -552,6 +575,18 @@ mod x86 {
                     // SAFETY: as above.
                     unsafe { $module::at_least_three(masks) }
                 }
+
+                #[inline(always)]
+                fn arrangements(masks: &[Lanes; 9]) -> Arrangements {
+                    // SAFETY: as above.
+                    unsafe { $module::arrangements(masks) }
+                }
+
+                #[inline(always)]
+                fn triads(masks: &mut [Lanes; 9]) -> u64 {
+                    // SAFETY: as above.
+                    unsafe { $module::triads(masks) }
+                }
             }
         };
     }
@@ -595,6 +630,10 @@ mod tests {
             assert_eq!(W::differ(&a, &a), 0);
             assert_eq!(W::at_least_two(&a), Narrow::at_least_two(&a));
             assert_eq!(W::at_least_three(&a), Narrow::at_least_three(&a));
+            assert_eq!(W::arrangements(&a), Narrow::arrangements(&a));
+            let (mut wide, mut narrow) = (a, a);
+            assert_eq!(W::triads(&mut wide), Narrow::triads(&mut narrow));
+            assert_eq!(wide, narrow);
             let mut copy = [Lanes::ZERO; 9];
             W::copy(&mut copy, &a);
             assert_eq!(copy, a);
