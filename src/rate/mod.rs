@@ -4,5 +4,6 @@
 pub(crate) mod budget;
 pub(crate) mod cands;
 pub(crate) mod cells;
+pub(crate) mod chains;
 pub(crate) mod step;
 pub(crate) mod technique;
