@@ -31,43 +31,34 @@ struct Links {
     x: bool,
 }
 
-/// One potential met by the cycle walk, with the entry it came from.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    /// The potential.
-    node: u16,
-    /// The entry it follows from (`u32::MAX` for the start).
-    parent: u32,
-    /// Links from the start.
-    depth: u16,
-    /// For an "on" entry, its index in the path sets.
-    path: u32,
-}
-
 /// Reusable working memory of the search.
 pub(super) struct Scratch {
-    /// Every entry of the current cycle walk.
-    entries: Vec<Entry>,
-    /// For each "on" entry, the "off" potentials on its path (bit
-    /// `off - 729` of 729).
-    paths: Vec<[u64; 12]>,
-    /// The current layer and the next.
-    layer: Vec<u32>,
+    /// The current layer of the walk.
+    layer: Vec<u16>,
     /// The layer being built.
-    next: Vec<u32>,
-    /// For the forcing walks: the depth of each potential met.
+    next: Vec<u16>,
+    /// The depth (links from the start) of each potential met.
     depth: Vec<u16>,
+    /// The potential each potential met was first reached from.
+    parent: Vec<u16>,
+    /// For each "on" potential met, which closing potentials (see
+    /// [`cycles`]) lie on its path, one bit each.
+    closing_on_path: Vec<u8>,
+    /// The cycle closings of the current layer: (the "on" potential, the
+    /// closing "off" potential it implies).
+    closings: Vec<(u16, u16)>,
 }
 
 impl Scratch {
     /// Empty working memory.
     pub(super) fn new() -> Scratch {
         Scratch {
-            entries: Vec::with_capacity(1 << 12),
-            paths: Vec::with_capacity(node::CANDIDATES),
-            layer: Vec::with_capacity(1 << 10),
-            next: Vec::with_capacity(1 << 10),
+            layer: Vec::with_capacity(node::CANDIDATES),
+            next: Vec::with_capacity(node::CANDIDATES),
             depth: vec![0; node::NODES],
+            parent: vec![0; node::NODES],
+            closing_on_path: vec![0; node::NODES],
+            closings: Vec::with_capacity(64),
         }
     }
 }
@@ -168,6 +159,14 @@ fn cycle_kind(links: Links) -> (f64, u8, Technique) {
 }
 
 /// The cycle walk from `digit` on in `cell`, offering each cycle found.
+///
+/// Sudoku Explainer's walk meets "off" potentials once per path, but
+/// only the first meeting of each can reach an "on" potential not yet
+/// met, so the walk here is a plain breadth-first one; the other
+/// meetings matter only when they close a cycle, which only the few
+/// "closing" potentials (those that imply the start) can do: each time
+/// an "on" potential implies one that is not on its own path, a cycle
+/// of that length closes, in the order Sudoku Explainer meets it.
 #[allow(clippy::too_many_arguments)]
 fn cycles(
     cands: &Cands,
@@ -179,78 +178,81 @@ fn cycles(
     budget: &mut Budget,
 ) -> Result<(), OutOfBudget> {
     let start = node::on(cell, digit);
-    s.entries.clear();
-    s.paths.clear();
-    s.layer.clear();
-    s.entries.push(Entry {
-        node: start as u16,
-        parent: u32::MAX,
-        depth: 0,
-        path: 0,
+    let mut closing = [usize::MAX; 4];
+    let mut n = 0;
+    off_to_on_sources(cands, start, links, |q| {
+        closing[n] = q;
+        n += 1;
     });
-    s.paths.push([0; 12]);
-    s.layer.push(0);
-    let mut met_on = [CellSet::EMPTY; 9];
-    met_on[usize::from(digit - 1)].insert(cell);
-    let mut length = 0;
+    if n == 0 {
+        return Ok(());
+    }
+    let closing = &closing[..n];
+    let (base, sort_key, _) = cycle_kind(links);
+    let mut met = [[CellSet::EMPTY; 9]; 2];
+    mark(&mut met, start);
+    s.depth[start] = 0;
+    s.closing_on_path[start] = 0;
+    s.layer.clear();
+    s.layer.push(start as u16);
+    let mut iteration: u32 = 0;
     while !s.layer.is_empty() {
-        // "On" layer: every implied "off" not already on the path.
-        length += 1;
+        iteration += 1;
+        // Cycles closing in this iteration have 2 * iteration potentials.
+        if iteration >= 2 && !best.wants(&HintKey::new(base, 2 * iteration, sort_key)) {
+            break;
+        }
         s.next.clear();
+        s.closings.clear();
         for i in 0..s.layer.len() {
-            let at = s.layer[i];
-            let e = s.entries[at as usize];
-            let path = s.paths[e.path as usize];
-            let (entries, next) = (&mut s.entries, &mut s.next);
-            on_to_off(cands, usize::from(e.node), links, |q| {
-                let bit = q - node::CANDIDATES;
-                if path[bit / 64] >> (bit % 64) & 1 == 0 {
-                    next.push(entries.len() as u32);
-                    entries.push(Entry {
-                        node: q as u16,
-                        parent: at,
-                        depth: e.depth + 1,
-                        path: u32::MAX,
-                    });
+            let p = usize::from(s.layer[i]);
+            let on_path = s.closing_on_path[p];
+            let (next, closings, depth, parent) =
+                (&mut s.next, &mut s.closings, &mut s.depth, &mut s.parent);
+            on_to_off(cands, p, links, |q| {
+                if iteration >= 2 {
+                    if let Some(k) = closing.iter().position(|&c| c == q) {
+                        if on_path >> k & 1 == 0 {
+                            closings.push((p as u16, q as u16));
+                        }
+                    }
+                }
+                if mark(&mut met, q) {
+                    depth[q] = depth[p] + 1;
+                    parent[q] = p as u16;
+                    next.push(q as u16);
                 }
             });
         }
+        for i in 0..s.closings.len() {
+            let (p, q) = s.closings[i];
+            offer_cycle(cands, start, usize::from(p), usize::from(q), links, best, s);
+        }
         budget.spend(s.next.len() as u64 + 1)?;
         std::mem::swap(&mut s.layer, &mut s.next);
-        // "Off" layer: every implied "on" met for the first time; a
-        // return to the start closes a cycle.
-        length += 1;
         s.next.clear();
         for i in 0..s.layer.len() {
-            let at = s.layer[i];
-            let e = s.entries[at as usize];
-            let mut ons = [0usize; 4];
-            let mut n = 0;
-            off_to_on(cands, usize::from(e.node), links, |q| {
-                ons[n] = q;
-                n += 1;
+            let q = usize::from(s.layer[i]);
+            let p = usize::from(s.parent[q]);
+            let bit = closing
+                .iter()
+                .position(|&c| c == q)
+                .map_or(0, |k| 1u8 << k);
+            let on_path = s.closing_on_path[p] | bit;
+            let (next, depth, parent, paths) = (
+                &mut s.next,
+                &mut s.depth,
+                &mut s.parent,
+                &mut s.closing_on_path,
+            );
+            off_to_on(cands, q, links, |r| {
+                if mark(&mut met, r) {
+                    depth[r] = depth[q] + 1;
+                    parent[r] = q as u16;
+                    paths[r] = on_path;
+                    next.push(r as u16);
+                }
             });
-            for &q in &ons[..n] {
-                if length >= 4 && q == start {
-                    offer_cycle(cands, start, at, links, best, &s.entries);
-                }
-                let (qd, qc) = (usize::from(node::digit(q) - 1), node::cell(q));
-                if !met_on[qd].contains(qc) {
-                    met_on[qd].insert(qc);
-                    let parent_on = s.entries[e.parent as usize];
-                    let mut path = s.paths[parent_on.path as usize];
-                    let bit = usize::from(e.node) - node::CANDIDATES;
-                    path[bit / 64] |= 1 << (bit % 64);
-                    s.paths.push(path);
-                    s.next.push(s.entries.len() as u32);
-                    s.entries.push(Entry {
-                        node: q as u16,
-                        parent: at,
-                        depth: e.depth + 1,
-                        path: s.paths.len() as u32 - 1,
-                    });
-                }
-            }
         }
         budget.spend(s.next.len() as u64 + 1)?;
         std::mem::swap(&mut s.layer, &mut s.next);
@@ -258,43 +260,63 @@ fn cycles(
     Ok(())
 }
 
-/// Offers the cycle closed by "off" entry `last` coming back to `start`.
+/// The "off" potentials that imply `start` (an "on" potential): the
+/// other candidate of its cell if bivalue (Y links), the other place of
+/// its digit in a box, row or column with two (X links).
+fn off_to_on_sources(cands: &Cands, start: usize, links: Links, mut visit: impl FnMut(usize)) {
+    // The links are symmetric: what `start` off implies on, off implies it.
+    off_to_on(cands, node::conjugate(start), links, |q| visit(node::conjugate(q)));
+}
+
+/// Marks potential `q` met; whether it is new.
+#[inline(always)]
+fn mark(met: &mut [[CellSet; 9]; 2], q: usize) -> bool {
+    let set = &mut met[usize::from(!node::is_on(q))][usize::from(node::digit(q) - 1)];
+    let fresh = !set.contains(node::cell(q));
+    set.insert(node::cell(q));
+    fresh
+}
+
+/// Offers the cycle closed when "on" potential `p` implies `closing`,
+/// which implies the start again.
 fn offer_cycle(
     cands: &Cands,
     start: usize,
-    last: u32,
+    p: usize,
+    closing: usize,
     links: Links,
     best: &mut Best,
-    entries: &[Entry],
+    s: &Scratch,
 ) {
     let (base, sort_key, technique) = cycle_kind(links);
-    let complexity = u32::from(entries[last as usize].depth) + 1;
+    let complexity = u32::from(s.depth[p]) + 2;
     let key = HintKey::new(base, complexity, sort_key);
     if !best.wants(&key) {
         return;
     }
-    // The cycle's potentials: the start (as the closing "on") and every
-    // entry back to, not including, the first.
+    // The cycle's potentials: the start, the closing one, and the path
+    // from `p` back to the start.
     let mut cells = CellSet::single(node::cell(start));
     let mut seen_on = [CellSet::EMPTY; 9];
     let mut seen_off = [CellSet::EMPTY; 9];
-    let mut mark = |p: usize| {
-        let (c, d) = (node::cell(p), node::digit(p));
+    let mut mark_seen = |q: usize| {
+        let (c, d) = (node::cell(q), node::digit(q));
         let sees = PEER_SETS[c].and(cands.digit_cells(d));
-        let set = if node::is_on(p) {
+        let set = if node::is_on(q) {
             &mut seen_on
         } else {
             &mut seen_off
         };
         set[usize::from(d - 1)] = set[usize::from(d - 1)].or(sees);
     };
-    mark(start);
-    let mut at = last;
-    while entries[at as usize].parent != u32::MAX {
-        let p = usize::from(entries[at as usize].node);
-        cells.insert(node::cell(p));
-        mark(p);
-        at = entries[at as usize].parent;
+    mark_seen(start);
+    cells.insert(node::cell(closing));
+    mark_seen(closing);
+    let mut at = p;
+    while at != start {
+        cells.insert(node::cell(at));
+        mark_seen(at);
+        at = usize::from(s.parent[at]);
     }
     let mut step = Step::removing(technique, key.tenths());
     let mut any = false;
@@ -312,7 +334,7 @@ fn offer_cycle(
 
 /// The forcing chain from `digit` in `cell` assumed on (`from_on`) or
 /// off, offered when the walk reaches the same candidate in the other
-/// state.
+/// state (first reached: the shortest).
 #[allow(clippy::too_many_arguments)]
 fn forcing_chain(
     cands: &Cands,
@@ -324,6 +346,11 @@ fn forcing_chain(
     s: &mut Scratch,
     budget: &mut Budget,
 ) -> Result<(), OutOfBudget> {
+    let (base, sort_key, technique) = if links.y {
+        (7.0, 4, Technique::ForcingChain)
+    } else {
+        (6.6, 2, Technique::ForcingXChain)
+    };
     let start = if from_on {
         node::on(cell, digit)
     } else {
@@ -331,23 +358,22 @@ fn forcing_chain(
     };
     let target = node::conjugate(start);
     let mut met = [[CellSet::EMPTY; 9]; 2];
-    let mark = |met: &mut [[CellSet; 9]; 2], q: usize| -> bool {
-        let set = &mut met[usize::from(!node::is_on(q))][usize::from(node::digit(q) - 1)];
-        let fresh = !set.contains(node::cell(q));
-        set.insert(node::cell(q));
-        fresh
-    };
     mark(&mut met, start);
     s.depth[start] = 0;
     s.layer.clear();
-    s.layer.push(start as u32);
+    s.layer.push(start as u16);
     let mut found = None;
-    // Layers alternate; the start's own layer kind comes first.
+    // Layers alternate; the start's own kind comes first.
     let mut on_layer = from_on;
+    let mut layer_depth: u32 = 0;
     while !s.layer.is_empty() && found.is_none() {
+        // A target reached from this layer has layer_depth + 2 potentials.
+        if !best.wants(&HintKey::new(base, layer_depth + 2, sort_key)) {
+            return Ok(());
+        }
         s.next.clear();
         for i in 0..s.layer.len() {
-            let p = s.layer[i] as usize;
+            let p = usize::from(s.layer[i]);
             let (depth, next) = (&mut s.depth, &mut s.next);
             let mut visit = |q: usize| {
                 if q == target && found.is_none() {
@@ -355,7 +381,7 @@ fn forcing_chain(
                 }
                 if mark(&mut met, q) {
                     depth[q] = depth[p] + 1;
-                    next.push(q as u32);
+                    next.push(q as u16);
                 }
             };
             if on_layer {
@@ -370,14 +396,10 @@ fn forcing_chain(
         budget.spend(s.next.len() as u64 + 1)?;
         std::mem::swap(&mut s.layer, &mut s.next);
         on_layer = !on_layer;
+        layer_depth += 1;
     }
     let Some(complexity) = found else {
         return Ok(());
-    };
-    let (base, sort_key, technique) = if links.y {
-        (7.0, 4, Technique::ForcingChain)
-    } else {
-        (6.6, 2, Technique::ForcingXChain)
     };
     let key = HintKey::new(base, complexity, sort_key);
     if best.wants(&key) {
