@@ -234,10 +234,7 @@ fn cycles(
         for i in 0..s.layer.len() {
             let q = usize::from(s.layer[i]);
             let p = usize::from(s.parent[q]);
-            let bit = closing
-                .iter()
-                .position(|&c| c == q)
-                .map_or(0, |k| 1u8 << k);
+            let bit = closing.iter().position(|&c| c == q).map_or(0, |k| 1u8 << k);
             let on_path = s.closing_on_path[p] | bit;
             let (next, depth, parent, paths) = (
                 &mut s.next,
@@ -265,7 +262,9 @@ fn cycles(
 /// its digit in a box, row or column with two (X links).
 fn off_to_on_sources(cands: &Cands, start: usize, links: Links, mut visit: impl FnMut(usize)) {
     // The links are symmetric: what `start` off implies on, off implies it.
-    off_to_on(cands, node::conjugate(start), links, |q| visit(node::conjugate(q)));
+    off_to_on(cands, node::conjugate(start), links, |q| {
+        visit(node::conjugate(q))
+    });
 }
 
 /// Marks potential `q` met; whether it is new.
