@@ -6,6 +6,10 @@
 
 use crate::rate::cands::Cands;
 
+/// Receives one elimination: the cell, the digit (1..=9), and the removed
+/// candidates `(cell, digit)` it rests on.
+pub(crate) type Found<'a> = dyn FnMut(usize, u8, &[(u8, u8)]) + 'a;
+
 /// Simpler rules applied inside a dynamic chain.
 ///
 /// Contract (Sudoku Explainer's): try the rules in their order (locking,
@@ -19,17 +23,12 @@ use crate::rate::cands::Cands;
 /// not reported (the rule holds without the chain).
 pub(crate) trait SimplerRules {
     /// Reports the first rule's eliminations as described on the trait.
-    fn eliminations(
-        &mut self,
-        current: &Cands,
-        source: &Cands,
-        found: &mut dyn FnMut(usize, u8, &[(u8, u8)]),
-    );
+    fn eliminations(&mut self, current: &Cands, source: &Cands, found: &mut Found<'_>);
 }
 
 /// No simpler rules: the plain dynamic chains (level 0).
 pub(crate) struct NoSimplerRules;
 
 impl SimplerRules for NoSimplerRules {
-    fn eliminations(&mut self, _: &Cands, _: &Cands, _: &mut dyn FnMut(usize, u8, &[(u8, u8)])) {}
+    fn eliminations(&mut self, _: &Cands, _: &Cands, _: &mut Found<'_>) {}
 }
