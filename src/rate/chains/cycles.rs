@@ -85,7 +85,7 @@ pub(super) fn search(
                 cycles(cands, cell, digit, links, best, scratch, budget)?;
                 if links.x {
                     for from_on in [true, false] {
-                        forcing_chain(cands, cell, digit, from_on, links, best, scratch, budget)?;
+                        forcing_chain(cands, cell, digit, from_on, links, best, budget)?;
                     }
                 }
             }
@@ -156,6 +156,52 @@ fn cycle_kind(links: Links) -> (f64, u8, Technique) {
         (false, true) => (6.5, 3, Technique::YCycle),
         _ => (6.5, 2, Technique::XCycle),
     }
+}
+
+/// The "off" potentials (per digit, the cells) that the "on" potentials
+/// `front` imply: the other candidates of their cells (Y links), the
+/// other places of their digits in their units.
+fn ons_imply_offs(cands: &Cands, front: &[CellSet; 9], links: Links) -> [CellSet; 9] {
+    let mut out = [CellSet::EMPTY; 9];
+    for d in 0..9 {
+        let places = cands.digit_cells(d as u8 + 1);
+        if links.y {
+            let others = (0..9)
+                .filter(|&e| e != d)
+                .fold(CellSet::EMPTY, |a, e| a.or(front[e]));
+            out[d] = out[d].or(others.and(places));
+        }
+        for c in front[d].iter() {
+            out[d] = out[d].or(PEER_SETS[c].and(places));
+        }
+    }
+    out
+}
+
+/// The "on" potentials that the "off" potentials `front` imply: the
+/// other candidate of a bivalue cell (Y links), the other place of a
+/// digit with two in a box, row or column (X links, always on here).
+fn offs_imply_ons(cands: &Cands, front: &[CellSet; 9], links: Links) -> [CellSet; 9] {
+    let mut out = [CellSet::EMPTY; 9];
+    for d in 0..9 {
+        let digit = d as u8 + 1;
+        for c in front[d].iter() {
+            if links.y {
+                let here = cands.candidates(c);
+                if here.count_ones() == 2 {
+                    let w = (here & !(1 << d)).trailing_zeros() as usize;
+                    out[w].insert(c);
+                }
+            }
+            for unit in box_row_column(c) {
+                let places = cands.digit_cells(digit).and(UNIT_SETS[unit]);
+                if places.len() == 2 {
+                    out[d] = out[d].or(places.minus(CellSet::single(c)));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The cycle walk from `digit` on in `cell`, offering each cycle found.
@@ -342,7 +388,6 @@ fn forcing_chain(
     from_on: bool,
     links: Links,
     best: &mut Best,
-    s: &mut Scratch,
     budget: &mut Budget,
 ) -> Result<(), OutOfBudget> {
     let (base, sort_key, technique) = if links.y {
@@ -350,50 +395,41 @@ fn forcing_chain(
     } else {
         (6.6, 2, Technique::ForcingXChain)
     };
-    let start = if from_on {
-        node::on(cell, digit)
+    // A breadth-first walk a whole layer at a time: the chain's length is
+    // the layer at which the other state of the start is first reached.
+    let d0 = usize::from(digit - 1);
+    let mut met_on = [CellSet::EMPTY; 9];
+    let mut met_off = [CellSet::EMPTY; 9];
+    let mut front = [CellSet::EMPTY; 9];
+    front[d0] = CellSet::single(cell);
+    if from_on {
+        met_on[d0] = front[d0];
     } else {
-        node::off(cell, digit)
-    };
-    let target = node::conjugate(start);
-    let mut met = [[CellSet::EMPTY; 9]; 2];
-    mark(&mut met, start);
-    s.depth[start] = 0;
-    s.layer.clear();
-    s.layer.push(start as u16);
-    let mut found = None;
-    // Layers alternate; the start's own kind comes first.
+        met_off[d0] = front[d0];
+    }
     let mut on_layer = from_on;
     let mut layer_depth: u32 = 0;
-    while !s.layer.is_empty() && found.is_none() {
+    let mut found = None;
+    while front.iter().any(|f| !f.is_empty()) {
         // A target reached from this layer has layer_depth + 2 potentials.
         if !best.wants(&HintKey::new(base, layer_depth + 2, sort_key)) {
             return Ok(());
         }
-        s.next.clear();
-        for i in 0..s.layer.len() {
-            let p = usize::from(s.layer[i]);
-            let (depth, next) = (&mut s.depth, &mut s.next);
-            let mut visit = |q: usize| {
-                if q == target && found.is_none() {
-                    found = Some(u32::from(depth[p]) + 2);
-                }
-                if mark(&mut met, q) {
-                    depth[q] = depth[p] + 1;
-                    next.push(q as u16);
-                }
-            };
-            if on_layer {
-                on_to_off(cands, p, links, &mut visit);
-            } else {
-                off_to_on(cands, p, Links { x: true, ..links }, &mut visit);
-            }
-            if found.is_some() {
-                break;
-            }
+        let (next, met) = if on_layer {
+            (ons_imply_offs(cands, &front, links), &mut met_off)
+        } else {
+            (offs_imply_ons(cands, &front, links), &mut met_on)
+        };
+        budget.spend(1 + front.iter().map(|f| u64::from(f.len())).sum::<u64>())?;
+        // The target is the start's candidate in the other state.
+        if on_layer == from_on && next[d0].contains(cell) {
+            found = Some(layer_depth + 2);
+            break;
         }
-        budget.spend(s.next.len() as u64 + 1)?;
-        std::mem::swap(&mut s.layer, &mut s.next);
+        for d in 0..9 {
+            front[d] = next[d].minus(met[d]);
+            met[d] = met[d].or(next[d]);
+        }
         on_layer = !on_layer;
         layer_depth += 1;
     }
