@@ -311,31 +311,3 @@ fn the_budget_stops_a_search_on_a_hardest_puzzle_promptly() {
         .unwrap();
     check_against_solution(&step, &solution, &cands, "hardest, dynamic");
 }
-
-#[test]
-fn tmp_speed() {
-    let fs = fixtures();
-    for level in [
-        ChainLevel::Cycles,
-        ChainLevel::Nishio,
-        ChainLevel::Multiple,
-        ChainLevel::Dynamic,
-    ] {
-        let states: Vec<&Fixture> = fs.iter().filter(|f| f.level == level).collect();
-        let t = std::time::Instant::now();
-        let mut units = 0;
-        for _ in 0..3 {
-            for f in &states {
-                let mut b = Budget::new(u64::MAX);
-                find(&f.cands, level, &mut b).unwrap();
-                units += u64::MAX - b.left();
-            }
-        }
-        let n = 3 * states.len();
-        eprintln!(
-            "{level:?}: {n} calls, {:.3} ms/call, {} units/call",
-            t.elapsed().as_secs_f64() * 1e3 / n as f64,
-            units / n as u64
-        );
-    }
-}
