@@ -16,7 +16,7 @@ mod propagate;
 mod rating;
 mod simpler;
 
-pub(crate) use simpler::{NoSimplerRules, SimplerRules};
+pub(crate) use simpler::{Found, NoSimplerRules, SimplerRules};
 
 use super::budget::{Budget, OutOfBudget};
 use super::cands::Cands;

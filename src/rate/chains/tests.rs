@@ -138,7 +138,7 @@ fn fixtures() -> Vec<Fixture> {
 struct TestLocking;
 
 impl SimplerRules for TestLocking {
-    fn eliminations(&mut self, current: &Cands, source: &Cands, found: &mut simpler::Found<'_>) {
+    fn eliminations(&mut self, current: &Cands, source: &Cands, found: &mut Found<'_>) {
         use crate::rate::cells::UNIT_SETS;
         let (rows, columns, boxes) = (0..9, 9..18, 18..27);
         let pairs = [
