@@ -16,6 +16,8 @@ mod propagate;
 mod rating;
 mod simpler;
 
+// `Found` is for the rating loop's rules that implement `SimplerRules`.
+#[allow(unused_imports)]
 pub(crate) use simpler::{Found, NoSimplerRules, SimplerRules};
 
 use super::budget::{Budget, OutOfBudget};
