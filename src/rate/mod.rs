@@ -4,6 +4,7 @@
 pub(crate) mod budget;
 pub(crate) mod cands;
 pub(crate) mod cells;
+pub(crate) mod chains;
 mod rater;
 pub(crate) mod step;
 pub(crate) mod technique;

@@ -56,6 +56,8 @@ pub(crate) enum Technique {
     ForcingXChain,
     /// A bidirectional cycle on bivalue cells.
     YCycle,
+    /// A bidirectional cycle using both cell and unit links.
+    BidirectionalCycle,
     /// A forcing chain (several digits, static).
     ForcingChain,
     /// Aligned triplet exclusion.
@@ -77,7 +79,7 @@ pub(crate) enum Technique {
 
 impl Technique {
     /// Every technique, in ladder order.
-    pub(crate) const ALL: [Technique; 33] = [
+    pub(crate) const ALL: [Technique; 34] = [
         Technique::HiddenSingle,
         Technique::DirectPointing,
         Technique::DirectClaiming,
@@ -103,6 +105,7 @@ impl Technique {
         Technique::XCycle,
         Technique::ForcingXChain,
         Technique::YCycle,
+        Technique::BidirectionalCycle,
         Technique::ForcingChain,
         Technique::AlignedTripletExclusion,
         Technique::NishioForcingChain,
@@ -142,6 +145,7 @@ impl Technique {
             Technique::XCycle => "x-cycle",
             Technique::ForcingXChain => "forcing x-chain",
             Technique::YCycle => "y-cycle",
+            Technique::BidirectionalCycle => "bidirectional cycle",
             Technique::ForcingChain => "forcing chain",
             Technique::AlignedTripletExclusion => "aligned triplet exclusion",
             Technique::NishioForcingChain => "nishio forcing chain",

@@ -1,0 +1,451 @@
+//! The first chain producer (Sudoku Explainer's `Chaining(false, false,
+//! false, 0)`): bidirectional cycles and forcing chains with static links,
+//! searched three times (X links only, on one digit; Y links only, from
+//! and through bivalue cells; both), from every candidate of every cell
+//! with two or more, in row-major order.
+//!
+//! Cycles: a breadth-first walk alternating "on" and "off" layers in
+//! which "on" potentials are met once but "off" ones once per path (only
+//! never twice on one path); each time the walk comes back to its start
+//! after four or more links, the loop is a cycle and removes every
+//! candidate that sees both an "on" and an "off" potential of its digit.
+//! Forcing chains: a plain walk from the candidate assumed on (or off)
+//! that reaches the same candidate in the other state.
+
+use super::best::Best;
+use super::node;
+use super::propagate::box_row_column;
+use super::rating::HintKey;
+use crate::rate::budget::{Budget, OutOfBudget};
+use crate::rate::cands::Cands;
+use crate::rate::cells::{CellSet, PEER_SETS, UNIT_SETS};
+use crate::rate::step::Step;
+use crate::rate::technique::Technique;
+
+/// Which links a search uses.
+#[derive(Clone, Copy, Debug)]
+struct Links {
+    /// Links inside a cell (bivalue cells; an "on" cell's other digits).
+    y: bool,
+    /// Conjugate links of a digit in a box, row or column.
+    x: bool,
+}
+
+/// Reusable working memory of the search.
+pub(super) struct Scratch {
+    /// The current layer of the walk.
+    layer: Vec<u16>,
+    /// The layer being built.
+    next: Vec<u16>,
+    /// The depth (links from the start) of each potential met.
+    depth: Vec<u16>,
+    /// The potential each potential met was first reached from.
+    parent: Vec<u16>,
+    /// For each "on" potential met, which closing potentials (see
+    /// [`cycles`]) lie on its path, one bit each.
+    closing_on_path: Vec<u8>,
+    /// The cycle closings of the current layer: (the "on" potential, the
+    /// closing "off" potential it implies).
+    closings: Vec<(u16, u16)>,
+}
+
+impl Scratch {
+    /// Empty working memory.
+    pub(super) fn new() -> Scratch {
+        Scratch {
+            layer: Vec::with_capacity(node::CANDIDATES),
+            next: Vec::with_capacity(node::CANDIDATES),
+            depth: vec![0; node::NODES],
+            parent: vec![0; node::NODES],
+            closing_on_path: vec![0; node::NODES],
+            closings: Vec::with_capacity(64),
+        }
+    }
+}
+
+/// Offers every cycle and forcing chain hint of `cands` to `best`, in
+/// Sudoku Explainer's order.
+pub(super) fn search(
+    cands: &Cands,
+    best: &mut Best,
+    scratch: &mut Scratch,
+    budget: &mut Budget,
+) -> Result<(), OutOfBudget> {
+    for links in [
+        Links { y: false, x: true },
+        Links { y: true, x: false },
+        Links { y: true, x: true },
+    ] {
+        for cell in cands.empty().iter() {
+            let here = cands.candidates(cell);
+            if here.count_ones() < 2 || (here.count_ones() > 2 && !links.x) {
+                continue;
+            }
+            for digit in digits(here) {
+                cycles(cands, cell, digit, links, best, scratch, budget)?;
+                if links.x {
+                    for from_on in [true, false] {
+                        forcing_chain(cands, cell, digit, from_on, links, best, budget)?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The digits (1..=9) of a candidate mask, in increasing order.
+fn digits(mut mask: u16) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let d = mask.trailing_zeros() as u8 + 1;
+            mask &= mask - 1;
+            d
+        })
+    })
+}
+
+/// The "off" potentials an "on" one implies, in Sudoku Explainer's order
+/// (the cell's other digits with Y links, then the digit's other places
+/// in the box, row and column), each once.
+fn on_to_off(cands: &Cands, p: usize, links: Links, mut visit: impl FnMut(usize)) {
+    let (c, digit) = (node::cell(p), node::digit(p));
+    if links.y {
+        for w in digits(cands.candidates(c) & !(1 << (digit - 1))) {
+            visit(node::off(c, w));
+        }
+    }
+    let mut seen = CellSet::single(c);
+    let places = cands.digit_cells(digit);
+    for unit in box_row_column(c) {
+        for x in places.and(UNIT_SETS[unit]).minus(seen).iter() {
+            visit(node::off(x, digit));
+        }
+        seen = seen.or(UNIT_SETS[unit]);
+    }
+}
+
+/// The "on" potentials an "off" one implies: the other candidate of a
+/// bivalue cell (Y links), the other place of a digit with two in a box,
+/// row or column (X links).
+fn off_to_on(cands: &Cands, p: usize, links: Links, mut visit: impl FnMut(usize)) {
+    let (c, digit) = (node::cell(p), node::digit(p));
+    if links.y {
+        let here = cands.candidates(c);
+        if here.count_ones() == 2 {
+            let w = (here & !(1 << (digit - 1))).trailing_zeros() as u8 + 1;
+            visit(node::on(c, w));
+        }
+    }
+    if links.x {
+        for unit in box_row_column(c) {
+            let places = cands.digit_cells(digit).and(UNIT_SETS[unit]);
+            if places.len() == 2 {
+                if let Some(other) = places.minus(CellSet::single(c)).first() {
+                    visit(node::on(other, digit));
+                }
+            }
+        }
+    }
+}
+
+/// The base rating and sort key of a cycle with these links.
+fn cycle_kind(links: Links) -> (f64, u8, Technique) {
+    match (links.x, links.y) {
+        (true, true) => (7.0, 4, Technique::BidirectionalCycle),
+        (false, true) => (6.5, 3, Technique::YCycle),
+        _ => (6.5, 2, Technique::XCycle),
+    }
+}
+
+/// The "off" potentials (per digit, the cells) that the "on" potentials
+/// `front` imply: the other candidates of their cells (Y links), the
+/// other places of their digits in their units.
+fn ons_imply_offs(cands: &Cands, front: &[CellSet; 9], links: Links) -> [CellSet; 9] {
+    let mut out = [CellSet::EMPTY; 9];
+    for d in 0..9 {
+        let places = cands.digit_cells(d as u8 + 1);
+        if links.y {
+            let others = (0..9)
+                .filter(|&e| e != d)
+                .fold(CellSet::EMPTY, |a, e| a.or(front[e]));
+            out[d] = out[d].or(others.and(places));
+        }
+        for c in front[d].iter() {
+            out[d] = out[d].or(PEER_SETS[c].and(places));
+        }
+    }
+    out
+}
+
+/// The "on" potentials that the "off" potentials `front` imply: the
+/// other candidate of a bivalue cell (Y links), the other place of a
+/// digit with two in a box, row or column (X links, always on here).
+fn offs_imply_ons(cands: &Cands, front: &[CellSet; 9], links: Links) -> [CellSet; 9] {
+    let mut out = [CellSet::EMPTY; 9];
+    for d in 0..9 {
+        let digit = d as u8 + 1;
+        for c in front[d].iter() {
+            if links.y {
+                let here = cands.candidates(c);
+                if here.count_ones() == 2 {
+                    let w = (here & !(1 << d)).trailing_zeros() as usize;
+                    out[w].insert(c);
+                }
+            }
+            for unit in box_row_column(c) {
+                let places = cands.digit_cells(digit).and(UNIT_SETS[unit]);
+                if places.len() == 2 {
+                    out[d] = out[d].or(places.minus(CellSet::single(c)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The cycle walk from `digit` on in `cell`, offering each cycle found.
+///
+/// Sudoku Explainer's walk meets "off" potentials once per path, but
+/// only the first meeting of each can reach an "on" potential not yet
+/// met, so the walk here is a plain breadth-first one; the other
+/// meetings matter only when they close a cycle, which only the few
+/// "closing" potentials (those that imply the start) can do: each time
+/// an "on" potential implies one that is not on its own path, a cycle
+/// of that length closes, in the order Sudoku Explainer meets it.
+#[allow(clippy::too_many_arguments)]
+fn cycles(
+    cands: &Cands,
+    cell: usize,
+    digit: u8,
+    links: Links,
+    best: &mut Best,
+    s: &mut Scratch,
+    budget: &mut Budget,
+) -> Result<(), OutOfBudget> {
+    let start = node::on(cell, digit);
+    let mut closing = [usize::MAX; 4];
+    let mut n = 0;
+    off_to_on_sources(cands, start, links, |q| {
+        closing[n] = q;
+        n += 1;
+    });
+    if n == 0 {
+        return Ok(());
+    }
+    let closing = &closing[..n];
+    let (base, sort_key, _) = cycle_kind(links);
+    let mut met = [[CellSet::EMPTY; 9]; 2];
+    mark(&mut met, start);
+    s.depth[start] = 0;
+    s.closing_on_path[start] = 0;
+    s.layer.clear();
+    s.layer.push(start as u16);
+    let mut iteration: u32 = 0;
+    while !s.layer.is_empty() {
+        iteration += 1;
+        // Cycles closing in this iteration have 2 * iteration potentials.
+        if iteration >= 2 && !best.wants(&HintKey::new(base, 2 * iteration, sort_key)) {
+            break;
+        }
+        s.next.clear();
+        s.closings.clear();
+        for i in 0..s.layer.len() {
+            let p = usize::from(s.layer[i]);
+            let on_path = s.closing_on_path[p];
+            let (next, closings, depth, parent) =
+                (&mut s.next, &mut s.closings, &mut s.depth, &mut s.parent);
+            on_to_off(cands, p, links, |q| {
+                if iteration >= 2 {
+                    if let Some(k) = closing.iter().position(|&c| c == q) {
+                        if on_path >> k & 1 == 0 {
+                            closings.push((p as u16, q as u16));
+                        }
+                    }
+                }
+                if mark(&mut met, q) {
+                    depth[q] = depth[p] + 1;
+                    parent[q] = p as u16;
+                    next.push(q as u16);
+                }
+            });
+        }
+        for i in 0..s.closings.len() {
+            let (p, q) = s.closings[i];
+            offer_cycle(cands, start, usize::from(p), usize::from(q), links, best, s);
+        }
+        budget.spend(s.next.len() as u64 + 1)?;
+        std::mem::swap(&mut s.layer, &mut s.next);
+        s.next.clear();
+        for i in 0..s.layer.len() {
+            let q = usize::from(s.layer[i]);
+            let p = usize::from(s.parent[q]);
+            let bit = closing.iter().position(|&c| c == q).map_or(0, |k| 1u8 << k);
+            let on_path = s.closing_on_path[p] | bit;
+            let (next, depth, parent, paths) = (
+                &mut s.next,
+                &mut s.depth,
+                &mut s.parent,
+                &mut s.closing_on_path,
+            );
+            off_to_on(cands, q, links, |r| {
+                if mark(&mut met, r) {
+                    depth[r] = depth[q] + 1;
+                    parent[r] = q as u16;
+                    paths[r] = on_path;
+                    next.push(r as u16);
+                }
+            });
+        }
+        budget.spend(s.next.len() as u64 + 1)?;
+        std::mem::swap(&mut s.layer, &mut s.next);
+    }
+    Ok(())
+}
+
+/// The "off" potentials that imply `start` (an "on" potential): the
+/// other candidate of its cell if bivalue (Y links), the other place of
+/// its digit in a box, row or column with two (X links).
+fn off_to_on_sources(cands: &Cands, start: usize, links: Links, mut visit: impl FnMut(usize)) {
+    // The links are symmetric: what `start` off implies on, off implies it.
+    off_to_on(cands, node::conjugate(start), links, |q| {
+        visit(node::conjugate(q))
+    });
+}
+
+/// Marks potential `q` met; whether it is new.
+#[inline(always)]
+fn mark(met: &mut [[CellSet; 9]; 2], q: usize) -> bool {
+    let set = &mut met[usize::from(!node::is_on(q))][usize::from(node::digit(q) - 1)];
+    let fresh = !set.contains(node::cell(q));
+    set.insert(node::cell(q));
+    fresh
+}
+
+/// Offers the cycle closed when "on" potential `p` implies `closing`,
+/// which implies the start again.
+fn offer_cycle(
+    cands: &Cands,
+    start: usize,
+    p: usize,
+    closing: usize,
+    links: Links,
+    best: &mut Best,
+    s: &Scratch,
+) {
+    let (base, sort_key, technique) = cycle_kind(links);
+    let complexity = u32::from(s.depth[p]) + 2;
+    let key = HintKey::new(base, complexity, sort_key);
+    if !best.wants(&key) {
+        return;
+    }
+    // The cycle's potentials: the start, the closing one, and the path
+    // from `p` back to the start.
+    let mut cells = CellSet::single(node::cell(start));
+    let mut seen_on = [CellSet::EMPTY; 9];
+    let mut seen_off = [CellSet::EMPTY; 9];
+    let mut mark_seen = |q: usize| {
+        let (c, d) = (node::cell(q), node::digit(q));
+        let sees = PEER_SETS[c].and(cands.digit_cells(d));
+        let set = if node::is_on(q) {
+            &mut seen_on
+        } else {
+            &mut seen_off
+        };
+        set[usize::from(d - 1)] = set[usize::from(d - 1)].or(sees);
+    };
+    mark_seen(start);
+    cells.insert(node::cell(closing));
+    mark_seen(closing);
+    let mut at = p;
+    while at != start {
+        cells.insert(node::cell(at));
+        mark_seen(at);
+        at = usize::from(s.parent[at]);
+    }
+    let mut step = Step::removing(technique, key.tenths());
+    let mut any = false;
+    for d in 0..9 {
+        let gone = seen_on[d].and(seen_off[d]).minus(cells);
+        if !gone.is_empty() {
+            any = true;
+            step.eliminate(d as u8 + 1, gone);
+        }
+    }
+    if any {
+        best.offer(key, step);
+    }
+}
+
+/// The forcing chain from `digit` in `cell` assumed on (`from_on`) or
+/// off, offered when the walk reaches the same candidate in the other
+/// state (first reached: the shortest).
+#[allow(clippy::too_many_arguments)]
+fn forcing_chain(
+    cands: &Cands,
+    cell: usize,
+    digit: u8,
+    from_on: bool,
+    links: Links,
+    best: &mut Best,
+    budget: &mut Budget,
+) -> Result<(), OutOfBudget> {
+    let (base, sort_key, technique) = if links.y {
+        (7.0, 4, Technique::ForcingChain)
+    } else {
+        (6.6, 2, Technique::ForcingXChain)
+    };
+    // A breadth-first walk a whole layer at a time: the chain's length is
+    // the layer at which the other state of the start is first reached.
+    let d0 = usize::from(digit - 1);
+    let mut met_on = [CellSet::EMPTY; 9];
+    let mut met_off = [CellSet::EMPTY; 9];
+    let mut front = [CellSet::EMPTY; 9];
+    front[d0] = CellSet::single(cell);
+    if from_on {
+        met_on[d0] = front[d0];
+    } else {
+        met_off[d0] = front[d0];
+    }
+    let mut on_layer = from_on;
+    let mut layer_depth: u32 = 0;
+    let mut found = None;
+    while front.iter().any(|f| !f.is_empty()) {
+        // A target reached from this layer has layer_depth + 2 potentials.
+        if !best.wants(&HintKey::new(base, layer_depth + 2, sort_key)) {
+            return Ok(());
+        }
+        let (next, met) = if on_layer {
+            (ons_imply_offs(cands, &front, links), &mut met_off)
+        } else {
+            (offs_imply_ons(cands, &front, links), &mut met_on)
+        };
+        budget.spend(1 + front.iter().map(|f| u64::from(f.len())).sum::<u64>())?;
+        // The target is the start's candidate in the other state.
+        if on_layer == from_on && next[d0].contains(cell) {
+            found = Some(layer_depth + 2);
+            break;
+        }
+        for d in 0..9 {
+            front[d] = next[d].minus(met[d]);
+            met[d] = met[d].or(next[d]);
+        }
+        on_layer = !on_layer;
+        layer_depth += 1;
+    }
+    let Some(complexity) = found else {
+        return Ok(());
+    };
+    let key = HintKey::new(base, complexity, sort_key);
+    if best.wants(&key) {
+        let step = if from_on {
+            let mut step = Step::removing(technique, key.tenths());
+            step.eliminate(digit, CellSet::single(cell));
+            step
+        } else {
+            Step::place(technique, key.tenths(), cell, digit)
+        };
+        best.offer(key, step);
+    }
+    Ok(())
+}

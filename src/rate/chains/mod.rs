@@ -1,0 +1,118 @@
+//! Sudoku Explainer's chain families: bidirectional cycles, forcing
+//! chains, Nishio, multiple (cell and region) and dynamic forcing chains,
+//! and the dynamic chains that use simpler rules inside ("plus") or
+//! nest chains in chains.
+//!
+//! [`find`] runs one of Sudoku Explainer's chaining producers on a grid
+//! and returns the hint it would hand out first (its hints sorted by
+//! difficulty, then complexity, then kind), with Sudoku Explainer's
+//! rating for it.
+
+mod best;
+mod cycles;
+mod multiple;
+mod node;
+mod propagate;
+mod rating;
+mod simpler;
+
+// `Found` is for the rating loop's rules that implement `SimplerRules`.
+#[allow(unused_imports)]
+pub(crate) use simpler::{Found, NoSimplerRules, SimplerRules};
+
+use super::budget::{Budget, OutOfBudget};
+use super::cands::Cands;
+use super::step::Step;
+use best::Best;
+use std::cell::RefCell;
+
+/// One of Sudoku Explainer's chaining producers, in the order its rater
+/// tries them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ChainLevel {
+    /// `Chaining(false, false, false, 0)`: X-cycles, Y-cycles, cycles,
+    /// forcing X-chains and forcing chains (6.5 to 7.0 plus length).
+    Cycles,
+    /// `Chaining(false, true, true, 0)`: Nishio forcing chains (7.5).
+    Nishio,
+    /// `Chaining(true, false, false, 0)`: static cell and region forcing
+    /// chains (8.0).
+    Multiple,
+    /// `Chaining(true, true, false, 0)`: dynamic forcing chains (8.5).
+    Dynamic,
+    /// `Chaining(true, true, false, 1)`: dynamic forcing chains with the
+    /// simpler rules inside (9.0).
+    DynamicPlus,
+    /// `Chaining(true, true, false, n)`, n in 2..=5: nested forcing
+    /// chains (9.5 + 0.5 (n - 2)).
+    Nested(u8),
+}
+
+impl ChainLevel {
+    /// Whether this level needs simpler rules inside its chains (see
+    /// [`find_with`]).
+    pub(crate) fn uses_simpler_rules(self) -> bool {
+        matches!(self, ChainLevel::DynamicPlus | ChainLevel::Nested(_))
+    }
+}
+
+/// Working memory kept per thread so that a search allocates nothing
+/// after the first.
+struct Scratch {
+    /// For the cycles producer.
+    cycles: cycles::Scratch,
+    /// For the multiple and dynamic producers.
+    multiple: multiple::Scratch,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Option<Box<Scratch>>> = const { RefCell::new(None) };
+}
+
+/// The first hint `level`'s producer gives in `cands`, if any. Levels
+/// that use simpler rules inside their chains get none here (use
+/// [`find_with`]).
+pub(crate) fn find(
+    cands: &Cands,
+    level: ChainLevel,
+    budget: &mut Budget,
+) -> Result<Option<Step>, OutOfBudget> {
+    find_with(cands, level, &mut NoSimplerRules, budget)
+}
+
+/// The first hint `level`'s producer gives in `cands`, with `rules` the
+/// simpler rules used inside the chains of the "plus" and nested levels.
+pub(crate) fn find_with(
+    cands: &Cands,
+    level: ChainLevel,
+    rules: &mut dyn SimplerRules,
+    budget: &mut Budget,
+) -> Result<Option<Step>, OutOfBudget> {
+    SCRATCH.with(|cell| {
+        // A nested search (a rule calling back in) gets its own memory.
+        let mut taken = cell.borrow_mut().take();
+        let scratch = taken.get_or_insert_with(|| {
+            Box::new(Scratch {
+                cycles: cycles::Scratch::new(),
+                multiple: multiple::Scratch::new(),
+            })
+        });
+        let mut best = Best::default();
+        let result = match level {
+            ChainLevel::Cycles => cycles::search(cands, &mut best, &mut scratch.cycles, budget),
+            _ => multiple::search(
+                cands,
+                level,
+                rules,
+                &mut best,
+                &mut scratch.multiple,
+                budget,
+            ),
+        };
+        *cell.borrow_mut() = taken;
+        result.map(|()| best.into_step())
+    })
+}
+
+#[cfg(test)]
+mod tests;

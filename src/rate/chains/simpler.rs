@@ -1,0 +1,34 @@
+//! The hook through which dynamic chains "plus" and nested chains use
+//! simpler rules inside their implications (Sudoku Explainer's
+//! `getAdvancedPotentials`): when a chain's plain implications run dry,
+//! the rules look at the grid the chain has reduced so far and may remove
+//! more candidates, each removal resting on candidates the chain removed.
+
+use crate::rate::cands::Cands;
+
+/// Receives one elimination: the cell, the digit (1..=9), and the removed
+/// candidates `(cell, digit)` it rests on.
+pub(crate) type Found<'a> = dyn FnMut(usize, u8, &[(u8, u8)]) + 'a;
+
+/// Simpler rules applied inside a dynamic chain.
+///
+/// Contract (Sudoku Explainer's): try the rules in their order (locking,
+/// hidden pair, naked pair, X-wing, then for nested levels the lower chain
+/// levels) on `current`; report, through `found`, every elimination of the
+/// *first* rule that yields any elimination resting on at least one
+/// candidate removed since `source` (a candidate of `source` missing from
+/// `current`); each report gives the cell, the digit, and those removed
+/// candidates the rule's pattern relies on (its "parents", as
+/// `(cell, digit)`). Eliminations that need no removed candidate are
+/// not reported (the rule holds without the chain).
+pub(crate) trait SimplerRules {
+    /// Reports the first rule's eliminations as described on the trait.
+    fn eliminations(&mut self, current: &Cands, source: &Cands, found: &mut Found<'_>);
+}
+
+/// No simpler rules: the plain dynamic chains (level 0).
+pub(crate) struct NoSimplerRules;
+
+impl SimplerRules for NoSimplerRules {
+    fn eliminations(&mut self, _: &Cands, _: &Cands, _: &mut Found<'_>) {}
+}

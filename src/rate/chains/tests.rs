@@ -1,0 +1,313 @@
+//! Chain steps checked against Sudoku Explainer: each fixture line is a
+//! grid state on serate's solution path where a chaining producer gave
+//! the next step (state, producer, rating and result as serate printed
+//! them, from `tests/fixtures/rate/chains.txt`). Every step found must
+//! also agree with the puzzle's solution.
+
+use super::*;
+use crate::rate::cells::CellSet;
+use crate::rate::technique::Technique;
+use crate::{parse_line, Engine, Grid, Solver};
+
+/// One fixture line.
+struct Fixture {
+    level: ChainLevel,
+    puzzle: Grid,
+    cands: Cands,
+    rating: u8,
+    result: Expected,
+    line: String,
+}
+
+/// A step's result as serate printed it.
+#[derive(Debug, PartialEq, Eq)]
+enum Expected {
+    Place(usize, u8),
+    Eliminate([CellSet; 9]),
+}
+
+fn level_named(name: &str) -> Option<ChainLevel> {
+    Some(match name {
+        "cycles" => ChainLevel::Cycles,
+        "nishio" => ChainLevel::Nishio,
+        "multiple" => ChainLevel::Multiple,
+        "dynamic" => ChainLevel::Dynamic,
+        "plus" => ChainLevel::DynamicPlus,
+        n => ChainLevel::Nested(n.strip_prefix("nested")?.parse().ok()?),
+    })
+}
+
+/// The candidate grid of a state written as 81 comma-separated cells,
+/// `=d` for a placed digit, else the candidates.
+fn parse_state(text: &str) -> Cands {
+    let cells: Vec<&str> = text.split(',').collect();
+    assert_eq!(cells.len(), 81);
+    let mut placed = [0u8; 81];
+    for (c, t) in cells.iter().enumerate() {
+        if let Some(d) = t.strip_prefix('=') {
+            placed[c] = d.parse().unwrap();
+        }
+    }
+    let mut cands = Cands::new(&Grid::from_cells(placed).unwrap());
+    for (c, t) in cells.iter().enumerate() {
+        if placed[c] == 0 {
+            for d in 1..=9u8 {
+                let keep = t.bytes().any(|b| b == b'0' + d);
+                if !keep {
+                    cands.eliminate(c, d);
+                } else {
+                    assert!(cands.has(c, d), "state keeps a candidate a peer rules out");
+                }
+            }
+        }
+    }
+    cands
+}
+
+fn parse_fixture(line: &str) -> Fixture {
+    let f: Vec<&str> = line.split('\t').collect();
+    let rating = (f[3].parse::<f64>().unwrap() * 10.0).round() as u8;
+    let result = if let Some(p) = f[5].strip_prefix("place ") {
+        let (c, d) = p.split_once(':').unwrap();
+        Expected::Place(c.parse().unwrap(), d.parse().unwrap())
+    } else {
+        let mut sets = [CellSet::EMPTY; 9];
+        for item in f[5].strip_prefix("elim").unwrap().split_whitespace() {
+            let (c, ds) = item.split_once(':').unwrap();
+            for d in ds.bytes() {
+                sets[usize::from(d - b'1')].insert(c.parse().unwrap());
+            }
+        }
+        Expected::Eliminate(sets)
+    };
+    Fixture {
+        level: level_named(f[0]).unwrap(),
+        puzzle: parse_line(f[1].as_bytes()).unwrap(),
+        cands: parse_state(f[2]),
+        rating,
+        result,
+        line: line.chars().take(120).collect(),
+    }
+}
+
+fn result_of(step: &Step) -> Expected {
+    match step.placement {
+        Some((c, d)) => Expected::Place(usize::from(c), d),
+        None => Expected::Eliminate(step.eliminations),
+    }
+}
+
+/// Panics if `step` removes the solution's digit or places another.
+fn check_against_solution(step: &Step, solution: &Grid, cands: &Cands, what: &str) {
+    if let Some((c, d)) = step.placement {
+        assert_eq!(solution.get(usize::from(c)), d, "{what}: wrong placement");
+    }
+    for (d, cells) in step.eliminations.iter().enumerate() {
+        for c in cells.iter() {
+            assert_ne!(
+                solution.get(c),
+                d as u8 + 1,
+                "{what}: removes the solution at {c}"
+            );
+        }
+    }
+    assert!(step.is_useful(cands), "{what}: a step that changes nothing");
+}
+
+fn fixtures() -> Vec<Fixture> {
+    let path = std::env::var("BATCHDOKU_CHAIN_STEPS").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/rate/chains.txt"
+        )
+        .to_string()
+    });
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(parse_fixture)
+        .collect()
+}
+
+/// Test only: Sudoku Explainer's locking rule (pointing and claiming) as
+/// the simpler rules of the "plus" level, with its rule parents (the
+/// places of the digit removed from the first unit outside the second).
+/// The real rules (locking, hidden and naked pairs, X-wing) come with the
+/// rating loop; this one shows the hook at work.
+struct TestLocking;
+
+impl SimplerRules for TestLocking {
+    fn eliminations(&mut self, current: &Cands, source: &Cands, found: &mut Found<'_>) {
+        use crate::rate::cells::UNIT_SETS;
+        let (rows, columns, boxes) = (0..9, 9..18, 18..27);
+        let pairs = [
+            (boxes.clone(), columns.clone()),
+            (boxes.clone(), rows.clone()),
+            (columns, boxes.clone()),
+            (rows, boxes),
+        ];
+        for (firsts, seconds) in pairs {
+            for u1 in firsts {
+                for u2 in seconds.clone() {
+                    let (a, b) = (UNIT_SETS[u1], UNIT_SETS[u2]);
+                    if a.and(b).is_empty() {
+                        continue;
+                    }
+                    for d in 1..=9u8 {
+                        let places = current.digit_cells(d).and(a);
+                        if places.len() < 2 || !places.minus(b).is_empty() {
+                            continue;
+                        }
+                        let gone = current.digit_cells(d).and(b).minus(a);
+                        let removed = source.digit_cells(d).minus(current.digit_cells(d));
+                        let parents: Vec<(u8, u8)> = removed
+                            .and(a)
+                            .minus(b)
+                            .iter()
+                            .map(|c| (c as u8, d))
+                            .collect();
+                        if gone.is_empty() || parents.is_empty() {
+                            continue;
+                        }
+                        for c in gone.iter() {
+                            found(c, d, &parents);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn run(f: &Fixture, budget: &mut Budget) -> Result<Option<Step>, OutOfBudget> {
+    if f.level.uses_simpler_rules() {
+        find_with(&f.cands, f.level, &mut TestLocking, budget)
+    } else {
+        find(&f.cands, f.level, budget)
+    }
+}
+
+#[test]
+fn chain_steps_agree_with_serate_and_with_the_solution() {
+    let mut solver = Solver::new();
+    let mut tally: std::collections::BTreeMap<String, (u32, u32, u32)> = Default::default();
+    let mut failures = Vec::new();
+    for f in fixtures()
+        .into_iter()
+        .filter(|f| !f.level.uses_simpler_rules())
+    {
+        let solution = solver.solve_first(&f.puzzle).unwrap().solution.unwrap();
+        let mut budget = Budget::new(u64::MAX);
+        let step = run(&f, &mut budget).unwrap();
+        let entry = tally.entry(format!("{:?}", f.level)).or_default();
+        entry.0 += 1;
+        let Some(step) = step else {
+            failures.push(format!("no step: {}", f.line));
+            continue;
+        };
+        check_against_solution(&step, &solution, &f.cands, &f.line);
+        if step.rating == f.rating {
+            entry.1 += 1;
+        }
+        if step.rating == f.rating && result_of(&step) == f.result {
+            entry.2 += 1;
+        } else {
+            failures.push(format!(
+                "{:?} got {} {:?} want {} {:?}: {}",
+                step.technique,
+                step.rating,
+                result_of(&step),
+                f.rating,
+                f.result,
+                f.line
+            ));
+        }
+    }
+    eprintln!("level: (steps, same rating, same step) {tally:?}");
+    for line in failures.iter().take(10) {
+        eprintln!("{line}");
+    }
+    assert!(!tally.is_empty());
+    assert!(
+        failures.is_empty(),
+        "{} of the steps differ",
+        failures.len()
+    );
+}
+
+#[test]
+fn plus_steps_with_test_locking_agree_with_the_solution() {
+    // With locking alone inside the chains (the rating loop brings the
+    // other simpler rules), every step found must still be right, rated
+    // at the level's base or more, and some must be serate's very step.
+    let mut solver = Solver::new();
+    let (mut found, mut same) = (0, 0);
+    for f in fixtures()
+        .into_iter()
+        .filter(|f| f.level == ChainLevel::DynamicPlus)
+    {
+        let solution = solver.solve_first(&f.puzzle).unwrap().solution.unwrap();
+        if let Some(step) = run(&f, &mut Budget::new(u64::MAX)).unwrap() {
+            check_against_solution(&step, &solution, &f.cands, &f.line);
+            assert!(step.rating >= 90, "{}", f.line);
+            assert_eq!(step.technique, Technique::DynamicForcingChainPlus);
+            found += 1;
+            same += u32::from(step.rating == f.rating && result_of(&step) == f.result);
+        }
+    }
+    eprintln!("plus with locking only: {found} steps found, {same} as serate's");
+    assert!(same > 0);
+}
+
+#[test]
+fn the_cycles_level_names_its_kinds() {
+    // Every technique a level-0 step may name is one of the five kinds.
+    for f in fixtures().iter().filter(|f| f.level == ChainLevel::Cycles) {
+        let step = find(&f.cands, f.level, &mut Budget::new(u64::MAX))
+            .unwrap()
+            .unwrap();
+        assert!(matches!(
+            step.technique,
+            Technique::XCycle
+                | Technique::YCycle
+                | Technique::BidirectionalCycle
+                | Technique::ForcingXChain
+                | Technique::ForcingChain
+        ));
+    }
+}
+
+#[test]
+fn the_budget_stops_a_search_on_a_hardest_puzzle_promptly() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/puzzles6_forum_hardest_1106.txt"
+    ))
+    .unwrap_or_else(|_| {
+        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3\n"
+            .to_string()
+    });
+    let puzzle = parse_line(text.lines().next().unwrap().as_bytes()).unwrap();
+    let cands = Cands::new(&puzzle);
+    for level in [ChainLevel::Dynamic, ChainLevel::Nested(2)] {
+        let started = std::time::Instant::now();
+        let mut budget = Budget::new(5_000);
+        let result = find_with(&cands, level, &mut TestLocking, &mut budget);
+        assert_eq!(result, Err(OutOfBudget), "{level:?}");
+        assert_eq!(budget.left(), 0);
+        assert!(started.elapsed() < std::time::Duration::from_millis(500));
+    }
+    // With room, the dynamic search on the same grid finishes with a step
+    // that agrees with the solution.
+    let mut budget = Budget::new(50_000_000);
+    let step = find(&cands, ChainLevel::Dynamic, &mut budget)
+        .unwrap()
+        .unwrap();
+    let solution = Solver::new()
+        .solve_first(&puzzle)
+        .unwrap()
+        .solution
+        .unwrap();
+    check_against_solution(&step, &solution, &cands, "hardest, dynamic");
+}
