@@ -1,8 +1,25 @@
 //! The human difficulty rater: Sudoku Explainer 1.2.1's technique ladder
 //! applied step by step, easiest first, to a puzzle with one solution.
 
+mod aligned;
 pub(crate) mod budget;
+mod bug;
 pub(crate) mod cands;
 pub(crate) mod cells;
+mod chains_hook;
+mod combinations;
+mod fish;
+mod intersections;
+pub(crate) mod rater;
+mod regions;
+mod singles;
 pub(crate) mod step;
+mod subsets;
 pub(crate) mod technique;
+mod unique_loops;
+mod wings;
+
+#[cfg(test)]
+mod oracle_tests;
+
+pub(crate) use rater::{Rater, Rating, Unrated};
