@@ -19,6 +19,8 @@ struct Bases {
     len: usize,
     /// Each cell's excluders.
     excluders: [CellSet; 81],
+    /// Each base cell's index in `cells`.
+    index: [u8; 81],
     is_base: CellSet,
 }
 
@@ -28,6 +30,7 @@ impl Bases {
             cells: [0; 81],
             len: 0,
             excluders: [CellSet::EMPTY; 81],
+            index: [0; 81],
             is_base: CellSet::EMPTY,
         };
         for cell in cands.empty().iter() {
@@ -45,12 +48,37 @@ impl Bases {
             }
             if !naked_single && !excluders.is_empty() {
                 b.cells[b.len] = cell as u8;
+                b.index[cell] = b.len as u8;
                 b.len += 1;
                 b.excluders[cell] = excluders;
                 b.is_base.insert(cell);
             }
         }
         b
+    }
+}
+
+impl Bases {
+    /// Whether SE's scan met the cells `cells[i]`, `cells[j]` and `third`
+    /// at an earlier pair (pairs go `(i, j)` with `j` then `i` upward, a
+    /// third among the pair's excluders): that visit found nothing, or
+    /// the scan would have stopped, and the set's eliminations do not
+    /// depend on the order of its cells.
+    fn seen_before(&self, i: usize, j: usize, third: usize) -> bool {
+        let k = usize::from(self.index[third]);
+        let cell = |n: usize| usize::from(self.cells[n]);
+        let twin = |a: usize, b: usize, c: usize| {
+            self.excluders[cell(a)]
+                .or(self.excluders[cell(b)])
+                .contains(cell(c))
+        };
+        if k > j {
+            false
+        } else if k > i {
+            twin(i, k, j)
+        } else {
+            twin(k, i, j) || twin(k, j, i)
+        }
     }
 }
 
@@ -90,6 +118,11 @@ pub(crate) fn aligned_triplet(
     for j in 1..bases.len {
         for i in 0..j {
             let (c0, c1) = (usize::from(bases.cells[i]), usize::from(bases.cells[j]));
+            // Three cells need two excluders in common: so do the first two.
+            if bases.excluders[c0].and(bases.excluders[c1]).len() < 2 {
+                continue;
+            }
+            budget.spend(1)?;
             let twin = bases.excluders[c0]
                 .or(bases.excluders[c1])
                 .and(bases.is_base)
@@ -103,7 +136,9 @@ pub(crate) fn aligned_triplet(
                         continue;
                     }
                     listed.insert(third);
-                    budget.spend(1)?;
+                    if bases.seen_before(i, j, third) {
+                        continue;
+                    }
                     let cells = [c0, c1, third];
                     let common = bases.excluders[c0]
                         .and(bases.excluders[c1])
@@ -129,7 +164,10 @@ pub(crate) fn aligned_triplet(
 }
 
 /// The eliminations of the aligned exclusion over `cells` (2 or 3) with
-/// the excluder cells `common`, as a step if there are any.
+/// the excluder cells `common`, as a step if there are any: a candidate
+/// goes when every combination of the other cells' candidates with it
+/// either repeats a digit in a region or covers all of an excluder's
+/// candidates.
 fn exclusion(
     cands: &Cands,
     cells: &[usize],
@@ -137,62 +175,121 @@ fn exclusion(
     technique: Technique,
     rating: u8,
 ) -> Option<Step> {
-    let mut excluder_sets = [0u16; 20];
+    // Only an excluder whose candidates the cells can cover rules out
+    // anything.
+    let union = cells.iter().fold(0u16, |m, &c| m | cands.candidates(c));
+    let mut excluder_store = [0u16; 20];
     let mut n = 0;
     for e in common.iter() {
-        excluder_sets[n] = cands.candidates(e);
-        n += 1;
+        let set = cands.candidates(e);
+        if set & !union == 0 {
+            excluder_store[n] = set;
+            n += 1;
+        }
     }
-    let excluder_sets = &excluder_sets[..n];
-    let mut allowed = [0u16; 3];
-    let mut mask_store = [0u16; 3];
-    for (a, &c) in cells.iter().enumerate() {
-        mask_store[a] = cands.candidates(c);
+    let excluders = &excluder_store[..n];
+    // Without one, only a digit repeated in a region rules a combination
+    // out, and that removes nothing unless all the cells see each other
+    // (each has two candidates or more).
+    let mutual = cells
+        .iter()
+        .all(|&a| cells.iter().all(|&b| a == b || PEER_SETS[a].contains(b)));
+    if n == 0 && !(cells.len() == 3 && mutual) {
+        return None;
     }
-    let masks = &mask_store[..cells.len()];
-    let mut combo = [0u8; 3];
-    combine(cells, masks, 0, &mut combo, &mut |combo| {
-        let k = cells.len();
-        for a in 0..k {
-            for b in a + 1..k {
-                if combo[a] == combo[b] && PEER_SETS[cells[a]].contains(cells[b]) {
-                    return;
-                }
-            }
-        }
-        let used = combo[..k].iter().fold(0u16, |m, &d| m | 1 << (d - 1));
-        if excluder_sets.iter().any(|&set| set & !used == 0) {
-            return;
-        }
-        for a in 0..k {
-            allowed[a] |= 1 << (combo[a] - 1);
-        }
-    });
     let mut step = Step::removing(technique, rating);
     for (a, &cell) in cells.iter().enumerate() {
-        for digit in digits(masks[a] & !allowed[a]) {
-            step.eliminate(digit, CellSet::single(cell));
+        let others: [usize; 2] = match (cells.len(), a) {
+            (2, 0) => [cells[1], usize::MAX],
+            (2, _) => [cells[0], usize::MAX],
+            (_, 0) => [cells[1], cells[2]],
+            (_, 1) => [cells[0], cells[2]],
+            _ => [cells[0], cells[1]],
+        };
+        for digit in digits(cands.candidates(cell)) {
+            let allowed = if others[1] == usize::MAX {
+                pair_allows(cands, cell, digit, others[0], excluders)
+            } else {
+                triplet_allows(cands, cell, digit, others, excluders)
+            };
+            if !allowed {
+                step.eliminate(digit, CellSet::single(cell));
+            }
         }
     }
     step.is_useful(cands).then_some(step)
 }
 
-/// Calls `visit` with every combination of one candidate per cell.
-fn combine(
-    cells: &[usize],
-    masks: &[u16],
-    at: usize,
-    combo: &mut [u8; 3],
-    visit: &mut impl FnMut(&[u8; 3]),
-) {
-    if at == cells.len() {
-        visit(combo);
-        return;
+/// Whether `cell` = `digit` leaves `other` a candidate that neither
+/// repeats `digit` in a shared region nor covers an excluder with it.
+fn pair_allows(cands: &Cands, cell: usize, digit: u8, other: usize, excluders: &[u16]) -> bool {
+    let bit = 1u16 << (digit - 1);
+    let mut blocked = 0u16;
+    if PEER_SETS[cell].contains(other) {
+        blocked |= bit;
     }
-    for digit in digits(masks[at]) {
-        combo[at] = digit;
-        combine(cells, masks, at + 1, combo, visit);
+    for &e in excluders {
+        let rest = e & !bit;
+        if rest.count_ones() == 1 {
+            blocked |= rest;
+        }
     }
+    cands.candidates(other) & !blocked != 0
+}
+
+/// Whether `cell` = `digit` leaves the two `others` a pair of candidates
+/// that repeats no digit in a shared region and covers no excluder.
+fn triplet_allows(
+    cands: &Cands,
+    cell: usize,
+    digit: u8,
+    others: [usize; 2],
+    excluders: &[u16],
+) -> bool {
+    let bit = 1u16 << (digit - 1);
+    let [b, c] = others;
+    // Digits x of b ruled out whatever c holds, digits y of c ruled out
+    // whatever b holds, and pairs (x, y) ruled out together.
+    let mut x_out = 0u16;
+    let mut y_out = 0u16;
+    let mut pairs = [0u16; 9];
+    if PEER_SETS[cell].contains(b) {
+        x_out |= bit;
+    }
+    if PEER_SETS[cell].contains(c) {
+        y_out |= bit;
+    }
+    for &e in excluders {
+        let rest = e & !bit;
+        match rest.count_ones() {
+            1 => {
+                x_out |= rest;
+                y_out |= rest;
+            }
+            2 => {
+                let w1 = rest.trailing_zeros() as usize;
+                let w2 = 15 - rest.leading_zeros() as usize;
+                pairs[w1] |= 1 << w2;
+                pairs[w2] |= 1 << w1;
+            }
+            _ => {}
+        }
+    }
+    let b_c_share = PEER_SETS[b].contains(c);
+    let ys = cands.candidates(c) & !y_out;
+    let mut xs = cands.candidates(b) & !x_out;
+    while xs != 0 {
+        let x = xs.trailing_zeros() as usize;
+        xs &= xs - 1;
+        let mut left = ys & !pairs[x];
+        if b_c_share {
+            left &= !(1 << x);
+        }
+        if left != 0 {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]

@@ -24,6 +24,12 @@ pub(crate) fn fish(cands: &Cands, degree: u32) -> Option<Step> {
         *count = 9 - unplaced_count(cands, d as u8 + 1);
     }
     for (bases, covers) in [(COLUMNS, ROWS), (ROWS, COLUMNS)] {
+        let mut places = [[0u16; 9]; 9];
+        for (line, row) in places.iter_mut().enumerate() {
+            for (d, mask) in row.iter_mut().enumerate() {
+                *mask = positions(cands, bases[line], d as u8 + 1);
+            }
+        }
         for tuple in Combinations::new(degree, 9) {
             for digit in 1..=9u8 {
                 if placed[usize::from(digit - 1)] + 2 * degree > 9 {
@@ -33,7 +39,7 @@ pub(crate) fn fish(cands: &Cands, degree: u32) -> Option<Step> {
                 let mut base_cells = CellSet::EMPTY;
                 let mut ok = true;
                 for i in ones(tuple) {
-                    let mask = positions(cands, bases[i], digit);
+                    let mask = places[i][usize::from(digit - 1)];
                     if mask.count_ones() < 2 {
                         ok = false;
                         break;

@@ -21,5 +21,7 @@ mod wings;
 
 #[cfg(test)]
 mod oracle_tests;
+#[cfg(test)]
+mod speed_tests;
 
 pub(crate) use rater::{Rater, Rating, Unrated};

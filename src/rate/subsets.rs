@@ -59,9 +59,12 @@ pub(crate) fn hidden_set(cands: &Cands, degree: u32, direct: bool) -> Option<Ste
         if !(empty > 2 * degree || (direct && empty > degree)) {
             continue;
         }
+        let mut places = [0u16; 9];
+        for (d, mask) in places.iter_mut().enumerate() {
+            *mask = positions(cands, unit, d as u8 + 1);
+        }
         for tuple in Combinations::new(degree, 9) {
-            let Some(common) = common_tuple(tuple, degree, |i| positions(cands, unit, i as u8 + 1))
-            else {
+            let Some(common) = common_tuple(tuple, degree, |i| places[i]) else {
                 continue;
             };
             let cells = cells_at(unit, common);
