@@ -324,4 +324,106 @@ mod tests {
         assert_eq!(step.eliminations[2], CellSet::single(1));
         assert!(step.eliminations[0].is_empty() && step.eliminations[1].is_empty());
     }
+
+    /// SE's exclusion by brute force: every combination of the cells'
+    /// candidates, ruled out by a digit repeated among cells that see each
+    /// other or by an excluder whose candidates it covers.
+    fn brute_force(cands: &Cands, cells: &[usize], common: CellSet) -> [u16; 3] {
+        let mut allowed = [0u16; 3];
+        let masks: Vec<u16> = cells.iter().map(|&c| cands.candidates(c)).collect();
+        let mut combo = vec![0u8; cells.len()];
+        let total: usize = masks.iter().map(|m| m.count_ones() as usize).product();
+        for mut n in 0..total {
+            for (a, m) in masks.iter().enumerate() {
+                let ds: Vec<u8> = digits(*m).collect();
+                combo[a] = ds[n % ds.len()];
+                n /= ds.len();
+            }
+            let repeats = (0..cells.len()).any(|a| {
+                (a + 1..cells.len())
+                    .any(|b| combo[a] == combo[b] && PEER_SETS[cells[a]].contains(cells[b]))
+            });
+            let used = combo.iter().fold(0u16, |m, &d| m | 1 << (d - 1));
+            let covered = common.iter().any(|e| cands.candidates(e) & !used == 0);
+            if !repeats && !covered {
+                for a in 0..cells.len() {
+                    allowed[a] |= 1 << (combo[a] - 1);
+                }
+            }
+        }
+        allowed
+    }
+
+    /// States along the paths of the serate fixtures that need a chain
+    /// (every fourth step, and where the rater stops): rich in cells with
+    /// few candidates.
+    fn stuck_states() -> Vec<Cands> {
+        use crate::rate::rater::Rater;
+        let text = include_str!("../../tests/fixtures/rate/serate.tsv");
+        let mut rater = Rater::recording();
+        let mut states = Vec::new();
+        for line in text.lines().take(300) {
+            let puzzle = parse_line(&line.as_bytes()[..81]).unwrap();
+            if rater.rate(&puzzle, Budget::new(1 << 26)).is_ok() {
+                continue;
+            }
+            let mut c = Cands::new(&puzzle);
+            for (n, step) in rater.trace().iter().enumerate() {
+                if n % 4 == 0 {
+                    states.push(c);
+                }
+                step.apply(&mut c);
+            }
+            states.push(c);
+        }
+        states
+    }
+
+    #[test]
+    fn exclusion_agrees_with_brute_force_on_real_states() {
+        let states = stuck_states();
+        assert!(states.len() > 20);
+        let (mut tried, mut removing) = (0, 0);
+        for c in &states {
+            let bases = Bases::new(c, 3);
+            let list: Vec<usize> = bases.cells[..bases.len]
+                .iter()
+                .map(|&x| usize::from(x))
+                .collect();
+            for (j, &b) in list.iter().enumerate() {
+                for &a in &list[..j] {
+                    let pair_common = bases.excluders[a].and(bases.excluders[b]);
+                    if pair_common.len() < 2 {
+                        continue;
+                    }
+                    for &t in list.iter().step_by(3) {
+                        if t == a || t == b {
+                            continue;
+                        }
+                        let common = pair_common.and(bases.excluders[t]);
+                        if common.len() < 2 {
+                            continue;
+                        }
+                        let cells = [a, b, t];
+                        tried += 1;
+                        let allowed = brute_force(c, &cells, common);
+                        let got =
+                            exclusion(c, &cells, common, Technique::AlignedTripletExclusion, 75);
+                        for (k, &cell) in cells.iter().enumerate() {
+                            let expected = c.candidates(cell) & !allowed[k];
+                            let removed = got.map_or(0, |s| {
+                                (1..=9u8)
+                                    .filter(|&d| s.eliminations[usize::from(d - 1)].contains(cell))
+                                    .fold(0u16, |m, d| m | 1 << (d - 1))
+                            });
+                            assert_eq!(removed, expected, "cells {cells:?}");
+                            removing += usize::from(expected != 0);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(tried > 1000, "only {tried} triplets tried");
+        assert!(removing > 0, "no triplet removed anything");
+    }
 }

@@ -3,11 +3,12 @@
 //! `RATE_FILE=../shared/data/puzzles1_unbiased.txt cargo test --release
 //! --lib rate::speed_tests -- --ignored --nocapture` prints puzzles per
 //! second, overall and for the puzzles that need no chain; with
-//! `RATE_OUT=path` it also writes each puzzle's `ER/EP/ED` (or `-` when
-//! it needs a chain) in serate's format.
+//! `RATE_OUT=path` it also writes each puzzle's `ER/EP/ED` in serate's
+//! format and the techniques used (or `-` when it needs a chain).
 
 use super::budget::Budget;
 use super::rater::{Rater, Unrated};
+use super::technique::Technique;
 use crate::parse_line;
 use std::io::Write;
 use std::time::Instant;
@@ -41,14 +42,21 @@ fn rate_a_file_and_print_the_speed() {
             Ok(r) => {
                 rated += 1;
                 rated_time += took;
+                let used: Vec<String> = Technique::ALL
+                    .iter()
+                    .zip(r.counts)
+                    .filter(|&(_, n)| n > 0)
+                    .map(|(t, n)| format!("{}:{n}", t.name()))
+                    .collect();
                 format!(
-                    "{}.{}/{}.{}/{}.{}",
+                    "{}.{}/{}.{}/{}.{}\t{}",
                     r.er / 10,
                     r.er % 10,
                     r.ep / 10,
                     r.ep % 10,
                     r.ed / 10,
-                    r.ed % 10
+                    r.ed % 10,
+                    used.join(";")
                 )
             }
             Err(Unrated::NoTechnique { .. }) => {
