@@ -24,4 +24,6 @@ mod oracle_tests;
 #[cfg(test)]
 mod speed_tests;
 
+// The `rate` command's entry points (used once the command lands).
+#[allow(unused_imports)]
 pub(crate) use rater::{Rater, Rating, Unrated};

@@ -125,7 +125,7 @@ fn ratings_agree_with_serate() {
             chained += 1;
             let partial = match got {
                 Ok(r) => r,
-                Err(Unrated::NoTechnique { partial }) => partial,
+                Err(Unrated::NoTechnique) => *rater.partial(),
                 Err(Unrated::OutOfBudget) => continue,
             };
             let ed_ok = f.ed >= FIRST_CHAIN || (partial.steps > 0 && partial.ed == f.ed);

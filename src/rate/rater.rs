@@ -45,12 +45,9 @@ pub(crate) enum Unrated {
     OutOfBudget,
     /// No technique of the ladder applies (cannot happen once the chains
     /// are in for a puzzle with one solution; until then, a puzzle that
-    /// needs a chain). `partial` sums up the steps taken before it
-    /// stuck: its ED and EP are final when they were reached.
-    NoTechnique {
-        /// The ratings of the steps taken so far.
-        partial: Rating,
-    },
+    /// needs a chain). [`Rater::partial`] sums up the steps taken before
+    /// it stuck: its ED and EP are final when they were reached.
+    NoTechnique,
 }
 
 impl From<OutOfBudget> for Unrated {
@@ -80,6 +77,21 @@ const CHAIN_ORDER: [Option<ChainLevel>; 10] = [
 pub(crate) struct Rater {
     /// The steps of the last rating, when recording is on (for tests).
     trace: Option<Vec<Step>>,
+    /// The summary of the last rating's steps, also when it stopped.
+    partial: Rating,
+}
+
+impl Default for Rating {
+    fn default() -> Rating {
+        Rating {
+            er: 0,
+            ep: 0,
+            ed: 0,
+            hardest: Technique::HiddenSingle,
+            steps: 0,
+            counts: [0; Technique::ALL.len()],
+        }
+    }
 }
 
 impl Rater {
@@ -93,6 +105,7 @@ impl Rater {
     pub(crate) fn recording() -> Rater {
         Rater {
             trace: Some(Vec::new()),
+            partial: Rating::default(),
         }
     }
 
@@ -108,14 +121,8 @@ impl Rater {
     pub(crate) fn rate(&mut self, puzzle: &Grid, budget: Budget) -> Result<Rating, Unrated> {
         let mut budget = budget;
         let mut cands = Cands::new(puzzle);
-        let mut rating = Rating {
-            er: 0,
-            ep: 0,
-            ed: 0,
-            hardest: Technique::HiddenSingle,
-            steps: 0,
-            counts: [0; Technique::ALL.len()],
-        };
+        let rating = &mut self.partial;
+        *rating = Rating::default();
         if let Some(trace) = self.trace.as_mut() {
             trace.clear();
         }
@@ -123,7 +130,7 @@ impl Rater {
         while !cands.is_solved() {
             budget.spend(1)?;
             let Some(step) = next_step(&cands, &mut budget)? else {
-                return Err(Unrated::NoTechnique { partial: rating });
+                return Err(Unrated::NoTechnique);
             };
             step.apply(&mut cands);
             if step.rating > rating.er {
@@ -143,7 +150,14 @@ impl Rater {
                 trace.push(step);
             }
         }
-        Ok(rating)
+        Ok(*rating)
+    }
+
+    /// The summary of the steps the last [`rate`](Self::rate) took, also
+    /// when it stopped without a rating (its ED, and its EP once a digit
+    /// was placed, are then already final).
+    pub(crate) fn partial(&self) -> &Rating {
+        &self.partial
     }
 }
 

@@ -160,11 +160,11 @@ mod tests {
 
     #[test]
     fn positions_and_cells_at_are_inverse() {
-        for unit in 0..27 {
+        for (unit, cells) in UNITS.iter().enumerate() {
             for mask in [0u16, 1, 0x155, 0x1FF, 0x100] {
                 assert_eq!(positions_of(unit, cells_at(unit, mask)), mask);
             }
-            assert_eq!(unit_cell(unit, 4), usize::from(UNITS[unit][4]));
+            assert_eq!(unit_cell(unit, 4), usize::from(cells[4]));
         }
         assert_eq!(cells_at(20, 0b1000), CellSet::single(15));
     }

@@ -59,7 +59,7 @@ fn rate_a_file_and_print_the_speed() {
                     used.join(";")
                 )
             }
-            Err(Unrated::NoTechnique { .. }) => {
+            Err(Unrated::NoTechnique) => {
                 stuck += 1;
                 "-".to_string()
             }

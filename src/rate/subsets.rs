@@ -81,7 +81,7 @@ pub(crate) fn hidden_set(cands: &Cands, degree: u32, direct: bool) -> Option<Ste
             let single = digits(0x1FF & !(tuple as u16)).find_map(|digit| {
                 let places = cands.places(unit, digit);
                 let left = places.minus(cells);
-                (places.len() > 1 && left.len() == 1).then(|| (left, digit))
+                (places.len() > 1 && left.len() == 1).then_some((left, digit))
             });
             if let Some((left, digit)) = single {
                 step.placement = Some((left.first().expect("one cell") as u8, digit));

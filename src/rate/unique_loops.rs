@@ -237,11 +237,17 @@ impl LoopSearch<'_> {
                 }
                 if degree * 2 < empty {
                     let rest: u16 = 0x1FF & !self.pair & !extra;
-                    let rest_digits: Vec<u8> = digits(rest).collect();
-                    if (degree - 2) as usize > rest_digits.len() {
+                    let mut rest_digits = [0u8; 9];
+                    let mut n_rest = 0;
+                    for digit in digits(rest) {
+                        rest_digits[n_rest] = digit;
+                        n_rest += 1;
+                    }
+                    let rest_digits = &rest_digits[..n_rest];
+                    if (degree - 2) as usize > n_rest {
                         continue;
                     }
-                    for chosen in Combinations::new(degree - 2, rest_digits.len() as u32) {
+                    for chosen in Combinations::new(degree - 2, n_rest as u32) {
                         let mut hidden = self.pair;
                         let mut first = true;
                         let mut union = 0u16;
@@ -285,8 +291,8 @@ impl LoopSearch<'_> {
     /// Type 4: one of the loop's digits is confined, in a region the two
     /// extra cells share, to those two cells; they lose the other digit.
     fn type4(&self, c1: usize, c2: usize, base: u8) -> Option<Step> {
-        let digits_of_pair: Vec<u8> = digits(self.pair).collect();
-        let (v1, v2) = (digits_of_pair[0], digits_of_pair[1]);
+        let v1 = self.pair.trailing_zeros() as u8 + 1;
+        let v2 = 16 - self.pair.leading_zeros() as u8;
         let both = CellSet::single(c1).or(CellSet::single(c2));
         let mut locks_v1 = false;
         let mut locks_v2 = false;
