@@ -217,17 +217,58 @@ fn type3(cands: &Cands, p: &Pattern) -> Option<Step> {
 mod tests {
     use super::*;
     use crate::parse_line;
+    use crate::rate::budget::Budget;
+    use crate::rate::rater::Rater;
 
     #[test]
-    fn a_bug_plus_one_keeps_only_the_bug_value() {
-        // A solved grid with a BUG: take a known puzzle state instead,
-        // built from a grid where every empty cell is bivalue but one.
-        // Solution grid, then empty 4 cells forming a deadly pattern plus
-        // one extra: r1c1, r1c2, r2c1, r2c2 can't (same box); use the
-        // classic: empty the cells of two digits' rectangle... The rater's
-        // fixture tests cover BUG on real puzzles; here check the simple
-        // refusal: an empty grid is no BUG.
+    fn an_empty_grid_is_no_bug() {
         let c = Cands::new(&parse_line(&[b'.'; 81]).unwrap());
         assert!(bug(&c).is_none());
+    }
+
+    /// Every state where the rater took a BUG step in the serate
+    /// fixtures is a BUG plus extras: once the BUG values go, every empty
+    /// cell is bivalue and every digit has two places or none per region;
+    /// a type 1 step keeps exactly the BUG value in the one BUG cell.
+    #[test]
+    fn bug_steps_on_real_paths_are_bugs() {
+        let text = include_str!("../../tests/fixtures/rate/serate.tsv");
+        let mut rater = Rater::recording();
+        let (mut seen, mut type1) = (0, 0);
+        for line in text.lines() {
+            let puzzle = parse_line(&line.as_bytes()[..81]).unwrap();
+            let _ = rater.rate(&puzzle, Budget::new(1 << 26));
+            let mut c = Cands::new(&puzzle);
+            for step in rater.trace() {
+                if step.technique == Technique::Bug {
+                    seen += 1;
+                    let p = find_pattern(&c).expect("a BUG pattern");
+                    let mut without = c;
+                    for &cell in &p.cells[..p.len] {
+                        for digit in super::super::subsets::digits(p.values[cell]) {
+                            without.eliminate(cell, digit);
+                        }
+                    }
+                    assert!(without
+                        .empty()
+                        .iter()
+                        .all(|cell| without.candidates(cell).count_ones() == 2));
+                    if step.rating == 56 {
+                        type1 += 1;
+                        assert_eq!(p.len, 1);
+                        let cell = p.cells[0];
+                        let mut after = c;
+                        step.apply(&mut after);
+                        assert_eq!(after.candidates(cell), p.all_values);
+                        assert_eq!(p.all_values.count_ones(), 1);
+                    }
+                }
+                step.apply(&mut c);
+            }
+        }
+        assert!(
+            seen >= 10 && type1 >= 5,
+            "{seen} BUG steps, {type1} of type 1"
+        );
     }
 }
