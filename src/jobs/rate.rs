@@ -11,7 +11,7 @@ use crate::output::{Column, Ratings, Row, Status, RATE_COLUMNS};
 use crate::parse::Record;
 use crate::pipeline::{internal_error, Job};
 use crate::rate::budget::Budget;
-use crate::rate::{Rater, Rating};
+use crate::rate::{Rater, Rating, Unrated};
 use crate::rng::Rng;
 use crate::solver::Solver;
 
@@ -109,7 +109,10 @@ impl Job for RateJob {
                     row.ratings = Some(Ratings::from(rating));
                     Status::Rated
                 }
-                Err(_) => Status::Limit,
+                // Out of budget, or (for the puzzles that need Sudoku
+                // Explainer's nested forcing chains, not in the ladder yet)
+                // no technique applies: no rating either way.
+                Err(Unrated::OutOfBudget | Unrated::NoTechnique) => Status::Limit,
             },
             _ => Status::Multiple,
         };

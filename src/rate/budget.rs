@@ -35,6 +35,7 @@ impl Budget {
     }
 
     /// The units left.
+    #[cfg(test)]
     pub(crate) const fn left(&self) -> u64 {
         self.left
     }

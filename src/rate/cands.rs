@@ -56,6 +56,7 @@ impl Cands {
     }
 
     /// Whether `digit` (1..=9) is a candidate of `cell`.
+    #[cfg(test)]
     #[inline(always)]
     pub(crate) fn has(&self, cell: usize, digit: u8) -> bool {
         self.cells[cell] >> (digit - 1) & 1 != 0
@@ -116,6 +117,7 @@ impl Cands {
     }
 
     /// The placed values as a grid.
+    #[cfg(test)]
     pub(crate) fn placed(&self) -> Grid {
         Grid::from_cells(self.values).expect("values are digits")
     }

@@ -1,96 +1,208 @@
-//! SCAFFOLD for the plumbing branch only (replaced by the engine branch's
-//! rater at merge): singles only, the API the engine promises.
+//! The rating loop: Sudoku Explainer's `getDifficulty`. At each step the
+//! techniques are tried in SE's fixed order and the first step the first
+//! productive technique finds is applied, until the grid is solved.
+//!
+//! ER is the highest step rating; ED the rating of the first step; EP the
+//! highest rating up to and including the first step that places a digit.
 
+use super::aligned::{aligned_pair, aligned_triplet};
 use super::budget::{Budget, OutOfBudget};
+use super::bug::bug;
 use super::cands::Cands;
-use super::cells::UNIT_SETS;
+use super::chains::{self, ChainLevel};
+use super::fish::fish;
+use super::intersections::intersection;
+use super::singles::{hidden_single, naked_single};
+use super::step::Step;
+use super::subsets::{hidden_set, naked_set};
 use super::technique::Technique;
+use super::unique_loops::unique_loop;
+use super::wings::wing;
 use crate::grid::Grid;
 
-/// A puzzle's ratings.
+/// A puzzle's ratings and solution path summary. Ratings are in tenths
+/// (SE's 7.2 is 72).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Rating {
+    /// The highest step rating (SE's ER).
     pub(crate) er: u8,
+    /// The highest rating up to the first placement (SE's EP).
     pub(crate) ep: u8,
+    /// The rating of the first step (SE's ED).
     pub(crate) ed: u8,
+    /// The technique of the first step that reached `er`.
     pub(crate) hardest: Technique,
+    /// The number of steps.
     pub(crate) steps: u32,
+    /// How many steps each technique took, indexed like [`Technique::ALL`].
     pub(crate) counts: [u32; Technique::ALL.len()],
 }
 
-/// The rater.
-#[derive(Debug, Default)]
-pub(crate) struct Rater;
+/// Why a puzzle got no rating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unrated {
+    /// The work budget ran out (status `limit`).
+    OutOfBudget,
+    /// No technique of the ladder applies (cannot happen once the chains
+    /// are in for a puzzle with one solution; until then, a puzzle that
+    /// needs a chain). [`Rater::partial`] sums up the steps taken before
+    /// it stuck: its ED and EP are final when they were reached.
+    NoTechnique,
+}
 
-impl Rater {
-    pub(crate) fn new() -> Rater {
-        Rater
+impl From<OutOfBudget> for Unrated {
+    fn from(_: OutOfBudget) -> Unrated {
+        Unrated::OutOfBudget
     }
+}
 
-    pub(crate) fn rate(
-        &mut self,
-        puzzle: &Grid,
-        mut budget: Budget,
-    ) -> Result<Rating, OutOfBudget> {
-        let mut c = Cands::new(puzzle);
-        let mut r = Rating {
+/// SE's chain levels after aligned pair exclusion, with aligned triplet
+/// exclusion (`None`) after the cycles, in its order.
+const CHAIN_ORDER: [Option<ChainLevel>; 10] = [
+    Some(ChainLevel::Cycles),
+    None,
+    Some(ChainLevel::Nishio),
+    Some(ChainLevel::Multiple),
+    Some(ChainLevel::Dynamic),
+    Some(ChainLevel::DynamicPlus),
+    Some(ChainLevel::Nested(2)),
+    Some(ChainLevel::Nested(3)),
+    Some(ChainLevel::Nested(4)),
+    Some(ChainLevel::Nested(5)),
+];
+
+/// Rates puzzles one after another; reusable, it allocates nothing per
+/// puzzle.
+#[derive(Debug, Default)]
+pub(crate) struct Rater {
+    /// The steps of the last rating, when recording is on (for tests).
+    trace: Option<Vec<Step>>,
+    /// The summary of the last rating's steps, also when it stopped.
+    partial: Rating,
+}
+
+impl Default for Rating {
+    fn default() -> Rating {
+        Rating {
             er: 0,
             ep: 0,
             ed: 0,
             hardest: Technique::HiddenSingle,
             steps: 0,
             counts: [0; Technique::ALL.len()],
-        };
-        while !c.is_solved() {
+        }
+    }
+}
+
+impl Rater {
+    /// A rater.
+    pub(crate) fn new() -> Rater {
+        Rater::default()
+    }
+
+    /// A rater that keeps the last rating's steps (see [`Rater::trace`]).
+    #[cfg(test)]
+    pub(crate) fn recording() -> Rater {
+        Rater {
+            trace: Some(Vec::new()),
+            partial: Rating::default(),
+        }
+    }
+
+    /// The steps of the last rating, when built with
+    /// [`Rater::recording`].
+    #[cfg(test)]
+    pub(crate) fn trace(&self) -> &[Step] {
+        self.trace.as_deref().unwrap_or(&[])
+    }
+
+    /// Rates `puzzle` (which should have exactly one solution: the caller
+    /// checks it) within `budget` work units.
+    pub(crate) fn rate(&mut self, puzzle: &Grid, budget: Budget) -> Result<Rating, Unrated> {
+        let mut budget = budget;
+        let mut cands = Cands::new(puzzle);
+        let rating = &mut self.partial;
+        *rating = Rating::default();
+        if let Some(trace) = self.trace.as_mut() {
+            trace.clear();
+        }
+        let mut placed_yet = false;
+        while !cands.is_solved() {
             budget.spend(1)?;
-            let mut found = None;
-            'u: for u in [
-                18usize, 19, 20, 21, 22, 23, 24, 25, 26, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-                13, 14, 15, 16, 17,
-            ] {
-                for d in 1..=9u8 {
-                    let p = c.places(u, d);
-                    if p.len() == 1 && UNIT_SETS[u].and(c.empty()).len() > 0 {
-                        found = Some((
-                            p.first().unwrap(),
-                            d,
-                            Technique::HiddenSingle,
-                            if u >= 18 { 12 } else { 15 },
-                        ));
-                        break 'u;
-                    }
-                }
-            }
-            if found.is_none() {
-                for cell in c.empty().iter() {
-                    if c.candidates(cell).count_ones() == 1 {
-                        found = Some((
-                            cell,
-                            c.candidates(cell).trailing_zeros() as u8 + 1,
-                            Technique::NakedSingle,
-                            23,
-                        ));
-                        break;
-                    }
-                }
-            }
-            let Some((cell, d, t, rating)) = found else {
-                return Err(OutOfBudget);
+            let Some(step) = next_step(&cands, &mut budget)? else {
+                return Err(Unrated::NoTechnique);
             };
-            c.place(cell, d);
-            r.steps += 1;
-            r.counts[t as usize] += 1;
-            if rating > r.er {
-                r.er = rating;
-                r.hardest = t;
+            step.apply(&mut cands);
+            if step.rating > rating.er {
+                rating.er = step.rating;
+                rating.hardest = step.technique;
             }
-            if r.ed == 0 {
-                r.ed = r.er;
+            if rating.steps == 0 {
+                rating.ed = rating.er;
             }
-            if r.ep == 0 {
-                r.ep = r.er;
+            if !placed_yet && step.placement.is_some() {
+                placed_yet = true;
+                rating.ep = rating.er;
+            }
+            rating.steps += 1;
+            rating.counts[step.technique as usize] += 1;
+            if let Some(trace) = self.trace.as_mut() {
+                trace.push(step);
             }
         }
-        Ok(r)
+        Ok(*rating)
     }
+
+    /// The summary of the steps the last [`rate`](Self::rate) took, also
+    /// when it stopped without a rating (its ED, and its EP once a digit
+    /// was placed, are then already final).
+    #[cfg(test)]
+    pub(crate) fn partial(&self) -> &Rating {
+        &self.partial
+    }
+}
+
+/// The step SE's rater takes in `cands`: the first step of the first
+/// technique, in its order, that finds one.
+pub(crate) fn next_step(cands: &Cands, budget: &mut Budget) -> Result<Option<Step>, OutOfBudget> {
+    let simple = hidden_single(cands)
+        .or_else(|| intersection(cands, true))
+        .or_else(|| hidden_set(cands, 2, true))
+        .or_else(|| naked_single(cands))
+        .or_else(|| hidden_set(cands, 3, true))
+        .or_else(|| intersection(cands, false))
+        .or_else(|| naked_set(cands, 2))
+        .or_else(|| fish(cands, 2))
+        .or_else(|| hidden_set(cands, 2, false))
+        .or_else(|| naked_set(cands, 3))
+        .or_else(|| fish(cands, 3))
+        .or_else(|| hidden_set(cands, 3, false))
+        .or_else(|| wing(cands, false))
+        .or_else(|| wing(cands, true));
+    if simple.is_some() {
+        return Ok(simple);
+    }
+    if let Some(step) = unique_loop(cands, budget)? {
+        return Ok(Some(step));
+    }
+    let middle = naked_set(cands, 4)
+        .or_else(|| fish(cands, 4))
+        .or_else(|| hidden_set(cands, 4, false))
+        .or_else(|| bug(cands));
+    if middle.is_some() {
+        return Ok(middle);
+    }
+    if let Some(step) = aligned_pair(cands, budget)? {
+        return Ok(Some(step));
+    }
+    for level in CHAIN_ORDER {
+        let found = match level {
+            Some(level) => chains::find(cands, level, budget)?,
+            None => aligned_triplet(cands, budget)?,
+        };
+        if found.is_some() {
+            return Ok(found);
+        }
+    }
+    Ok(None)
 }

@@ -51,6 +51,7 @@ pub(crate) enum ChainLevel {
 impl ChainLevel {
     /// Whether this level needs simpler rules inside its chains (see
     /// [`find_with`]).
+    #[cfg(test)]
     pub(crate) fn uses_simpler_rules(self) -> bool {
         matches!(self, ChainLevel::DynamicPlus | ChainLevel::Nested(_))
     }

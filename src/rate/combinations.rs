@@ -1,0 +1,70 @@
+//! The k-element subsets of `0..n` as bit masks, in increasing numeric
+//! order (Gosper's hack): the order in which Sudoku Explainer tries
+//! tuples of cells, values and lines, which decides the step it finds
+//! first.
+
+/// The subsets of `k` elements of `0..n` (`1 <= k <= n <= 31`), smallest
+/// mask first.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Combinations {
+    next: u32,
+    end: u32,
+}
+
+impl Combinations {
+    /// The `k`-subsets of `0..n`: none when `k > n`, only the empty set
+    /// when `k == 0` (as SE's generator gives it).
+    pub(crate) fn new(k: u32, n: u32) -> Combinations {
+        if k > n {
+            return Combinations { next: 1, end: 0 };
+        }
+        if k == 0 {
+            return Combinations { next: 0, end: 1 };
+        }
+        Combinations {
+            next: (1 << k) - 1,
+            end: 1 << n,
+        }
+    }
+}
+
+impl Iterator for Combinations {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        if self.next >= self.end {
+            return None;
+        }
+        let current = self.next;
+        if current == 0 {
+            self.next = self.end;
+            return Some(0);
+        }
+        let lowest = current & current.wrapping_neg();
+        let ripple = current + lowest;
+        self.next = ripple | (((current ^ ripple) >> 2) / lowest);
+        Some(current)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsets_come_in_increasing_numeric_order() {
+        let all: Vec<u32> = Combinations::new(3, 5).collect();
+        assert_eq!(
+            all,
+            vec![
+                0b00111, 0b01011, 0b01101, 0b01110, 0b10011, 0b10101, 0b10110, 0b11001, 0b11010,
+                0b11100
+            ]
+        );
+        assert_eq!(Combinations::new(2, 9).count(), 36);
+        assert_eq!(Combinations::new(4, 4).collect::<Vec<_>>(), vec![0b1111]);
+        assert_eq!(Combinations::new(3, 2).count(), 0);
+        assert_eq!(Combinations::new(0, 5).collect::<Vec<_>>(), vec![0]);
+    }
+}

@@ -1,0 +1,113 @@
+//! Basic fish: a digit whose places in `n` lines (columns first, then
+//! rows) fall in `n` crossing lines, so it leaves those crossing lines
+//! elsewhere. X-wing 3.2, swordfish 3.8, jellyfish 5.2.
+
+use super::cands::Cands;
+use super::cells::{CellSet, UNIT_SETS};
+use super::combinations::Combinations;
+use super::regions::{positions, COLUMNS, ROWS};
+use super::step::Step;
+use super::technique::Technique;
+
+/// The first fish of `degree` (2 to 4) lines that removes something, in
+/// SE's order: base lines columns then rows, line tuples in increasing
+/// mask order, digits upward within a tuple; a digit is only tried while
+/// at least `2 * degree` of its nine copies are unplaced.
+pub(crate) fn fish(cands: &Cands, degree: u32) -> Option<Step> {
+    let (technique, rating) = match degree {
+        2 => (Technique::XWing, 32),
+        3 => (Technique::Swordfish, 38),
+        _ => (Technique::Jellyfish, 52),
+    };
+    let mut placed = [0u32; 9];
+    for (d, count) in placed.iter_mut().enumerate() {
+        *count = 9 - unplaced_count(cands, d as u8 + 1);
+    }
+    for (bases, covers) in [(COLUMNS, ROWS), (ROWS, COLUMNS)] {
+        let mut places = [[0u16; 9]; 9];
+        for (line, row) in places.iter_mut().enumerate() {
+            for (d, mask) in row.iter_mut().enumerate() {
+                *mask = positions(cands, bases[line], d as u8 + 1);
+            }
+        }
+        for tuple in Combinations::new(degree, 9) {
+            for digit in 1..=9u8 {
+                if placed[usize::from(digit - 1)] + 2 * degree > 9 {
+                    continue;
+                }
+                let mut union = 0u16;
+                let mut base_cells = CellSet::EMPTY;
+                let mut ok = true;
+                for i in ones(tuple) {
+                    let mask = places[i][usize::from(digit - 1)];
+                    if mask.count_ones() < 2 {
+                        ok = false;
+                        break;
+                    }
+                    union |= mask;
+                    base_cells = base_cells.or(UNIT_SETS[bases[i]]);
+                }
+                if !ok || union.count_ones() != degree {
+                    continue;
+                }
+                let cover_cells = ones(u32::from(union))
+                    .fold(CellSet::EMPTY, |acc, i| acc.or(UNIT_SETS[covers[i]]));
+                let removed = cands.digit_cells(digit).and(cover_cells).minus(base_cells);
+                if !removed.is_empty() {
+                    let mut step = Step::removing(technique, rating);
+                    step.eliminate(digit, removed);
+                    return Some(step);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// How many cells of the grid do not hold `digit` yet (9 minus SE's
+/// occurrence count).
+fn unplaced_count(cands: &Cands, digit: u8) -> u32 {
+    let held = (0..81).filter(|&c| cands.value(c) == digit).count() as u32;
+    9 - held
+}
+
+/// The set bits of `mask`, upward.
+fn ones(mask: u32) -> impl Iterator<Item = usize> {
+    (0..32).filter(move |i| mask >> i & 1 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_line;
+
+    #[test]
+    fn x_wing_on_two_columns_clears_the_two_rows() {
+        let mut c = Cands::new(&parse_line(&[b'.'; 81]).unwrap());
+        // Digit 5 of columns 1 and 2 left in rows 1 and 2 only: but those
+        // share box 1, so use columns 1 and 4.
+        for row in 2..9 {
+            c.eliminate(row * 9, 5);
+            c.eliminate(row * 9 + 3, 5);
+        }
+        let step = fish(&c, 2).unwrap();
+        assert_eq!(step.technique, Technique::XWing);
+        assert_eq!(step.rating, 32);
+        let expected = UNIT_SETS[0]
+            .or(UNIT_SETS[1])
+            .minus(UNIT_SETS[9])
+            .minus(UNIT_SETS[12]);
+        assert_eq!(step.eliminations[4], expected);
+        assert!(fish(&c, 3).is_none());
+    }
+
+    #[test]
+    fn a_digit_with_too_many_copies_placed_is_skipped() {
+        // Eight 1s placed: only one copy left, no fish on 1.
+        let c = Cands::new(
+            &parse_line(b"1...........1...........1...1...........1...........1...1...........1............").unwrap(),
+        );
+        assert_eq!(unplaced_count(&c, 1), 1);
+        assert!(fish(&c, 2).is_none());
+    }
+}

@@ -1,0 +1,171 @@
+//! The rater against Sudoku Explainer's `serate` (the fixtures in
+//! `tests/fixtures/rate/serate.tsv`: random equivalents of public
+//! puzzles with the ER/EP/ED serate printed), and every step it takes
+//! against the puzzle's solution.
+
+use super::budget::Budget;
+use super::rater::{Rater, Rating, Unrated};
+use super::step::Step;
+use super::technique::Technique;
+use crate::{parse_line, Engine, Grid, Solver};
+
+/// The fixture lines: puzzle, serate's `ER/EP/ED`, source set.
+const FIXTURES: &str = include_str!("../../tests/fixtures/rate/serate.tsv");
+
+/// The rating that needs no chain ends below this (SE's first chain, an
+/// X-cycle, is rated 6.5).
+const FIRST_CHAIN: u8 = 65;
+
+/// A fixture: the puzzle and serate's ratings in tenths.
+struct Fixture {
+    puzzle: Grid,
+    text: String,
+    er: u8,
+    ep: u8,
+    ed: u8,
+}
+
+fn tenths(s: &str) -> u8 {
+    let (whole, frac) = s.split_once('.').expect("one decimal");
+    (whole.parse::<u32>().unwrap() * 10 + frac.parse::<u32>().unwrap()) as u8
+}
+
+fn fixtures() -> Vec<Fixture> {
+    FIXTURES
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let mut fields = line.split('\t');
+            let text = fields.next().unwrap().to_string();
+            let ratings: Vec<u8> = fields.next().unwrap().split('/').map(tenths).collect();
+            Fixture {
+                puzzle: parse_line(text.as_bytes()).unwrap(),
+                text,
+                er: ratings[0],
+                ep: ratings[1],
+                ed: ratings[2],
+            }
+        })
+        .collect()
+}
+
+fn solution(puzzle: &Grid) -> Grid {
+    let outcome = Solver::new().count_solutions_up_to(puzzle, 2).unwrap();
+    assert_eq!(outcome.solutions, 1, "fixture without one solution");
+    outcome.solution.unwrap()
+}
+
+/// Panics at the first step that removes a true candidate or places a
+/// wrong digit.
+fn check_steps(text: &str, steps: &[Step], solution: &Grid) {
+    for (n, step) in steps.iter().enumerate() {
+        if let Some((cell, digit)) = step.placement {
+            assert_eq!(
+                solution.get(usize::from(cell)),
+                digit,
+                "{text}: step {n} ({:?}) places a wrong digit",
+                step.technique
+            );
+        }
+        for (d, cells) in step.eliminations.iter().enumerate() {
+            for cell in cells.iter() {
+                assert_ne!(
+                    usize::from(solution.get(cell)),
+                    d + 1,
+                    "{text}: step {n} ({:?}) removes the true {} from cell {cell}",
+                    step.technique,
+                    d + 1
+                );
+            }
+        }
+    }
+}
+
+fn fmt(r: u8) -> String {
+    format!("{}.{}", r / 10, r % 10)
+}
+
+#[test]
+fn every_step_is_true_to_the_solution() {
+    let mut rater = Rater::recording();
+    for f in fixtures() {
+        let sol = solution(&f.puzzle);
+        let _ = rater.rate(&f.puzzle, Budget::new(50_000_000));
+        check_steps(&f.text, rater.trace(), &sol);
+    }
+}
+
+#[test]
+fn ratings_agree_with_serate() {
+    let mut rater = Rater::recording();
+    let (mut simple, mut simple_ok, mut chained, mut chained_ok) = (0, 0, 0, 0);
+    let mut misses = Vec::new();
+    for f in fixtures() {
+        let got: Result<Rating, Unrated> = rater.rate(&f.puzzle, Budget::new(50_000_000));
+        if f.er < FIRST_CHAIN {
+            simple += 1;
+            match got {
+                Ok(r) if (r.er, r.ep, r.ed) == (f.er, f.ep, f.ed) => simple_ok += 1,
+                other => misses.push(format!(
+                    "{} serate {}/{}/{} ours {:?}",
+                    f.text,
+                    fmt(f.er),
+                    fmt(f.ep),
+                    fmt(f.ed),
+                    other.map(|r| format!(
+                        "{}/{}/{} {:?}",
+                        fmt(r.er),
+                        fmt(r.ep),
+                        fmt(r.ed),
+                        r.hardest
+                    ))
+                )),
+            }
+        } else {
+            chained += 1;
+            let partial = match got {
+                Ok(r) => r,
+                Err(Unrated::NoTechnique) => *rater.partial(),
+                Err(Unrated::OutOfBudget) => continue,
+            };
+            let ed_ok = f.ed >= FIRST_CHAIN || (partial.steps > 0 && partial.ed == f.ed);
+            let ep_ok = f.ep >= FIRST_CHAIN || partial.ep == f.ep;
+            if ed_ok && ep_ok {
+                chained_ok += 1;
+            } else {
+                misses.push(format!(
+                    "{} serate {}/{}/{} ours partial ep {} ed {} ({} steps, hardest {:?})",
+                    f.text,
+                    fmt(f.er),
+                    fmt(f.ep),
+                    fmt(f.ed),
+                    fmt(partial.ep),
+                    fmt(partial.ed),
+                    partial.steps,
+                    partial.hardest
+                ));
+            }
+        }
+    }
+    for m in &misses {
+        eprintln!("{m}");
+    }
+    eprintln!(
+        "no-chain fixtures: {simple_ok}/{simple} exact; chain fixtures: {chained_ok}/{chained} with EP/ED below 6.5 equal"
+    );
+    assert!(
+        misses.is_empty(),
+        "{} fixtures disagree with serate",
+        misses.len()
+    );
+}
+
+#[test]
+fn rating_a_solved_grid_takes_no_step() {
+    let f = &fixtures()[0];
+    let solved = solution(&f.puzzle);
+    let r = Rater::new().rate(&solved, Budget::new(10)).unwrap();
+    assert_eq!((r.er, r.steps), (0, 0));
+    assert_eq!(r.counts.iter().sum::<u32>(), 0);
+    let _ = Technique::ALL;
+}

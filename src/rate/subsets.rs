@@ -1,0 +1,178 @@
+//! Subsets: `n` cells of a region holding `n` candidates between them
+//! (naked pair, triplet, quad), and `n` digits of a region confined to
+//! `n` cells (hidden pair, triplet, quad). SE tries regions as boxes,
+//! columns, rows and tuples in increasing mask order.
+
+use super::cands::Cands;
+use super::cells::UNIT_SETS;
+use super::combinations::Combinations;
+use super::regions::{cells_at, empty_count, positions, unit_cell, BOXES_COLUMNS_ROWS};
+use super::step::Step;
+use super::technique::Technique;
+
+/// The first naked set of `degree` (2 to 4) cells that removes something:
+/// every cell of the tuple has at least two candidates and the tuple holds
+/// `degree` between them. Rated 3.0, 3.6, 5.0.
+pub(crate) fn naked_set(cands: &Cands, degree: u32) -> Option<Step> {
+    let (technique, rating) = match degree {
+        2 => (Technique::NakedPair, 30),
+        3 => (Technique::NakedTriplet, 36),
+        _ => (Technique::NakedQuad, 50),
+    };
+    for &unit in &BOXES_COLUMNS_ROWS {
+        if empty_count(cands, unit) < 2 * degree {
+            continue;
+        }
+        for tuple in Combinations::new(degree, 9) {
+            let Some(union) = common_tuple(tuple, degree, |i| cands.candidates(unit_cell(unit, i)))
+            else {
+                continue;
+            };
+            let others = UNIT_SETS[unit].minus(cells_at(unit, tuple as u16));
+            let mut step = Step::removing(technique, rating);
+            for digit in digits(union) {
+                step.eliminate(digit, cands.digit_cells(digit).and(others));
+            }
+            if step.is_useful(cands) {
+                return Some(step);
+            }
+        }
+    }
+    None
+}
+
+/// The first hidden set of `degree` (2 to 4) digits: every digit of the
+/// tuple has at least two places and they share `degree` cells. Plain
+/// (rated 3.4, 4.0, 5.4), it counts when those cells lose another
+/// candidate. `direct` (degree 2 or 3, rated 2.0, 2.5), it counts only
+/// when that leaves another digit one place in the region, and places it.
+pub(crate) fn hidden_set(cands: &Cands, degree: u32, direct: bool) -> Option<Step> {
+    let (technique, rating) = match (degree, direct) {
+        (2, true) => (Technique::DirectHiddenPair, 20),
+        (3, true) => (Technique::DirectHiddenTriplet, 25),
+        (2, false) => (Technique::HiddenPair, 34),
+        (3, false) => (Technique::HiddenTriplet, 40),
+        _ => (Technique::HiddenQuad, 54),
+    };
+    for &unit in &BOXES_COLUMNS_ROWS {
+        let empty = empty_count(cands, unit);
+        if !(empty > 2 * degree || (direct && empty > degree)) {
+            continue;
+        }
+        let mut places = [0u16; 9];
+        for (d, mask) in places.iter_mut().enumerate() {
+            *mask = positions(cands, unit, d as u8 + 1);
+        }
+        for tuple in Combinations::new(degree, 9) {
+            let Some(common) = common_tuple(tuple, degree, |i| places[i]) else {
+                continue;
+            };
+            let cells = cells_at(unit, common);
+            let mut step = Step::removing(technique, rating);
+            for digit in digits(0x1FF & !(tuple as u16)) {
+                step.eliminate(digit, cands.digit_cells(digit).and(cells));
+            }
+            if !direct {
+                if step.is_useful(cands) {
+                    return Some(step);
+                }
+                continue;
+            }
+            let single = digits(0x1FF & !(tuple as u16)).find_map(|digit| {
+                let places = cands.places(unit, digit);
+                let left = places.minus(cells);
+                (places.len() > 1 && left.len() == 1).then_some((left, digit))
+            });
+            if let Some((left, digit)) = single {
+                step.placement = Some((left.first().expect("one cell") as u8, digit));
+                return Some(step);
+            }
+        }
+    }
+    None
+}
+
+/// SE's common tuple test over the `degree` members of `tuple` (bit `i`
+/// for member `i`): each member's set (`set_of(i)`, a 9-bit mask) has at
+/// least two elements and their union has exactly `degree`; the union.
+#[inline]
+fn common_tuple(tuple: u32, degree: u32, set_of: impl Fn(usize) -> u16) -> Option<u16> {
+    let mut union = 0u16;
+    let mut rest = tuple;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let set = set_of(i);
+        if set.count_ones() < 2 {
+            return None;
+        }
+        union |= set;
+    }
+    (union.count_ones() == degree).then_some(union)
+}
+
+/// The digits (1..=9) of a candidate mask, upward.
+pub(crate) fn digits(mask: u16) -> impl Iterator<Item = u8> {
+    (1..=9u8).filter(move |d| mask >> (d - 1) & 1 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_line;
+    use crate::rate::cells::CellSet;
+
+    fn empty_grid() -> Cands {
+        Cands::new(&parse_line(&[b'.'; 81]).unwrap())
+    }
+
+    #[test]
+    fn naked_pair_in_a_box_clears_the_pair_from_the_box() {
+        let mut c = empty_grid();
+        for digit in 3..=9 {
+            c.eliminate(0, digit);
+            c.eliminate(1, digit);
+        }
+        let step = naked_set(&c, 2).unwrap();
+        assert_eq!(step.technique, Technique::NakedPair);
+        assert_eq!(step.rating, 30);
+        let rest_of_box = UNIT_SETS[18].minus(CellSet(0b11));
+        assert_eq!(step.eliminations[0], rest_of_box);
+        assert_eq!(step.eliminations[1], rest_of_box);
+        assert!(step.eliminations[2..].iter().all(|s| s.is_empty()));
+        assert!(naked_set(&empty_grid(), 2).is_none());
+    }
+
+    #[test]
+    fn hidden_pair_strips_the_other_candidates_of_its_cells() {
+        let mut c = empty_grid();
+        for cell in 2..9 {
+            c.eliminate(cell, 1);
+            c.eliminate(cell, 2);
+        }
+        let step = hidden_set(&c, 2, false).unwrap();
+        assert_eq!(step.technique, Technique::HiddenPair);
+        assert_eq!(step.rating, 34);
+        assert!(step.eliminations[..2].iter().all(|s| s.is_empty()));
+        assert!(step.eliminations[2..].iter().all(|s| *s == CellSet(0b11)));
+        // Not direct: no other digit is left one place by it.
+        assert_eq!(hidden_set(&c, 2, true), None);
+    }
+
+    #[test]
+    fn direct_hidden_pair_places_the_single_it_leaves() {
+        let mut c = empty_grid();
+        for cell in 2..9 {
+            c.eliminate(cell, 1);
+            c.eliminate(cell, 2);
+        }
+        // Digit 3 of row 1 left at r1c1, r1c2 and r1c9 only.
+        for cell in 2..8 {
+            c.eliminate(cell, 3);
+        }
+        let step = hidden_set(&c, 2, true).unwrap();
+        assert_eq!(step.technique, Technique::DirectHiddenPair);
+        assert_eq!(step.rating, 20);
+        assert_eq!(step.placement, Some((8, 3)));
+    }
+}
