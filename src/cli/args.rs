@@ -514,8 +514,10 @@ dead ends of batchdoku's first-solution search over N random equivalents of the 
 relabelled, rows, columns, bands and stacks shuffled, maybe transposed), drawn from its \
 canonical form and --seed, so every equivalent of a puzzle gets the same values.";
 
-/// `batchdoku rate`.
+/// `batchdoku rate`: a rating takes a thousand times longer than a solve,
+/// so batches are small enough to keep every thread busy on short inputs.
 #[derive(Debug, Args)]
+#[command(mut_arg("batch_size", |a| a.default_value("16")))]
 pub struct RateArgs {
     #[command(flatten)]
     pub inputs: InputArgs,
