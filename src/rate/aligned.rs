@@ -297,24 +297,16 @@ mod tests {
     use super::*;
     use crate::parse_line;
 
-    fn keep(c: &mut Cands, cell: usize, digits: &[u8]) {
-        for d in 1..=9 {
-            if !digits.contains(&d) {
-                c.eliminate(cell, d);
-            }
-        }
-    }
-
     #[test]
     fn pair_exclusion_removes_a_candidate_no_combination_allows() {
         let mut c = Cands::new(&parse_line(&[b'.'; 81]).unwrap());
         // Base cells r1c1 {1,2} and r1c2 {1,2,3}; both see r1c5 {1,3}
         // and r1c6 {2,3}: r1c1=1 forbids r1c2 in {1 (row), 3 (kills
         // r1c5)}, leaving 2; r1c1=2 leaves r1c2 1 or 3... 3 kills r1c6.
-        keep(&mut c, 0, &[1, 2]);
-        keep(&mut c, 1, &[1, 2, 3]);
-        keep(&mut c, 4, &[1, 3]);
-        keep(&mut c, 5, &[2, 3]);
+        c.keep_only(0, &[1, 2]);
+        c.keep_only(1, &[1, 2, 3]);
+        c.keep_only(4, &[1, 3]);
+        c.keep_only(5, &[2, 3]);
         let step = aligned_pair(&c, &mut Budget::new(1 << 20))
             .unwrap()
             .unwrap();

@@ -116,6 +116,17 @@ impl Cands {
         true
     }
 
+    /// Leaves `cell` only the candidates among `digits` (tests build
+    /// states by hand with it).
+    #[cfg(test)]
+    pub(crate) fn keep_only(&mut self, cell: usize, digits: &[u8]) {
+        for d in 1..=9 {
+            if !digits.contains(&d) {
+                self.eliminate(cell, d);
+            }
+        }
+    }
+
     /// The placed values as a grid.
     #[cfg(test)]
     pub(crate) fn placed(&self) -> Grid {

@@ -352,14 +352,6 @@ mod tests {
     use super::*;
     use crate::parse_line;
 
-    fn keep(c: &mut Cands, cell: usize, digits: &[u8]) {
-        for d in 1..=9 {
-            if !digits.contains(&d) {
-                c.eliminate(cell, d);
-            }
-        }
-    }
-
     #[test]
     fn loop_ratings_grow_with_length() {
         assert_eq!(loop_rating(4), 45);
@@ -379,10 +371,10 @@ mod tests {
     #[test]
     fn type_1_strips_the_pair_from_the_one_extra_cell() {
         let mut c = Cands::new(&parse_line(&[b'.'; 81]).unwrap());
-        keep(&mut c, 0, &[1, 2]);
-        keep(&mut c, 3, &[1, 2]);
-        keep(&mut c, 9, &[1, 2]);
-        keep(&mut c, 12, &[1, 2, 5]);
+        c.keep_only(0, &[1, 2]);
+        c.keep_only(3, &[1, 2]);
+        c.keep_only(9, &[1, 2]);
+        c.keep_only(12, &[1, 2, 5]);
         let step = unique_loop(&c, &mut Budget::new(1 << 20)).unwrap().unwrap();
         assert_eq!(step.technique, Technique::UniqueRectangle);
         assert_eq!(step.rating, 45);

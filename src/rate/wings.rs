@@ -67,22 +67,14 @@ mod tests {
     use super::*;
     use crate::parse_line;
 
-    fn keep(c: &mut Cands, cell: usize, digits: &[u8]) {
-        for d in 1..=9 {
-            if !digits.contains(&d) {
-                c.eliminate(cell, d);
-            }
-        }
-    }
-
     #[test]
     fn xy_wing_clears_z_where_both_pincers_see() {
         let mut c = Cands::new(&parse_line(&[b'.'; 81]).unwrap());
         // Pivot r1c1 {1,2}, pincers r1c5 {1,3} and r5c1 {2,3}: r5c5 sees
         // both pincers.
-        keep(&mut c, 0, &[1, 2]);
-        keep(&mut c, 4, &[1, 3]);
-        keep(&mut c, 36, &[2, 3]);
+        c.keep_only(0, &[1, 2]);
+        c.keep_only(4, &[1, 3]);
+        c.keep_only(36, &[2, 3]);
         let step = wing(&c, false).unwrap();
         assert_eq!(step.technique, Technique::XyWing);
         assert_eq!(step.rating, 42);
@@ -95,9 +87,9 @@ mod tests {
         let mut c = Cands::new(&parse_line(&[b'.'; 81]).unwrap());
         // Pivot r1c1 {1,2,3}, pincers r1c2 {1,3} (box and row) and r2c1
         // {2,3}... both in box 1: victims are box 1 cells seeing all.
-        keep(&mut c, 0, &[1, 2, 3]);
-        keep(&mut c, 4, &[1, 3]);
-        keep(&mut c, 9, &[2, 3]);
+        c.keep_only(0, &[1, 2, 3]);
+        c.keep_only(4, &[1, 3]);
+        c.keep_only(9, &[2, 3]);
         let step = wing(&c, true).unwrap();
         assert_eq!(step.technique, Technique::XyzWing);
         assert_eq!(step.rating, 44);
