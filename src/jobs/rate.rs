@@ -38,7 +38,7 @@ use crate::solver::Solver;
 /// assert_eq!(row.status, Status::Rated);
 /// let ratings = row.ratings.unwrap();
 /// assert!(ratings.ed <= ratings.ep && ratings.ep <= ratings.er);
-/// assert_eq!(ratings.er, 23); // naked singles at most: ER 2.3
+/// assert_eq!(ratings.er, 12); // hidden singles in boxes: serate says 1.2/1.2/1.2
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct RateJob {
