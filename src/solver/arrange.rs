@@ -18,24 +18,13 @@
 //! ones.
 
 use super::lanes::Lanes;
-use super::tables::{COLUMN_0, ROW};
+use super::tables::{COLUMN_0, PERMUTATIONS, ROW};
 
 /// The first bit of every segment of a band mask (bits `9 * r + 3 * k`).
 const SEGMENT_FIRST: u32 = 0x124_9249;
 
 /// The first column of each stack in a nine-bit column mask.
 const STACK_FIRST: u32 = 0x49;
-
-/// The six permutations of three rows onto three boxes (or bands onto
-/// columns of a stack): row `r` goes to `PERMS[i][r]`.
-const PERMS: [[u32; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
 
 /// Bit `9 * r + 3 * k` set when row `r` of the band mask has a cell in box
 /// `k`.
@@ -64,7 +53,7 @@ fn alone<const S: u32>(x: u32, first: u32) -> u32 {
 #[inline(always)]
 fn row_arrangements(m: u32) -> u32 {
     let t = segment_bits(m);
-    PERMS.iter().fold(0, |n, p| {
+    PERMUTATIONS.iter().fold(0, |n, p| {
         n + (t >> (3 * p[0]) & t >> (9 + 3 * p[1]) & t >> (18 + 3 * p[2]) & 1)
     })
 }
@@ -74,7 +63,7 @@ fn row_arrangements(m: u32) -> u32 {
 /// (the count is symmetric in the three bands, so any order gives it).
 #[inline(always)]
 fn stack_arrangements(x: u32, y: u32, z: u32) -> u32 {
-    PERMS.iter().fold(0, |n, p| {
+    PERMUTATIONS.iter().fold(0, |n, p| {
         n + (x >> p[0] & y >> p[1] & z >> p[2] & STACK_FIRST)
     })
 }

@@ -145,9 +145,9 @@ const fn build_row_boxes() -> [u8; 512] {
     t
 }
 
-/// The six permutations of three rows onto three boxes, as segment
-/// patterns (row `r` in box `PERM[r]`).
-const PERMUTATIONS: [[usize; 3]; 6] = [
+/// The six permutations of three rows onto three boxes (row `r` in box
+/// `PERMUTATIONS[i][r]`), or of three bands onto the columns of a stack.
+pub(super) const PERMUTATIONS: [[usize; 3]; 6] = [
     [0, 1, 2],
     [0, 2, 1],
     [1, 0, 2],
