@@ -4,7 +4,7 @@
 //! candidate in no possible combination goes.
 
 use super::budget::{Budget, OutOfBudget};
-use super::cands::Cands;
+use super::cands::{ones, Cands};
 use super::cells::{CellSet, PEER_SETS};
 use super::regions::HOUSE_ORDER;
 use super::step::Step;
@@ -34,13 +34,13 @@ impl Bases {
             is_base: CellSet::EMPTY,
         };
         for cell in cands.empty().iter() {
-            if cands.candidates(cell).count_ones() < 2 {
+            if ones(cands.candidates(cell)) < 2 {
                 continue;
             }
             let mut excluders = CellSet::EMPTY;
             let mut naked_single = false;
             for peer in PEER_SETS[cell].and(cands.empty()).iter() {
-                let n = cands.candidates(peer).count_ones();
+                let n = ones(cands.candidates(peer));
                 naked_single |= n == 1;
                 if (2..=max_excluder).contains(&n) {
                     excluders.insert(peer);
@@ -94,7 +94,7 @@ pub(crate) fn aligned_pair(
             budget.spend(1)?;
             let cells = [usize::from(bases.cells[i]), usize::from(bases.cells[j])];
             let common = bases.excluders[cells[0]].and(bases.excluders[cells[1]]);
-            if common.len() < 2 {
+            if !common.at_least_two() {
                 continue;
             }
             if let Some(step) =
@@ -119,7 +119,7 @@ pub(crate) fn aligned_triplet(
         for i in 0..j {
             let (c0, c1) = (usize::from(bases.cells[i]), usize::from(bases.cells[j]));
             // Three cells need two excluders in common: so do the first two.
-            if bases.excluders[c0].and(bases.excluders[c1]).len() < 2 {
+            if !bases.excluders[c0].and(bases.excluders[c1]).at_least_two() {
                 continue;
             }
             budget.spend(1)?;
@@ -143,7 +143,7 @@ pub(crate) fn aligned_triplet(
                     let common = bases.excluders[c0]
                         .and(bases.excluders[c1])
                         .and(bases.excluders[third]);
-                    if common.len() < 2 {
+                    if !common.at_least_two() {
                         continue;
                     }
                     let found = exclusion(
@@ -230,7 +230,7 @@ fn pair_allows(cands: &Cands, cell: usize, digit: u8, other: usize, excluders: &
     }
     for &e in excluders {
         let rest = e & !bit;
-        if rest.count_ones() == 1 {
+        if ones(rest) == 1 {
             blocked |= rest;
         }
     }
@@ -261,7 +261,7 @@ fn triplet_allows(
     }
     for &e in excluders {
         let rest = e & !bit;
-        match rest.count_ones() {
+        match ones(rest) {
             1 => {
                 x_out |= rest;
                 y_out |= rest;
@@ -324,7 +324,7 @@ mod tests {
         let mut allowed = [0u16; 3];
         let masks: Vec<u16> = cells.iter().map(|&c| cands.candidates(c)).collect();
         let mut combo = vec![0u8; cells.len()];
-        let total: usize = masks.iter().map(|m| m.count_ones() as usize).product();
+        let total: usize = masks.iter().map(|m| ones(*m) as usize).product();
         for mut n in 0..total {
             for (a, m) in masks.iter().enumerate() {
                 let ds: Vec<u8> = digits(*m).collect();
@@ -387,7 +387,7 @@ mod tests {
             for (j, &b) in list.iter().enumerate() {
                 for &a in &list[..j] {
                     let pair_common = bases.excluders[a].and(bases.excluders[b]);
-                    if pair_common.len() < 2 {
+                    if !pair_common.at_least_two() {
                         continue;
                     }
                     for &t in list.iter().step_by(3) {
@@ -395,7 +395,7 @@ mod tests {
                             continue;
                         }
                         let common = pair_common.and(bases.excluders[t]);
-                        if common.len() < 2 {
+                        if !common.at_least_two() {
                             continue;
                         }
                         let cells = [a, b, t];

@@ -4,7 +4,7 @@
 //! are not all false. Type 1 rated 5.6, types 2 and 4 5.7, type 3 5.7
 //! plus 0.1 per extra digit of its naked subset.
 
-use super::cands::Cands;
+use super::cands::{ones, Cands};
 use super::cells::{CellSet, CELL_UNITS, PEER_SETS, UNIT_SETS};
 use super::combinations::Combinations;
 use super::regions::{BOXES, COLUMNS, HOUSE_ORDER, ROWS};
@@ -24,7 +24,7 @@ pub(crate) fn bug(cands: &Cands) -> Option<Step> {
         }
         return step.is_useful(cands).then_some(step);
     }
-    if pattern.all_values.count_ones() == 1 {
+    if ones(pattern.all_values) == 1 {
         if let Some(step) = type2(cands, &pattern) {
             return Some(step);
         }
@@ -73,14 +73,12 @@ fn find_pattern(cands: &Cands) -> Option<Pattern> {
         for unit in units {
             for digit in 1..=9u8 {
                 let places = cands.places(unit, digit);
-                if places.is_empty() || places.len() == 2 {
+                if places.is_empty() || places.is_pair() {
                     continue;
                 }
-                let mut wide = places
-                    .iter()
-                    .filter(|&c| cands.candidates(c).count_ones() >= 3);
+                let mut wide = places.iter().filter(|&c| ones(cands.candidates(c)) >= 3);
                 let (Some(cell), None) = (wide.next(), wide.next()) else {
-                    if places.iter().all(|c| cands.candidates(c).count_ones() < 3) {
+                    if places.iter().all(|c| ones(cands.candidates(c)) < 3) {
                         return None;
                     }
                     continue;
@@ -97,7 +95,7 @@ fn find_pattern(cands: &Cands) -> Option<Pattern> {
                 p.all_values |= 1 << (digit - 1);
                 without.eliminate(cell, digit);
                 p.common = p.common.and(PEER_SETS[cell]).minus(bug_set);
-                if p.len > 1 && p.all_values.count_ones() > 1 && p.common.is_empty() {
+                if p.len > 1 && ones(p.all_values) > 1 && p.common.is_empty() {
                     return None;
                 }
             }
@@ -109,7 +107,7 @@ fn find_pattern(cands: &Cands) -> Option<Pattern> {
     let all_bivalue = without
         .empty()
         .iter()
-        .all(|c| without.candidates(c).count_ones() == 2);
+        .all(|c| ones(without.candidates(c)) == 2);
     let all_pairs = (0..27).all(|u| (1..=9).all(|d| matches!(without.places(u, d).len(), 0 | 2)));
     (all_bivalue && all_pairs).then_some(p)
 }
@@ -132,7 +130,7 @@ fn type2(cands: &Cands, p: &Pattern) -> Option<Step> {
 fn type4(cands: &Cands, p: &Pattern) -> Option<Step> {
     let (c1, c2) = (p.cells[0], p.cells[1]);
     let shared = cands.candidates(c1) & cands.candidates(c2) & !p.all_values;
-    if shared.count_ones() != 1 {
+    if ones(shared) != 1 {
         return None;
     }
     let share_region = (0..3).any(|k| CELL_UNITS[c1][k] == CELL_UNITS[c2][k]);
@@ -179,21 +177,21 @@ fn type3(cands: &Cands, p: &Pattern) -> Option<Step> {
             }
             for tuple in Combinations::new(degree - 1, n as u32) {
                 let mut union = 0u16;
-                let mut all_wide = p.all_values.count_ones() >= 2;
+                let mut all_wide = ones(p.all_values) >= 2;
                 let mut naked_cells = CellSet::EMPTY;
                 for (i, &c) in region_cells.iter().enumerate() {
                     if tuple >> i & 1 != 0 {
                         let set = cands.candidates(c);
                         union |= set;
-                        all_wide &= set.count_ones() >= 2;
+                        all_wide &= ones(set) >= 2;
                         naked_cells.insert(c);
                     }
                 }
-                if union.count_ones() != degree {
+                if ones(union) != degree {
                     continue;
                 }
                 let naked = union | p.all_values;
-                if !all_wide || naked.count_ones() != degree {
+                if !all_wide || ones(naked) != degree {
                     continue;
                 }
                 let erasable = region_cells
@@ -252,7 +250,7 @@ mod tests {
                     assert!(without
                         .empty()
                         .iter()
-                        .all(|cell| without.candidates(cell).count_ones() == 2));
+                        .all(|cell| ones(without.candidates(cell)) == 2));
                     if step.rating == 56 {
                         type1 += 1;
                         assert_eq!(p.len, 1);
@@ -260,7 +258,7 @@ mod tests {
                         let mut after = c;
                         step.apply(&mut after);
                         assert_eq!(after.candidates(cell), p.all_values);
-                        assert_eq!(p.all_values.count_ones(), 1);
+                        assert_eq!(ones(p.all_values), 1);
                     }
                 }
                 step.apply(&mut c);

@@ -8,6 +8,14 @@
 use super::cells::{CellSet, PEER_SETS, UNIT_SETS};
 use crate::grid::{Grid, CELLS};
 
+/// The number of digits in a candidate mask (bit `d - 1` for digit `d`):
+/// a table lookup, as the solver counts (the crate is built without
+/// `target-cpu`, so `count_ones` has no single instruction).
+#[inline(always)]
+pub(crate) fn ones(mask: u16) -> u32 {
+    u32::from(crate::solver::ONES_IN_NINE[usize::from(mask)])
+}
+
 /// Placed values and candidates. Copy it to try something and throw the
 /// copy away (the chains do): it is a few hundred bytes, no heap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,6 +145,13 @@ impl Cands {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ones_counts_every_candidate_mask() {
+        for mask in 0..=0x1FFu16 {
+            assert_eq!(ones(mask), mask.count_ones());
+        }
+    }
     use crate::parse_line;
 
     #[test]

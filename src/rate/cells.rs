@@ -50,6 +50,25 @@ impl CellSet {
         self.0.count_ones()
     }
 
+    /// Whether the set holds exactly one cell (no population count: the
+    /// crate is built without `target-cpu`, where that is a long bit trick).
+    #[inline(always)]
+    pub(crate) const fn is_single(self) -> bool {
+        self.0 != 0 && self.0 & self.0.wrapping_sub(1) == 0
+    }
+
+    /// Whether the set holds exactly two cells.
+    #[inline(always)]
+    pub(crate) const fn is_pair(self) -> bool {
+        CellSet(self.0 & self.0.wrapping_sub(1)).is_single()
+    }
+
+    /// Whether the set holds two cells or more.
+    #[inline(always)]
+    pub(crate) const fn at_least_two(self) -> bool {
+        self.0 & self.0.wrapping_sub(1) != 0
+    }
+
     /// Whether the set has no cell.
     #[inline(always)]
     pub(crate) const fn is_empty(self) -> bool {
@@ -181,6 +200,27 @@ mod tests {
                 .iter()
                 .fold(CellSet::EMPTY, |acc, &u| acc.or(UNIT_SETS[usize::from(u)]));
             assert_eq!(union.minus(CellSet::single(c)), PEER_SETS[c]);
+        }
+    }
+
+    #[test]
+    fn size_tests_agree_with_the_count() {
+        // Sets of 0 to 3 cells anywhere, the highest cells included.
+        let cells = [0, 1, 40, 63, 64, 65, 79, 80];
+        let mut sets = vec![CellSet::EMPTY];
+        for &a in &cells {
+            sets.push(CellSet::single(a));
+            for &b in &cells {
+                let ab = CellSet::single(a).or(CellSet::single(b));
+                sets.push(ab);
+                sets.extend(cells.iter().map(|&c| ab.or(CellSet::single(c))));
+            }
+        }
+        sets.push(CellSet::ALL);
+        for s in sets {
+            assert_eq!(s.is_single(), s.len() == 1, "{s:?}");
+            assert_eq!(s.is_pair(), s.len() == 2, "{s:?}");
+            assert_eq!(s.at_least_two(), s.len() >= 2, "{s:?}");
         }
     }
 

@@ -2,7 +2,7 @@
 //! rows) fall in `n` crossing lines, so it leaves those crossing lines
 //! elsewhere. X-wing 3.2, swordfish 3.8, jellyfish 5.2.
 
-use super::cands::Cands;
+use super::cands::{ones as count, Cands};
 use super::cells::{CellSet, UNIT_SETS};
 use super::combinations::Combinations;
 use super::regions::{positions, COLUMNS, ROWS};
@@ -40,14 +40,14 @@ pub(crate) fn fish(cands: &Cands, degree: u32) -> Option<Step> {
                 let mut ok = true;
                 for i in ones(tuple) {
                     let mask = places[i][usize::from(digit - 1)];
-                    if mask.count_ones() < 2 {
+                    if count(mask) < 2 {
                         ok = false;
                         break;
                     }
                     union |= mask;
                     base_cells = base_cells.or(UNIT_SETS[bases[i]]);
                 }
-                if !ok || union.count_ones() != degree {
+                if !ok || count(union) != degree {
                     continue;
                 }
                 let cover_cells = ones(u32::from(union))

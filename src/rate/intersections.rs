@@ -33,7 +33,7 @@ pub(crate) fn intersection(cands: &Cands, direct: bool) -> Option<Step> {
                 }
                 for digit in 1..=9u8 {
                     let places = cands.places(first, digit);
-                    if places.len() < 2 || !places.minus(shared).is_empty() {
+                    if !places.at_least_two() || !places.minus(shared).is_empty() {
                         continue;
                     }
                     let removed = cands.places(second, digit).minus(UNIT_SETS[first]);
@@ -84,7 +84,7 @@ fn following_single(
         .find_map(|&third| {
             let places = cands.places(third, digit);
             let left = places.minus(UNIT_SETS[second]);
-            (places.len() > 1 && left.len() == 1).then(|| left.first().expect("one left"))
+            (places.at_least_two() && left.is_single()).then(|| left.first().expect("one left"))
         })
 }
 

@@ -2,7 +2,7 @@
 //! house when it is the region's last empty cell) and the last candidate
 //! of a cell (naked single).
 
-use super::cands::Cands;
+use super::cands::{ones, Cands};
 use super::regions::{empty_count, is_box, BOXES_COLUMNS_ROWS};
 use super::step::Step;
 use super::technique::Technique;
@@ -20,7 +20,7 @@ pub(crate) fn hidden_single(cands: &Cands) -> Option<Step> {
             }
             for digit in 1..=9u8 {
                 let places = cands.places(unit, digit);
-                if places.len() == 1 {
+                if places.is_single() {
                     let cell = places.first().expect("one place");
                     let rating = match (alone, is_box(unit)) {
                         (true, _) => 10,
@@ -39,7 +39,7 @@ pub(crate) fn hidden_single(cands: &Cands) -> Option<Step> {
 pub(crate) fn naked_single(cands: &Cands) -> Option<Step> {
     cands.empty().iter().find_map(|cell| {
         let mask = cands.candidates(cell);
-        (mask.count_ones() == 1).then(|| {
+        (ones(mask) == 1).then(|| {
             Step::place(
                 Technique::NakedSingle,
                 23,

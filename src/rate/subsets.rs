@@ -3,7 +3,7 @@
 //! `n` cells (hidden pair, triplet, quad). SE tries regions as boxes,
 //! columns, rows and tuples in increasing mask order.
 
-use super::cands::Cands;
+use super::cands::{ones, Cands};
 use super::cells::UNIT_SETS;
 use super::combinations::Combinations;
 use super::regions::{cells_at, empty_count, positions, unit_cell, BOXES_COLUMNS_ROWS};
@@ -81,7 +81,7 @@ pub(crate) fn hidden_set(cands: &Cands, degree: u32, direct: bool) -> Option<Ste
             let single = digits(0x1FF & !(tuple as u16)).find_map(|digit| {
                 let places = cands.places(unit, digit);
                 let left = places.minus(cells);
-                (places.len() > 1 && left.len() == 1).then_some((left, digit))
+                (places.at_least_two() && left.is_single()).then_some((left, digit))
             });
             if let Some((left, digit)) = single {
                 step.placement = Some((left.first().expect("one cell") as u8, digit));
@@ -103,12 +103,12 @@ fn common_tuple(tuple: u32, degree: u32, set_of: impl Fn(usize) -> u16) -> Optio
         let i = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         let set = set_of(i);
-        if set.count_ones() < 2 {
+        if ones(set) < 2 {
             return None;
         }
         union |= set;
     }
-    (union.count_ones() == degree).then_some(union)
+    (ones(union) == degree).then_some(union)
 }
 
 /// The digits (1..=9) of a candidate mask, upward.

@@ -9,7 +9,7 @@
 //! subset.
 
 use super::budget::{Budget, OutOfBudget};
-use super::cands::Cands;
+use super::cands::{ones, Cands};
 use super::cells::{CellSet, CELL_UNITS, PEER_SETS, UNIT_SETS};
 use super::combinations::Combinations;
 use super::regions::{cells_at, empty_count, positions, positions_of, unit_cell};
@@ -36,7 +36,7 @@ pub(crate) fn unique_loop(cands: &Cands, budget: &mut Budget) -> Result<Option<S
     };
     for cell in cands.empty().iter() {
         let pair = cands.candidates(cell);
-        if pair.count_ones() == 2 {
+        if ones(pair) == 2 {
             search.pair = pair;
             search.extend(cell, 2, 0, None)?;
         }
@@ -94,8 +94,8 @@ impl LoopSearch<'_> {
                         continue;
                     }
                     extra |= candidates & !self.pair;
-                    let count = candidates.count_ones();
-                    if count == 2 || extra.count_ones() == 1 || allowed_extra > 0 {
+                    let count = ones(candidates);
+                    if count == 2 || ones(extra) == 1 || allowed_extra > 0 {
                         let left = allowed_extra - i32::from(count > 2);
                         self.extend(next, left, extra, Some(kind))?;
                     }
@@ -118,7 +118,7 @@ impl LoopSearch<'_> {
         let mut extras = [0usize; 81];
         let mut n_extras = 0;
         for &c in cells {
-            if self.cands.candidates(usize::from(c)).count_ones() > 2 {
+            if ones(self.cands.candidates(usize::from(c))) > 2 {
                 extras[n_extras] = usize::from(c);
                 n_extras += 1;
             }
@@ -135,10 +135,10 @@ impl LoopSearch<'_> {
             2 => {
                 let (c1, c2) = (extras[0], extras[1]);
                 let rest = (self.cands.candidates(c1) | self.cands.candidates(c2)) & !pair;
-                if rest.count_ones() == 1 {
+                if ones(rest) == 1 {
                     let step = self.type2(&extras[..2], base);
                     self.offer(2, loop_set, step);
-                } else if rest.count_ones() >= 2 {
+                } else if ones(rest) >= 2 {
                     self.type3(loop_set, c1, c2, rest, base);
                 }
                 if let Some(step) = self.type4(c1, c2, base) {
@@ -192,7 +192,7 @@ impl LoopSearch<'_> {
     /// with other cells of a region they share.
     fn type3(&mut self, loop_set: CellSet, c1: usize, c2: usize, extra: u16, base: u8) {
         let cands = self.cands;
-        for degree in extra.count_ones()..=7 {
+        for degree in ones(extra)..=7 {
             for kind in KINDS {
                 let unit = usize::from(CELL_UNITS[c1][kind]);
                 if unit != usize::from(CELL_UNITS[c2][kind]) {
@@ -218,10 +218,10 @@ impl LoopSearch<'_> {
                                 naked |= set;
                                 set
                             };
-                            ok &= set.count_ones() >= 2;
+                            ok &= ones(set) >= 2;
                             union |= set;
                         }
-                        if naked.count_ones() != degree || !ok || union.count_ones() != degree {
+                        if ones(naked) != degree || !ok || ones(union) != degree {
                             continue;
                         }
                         let others = UNIT_SETS[unit]
@@ -269,13 +269,13 @@ impl LoopSearch<'_> {
                         for digit in digits(self.pair) {
                             add(digit);
                         }
-                        if empty_first || union.count_ones() != degree {
+                        if empty_first || ones(union) != degree {
                             continue;
                         }
                         let hidden_cells = union & !index1 & !index2;
                         let mut step = Step::removing(
                             Technique::UniqueRectangle,
-                            base + hidden_cells.count_ones() as u8 - 1,
+                            base + ones(hidden_cells) as u8 - 1,
                         );
                         let cells = cells_at(unit, hidden_cells);
                         for digit in digits(0x1FF & !hidden) {

@@ -2,7 +2,7 @@
 //! among its house cells that force a digit `z` into one of the pincers
 //! (or the pivot), so cells seeing all of them lose `z`.
 
-use super::cands::Cands;
+use super::cands::{ones, Cands};
 use super::cells::{CellSet, PEER_SETS};
 use super::regions::HOUSE_ORDER;
 use super::step::Step;
@@ -16,23 +16,23 @@ pub(crate) fn wing(cands: &Cands, xyz: bool) -> Option<Step> {
     let pivot_size = if xyz { 3 } else { 2 };
     for pivot in cands.empty().iter() {
         let xy = cands.candidates(pivot);
-        if xy.count_ones() != pivot_size {
+        if ones(xy) != pivot_size {
             continue;
         }
         for &first in &HOUSE_ORDER[pivot] {
             let first = usize::from(first);
             let xz = cands.candidates(first);
-            if xz.count_ones() != 2 || (xy & !xz).count_ones() != 1 {
+            if ones(xz) != 2 || ones(xy & !xz) != 1 {
                 continue;
             }
             for &second in &HOUSE_ORDER[pivot] {
                 let second = usize::from(second);
                 let yz = cands.candidates(second);
-                if yz.count_ones() != 2 {
+                if ones(yz) != 2 {
                     continue;
                 }
-                let union = (xy | xz | yz).count_ones();
-                let common = (xy & xz & yz).count_ones();
+                let union = ones(xy | xz | yz);
+                let common = ones(xy & xz & yz);
                 let fits = union == 3 && common == if xyz { 1 } else { 0 };
                 if !fits {
                     continue;

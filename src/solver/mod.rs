@@ -31,6 +31,7 @@ mod tables;
 mod wide;
 
 pub use node::{Contradiction, Node};
+pub(crate) use tables::ONES_IN_NINE;
 pub use wide::SimdPath;
 
 use crate::engine::{Engine, Outcome, Stats};

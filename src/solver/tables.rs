@@ -46,7 +46,7 @@ pub(super) const BOX_CELLS: [u32; 3] = [0x1C0E07, 0x1C0E07 << 3, 0x1C0E07 << 6];
 
 /// The number of set bits of a nine-bit value (a table: the crate is built
 /// without `target-cpu`, so `count_ones` has no single instruction).
-pub(super) const ONES_IN_NINE: [u8; 512] = build_ones_in_nine();
+pub(crate) const ONES_IN_NINE: [u8; 512] = build_ones_in_nine();
 
 /// Eight bits spread over the eight bytes of a word: byte `j` is bit `j`.
 pub(super) const SPREAD_EIGHT: [u64; 256] = build_spread_eight();

@@ -17,7 +17,7 @@ use super::node;
 use super::propagate::box_row_column;
 use super::rating::HintKey;
 use crate::rate::budget::{Budget, OutOfBudget};
-use crate::rate::cands::Cands;
+use crate::rate::cands::{ones, Cands};
 use crate::rate::cells::{CellSet, PEER_SETS, UNIT_SETS};
 use crate::rate::step::Step;
 use crate::rate::technique::Technique;
@@ -78,7 +78,7 @@ pub(super) fn search(
     ] {
         for cell in cands.empty().iter() {
             let here = cands.candidates(cell);
-            if here.count_ones() < 2 || (here.count_ones() > 2 && !links.x) {
+            if ones(here) < 2 || (ones(here) > 2 && !links.x) {
                 continue;
             }
             for digit in digits(here) {
@@ -132,7 +132,7 @@ fn off_to_on(cands: &Cands, p: usize, links: Links, mut visit: impl FnMut(usize)
     let (c, digit) = (node::cell(p), node::digit(p));
     if links.y {
         let here = cands.candidates(c);
-        if here.count_ones() == 2 {
+        if ones(here) == 2 {
             let w = (here & !(1 << (digit - 1))).trailing_zeros() as u8 + 1;
             visit(node::on(c, w));
         }
@@ -140,7 +140,7 @@ fn off_to_on(cands: &Cands, p: usize, links: Links, mut visit: impl FnMut(usize)
     if links.x {
         for unit in box_row_column(c) {
             let places = cands.digit_cells(digit).and(UNIT_SETS[unit]);
-            if places.len() == 2 {
+            if places.is_pair() {
                 if let Some(other) = places.minus(CellSet::single(c)).first() {
                     visit(node::on(other, digit));
                 }
@@ -188,14 +188,14 @@ fn offs_imply_ons(cands: &Cands, front: &[CellSet; 9], links: Links) -> [CellSet
         for c in front[d].iter() {
             if links.y {
                 let here = cands.candidates(c);
-                if here.count_ones() == 2 {
+                if ones(here) == 2 {
                     let w = (here & !(1 << d)).trailing_zeros() as usize;
                     out[w].insert(c);
                 }
             }
             for unit in box_row_column(c) {
                 let places = cands.digit_cells(digit).and(UNIT_SETS[unit]);
-                if places.len() == 2 {
+                if places.is_pair() {
                     out[d] = out[d].or(places.minus(CellSet::single(c)));
                 }
             }

@@ -20,7 +20,7 @@ use super::rating::HintKey;
 use super::simpler::SimplerRules;
 use super::ChainLevel;
 use crate::rate::budget::{Budget, OutOfBudget};
-use crate::rate::cands::Cands;
+use crate::rate::cands::{ones, Cands};
 use crate::rate::cells::{CellSet, UNIT_SETS};
 use crate::rate::step::Step;
 use crate::rate::technique::Technique;
@@ -158,7 +158,7 @@ pub(super) fn search(
     let min = if kind.mode.dynamic { 2 } else { 3 };
     for cell in cands.empty().iter() {
         let here = cands.candidates(cell);
-        if here.count_ones() < min {
+        if ones(here) < min {
             continue;
         }
         for digit in digits(here) {
@@ -224,7 +224,7 @@ fn binary(
             best.offer(key, Step::place(kind.binary, key.tenths(), cell, digit));
         }
     }
-    if kind.nishio || cands.candidates(cell).count_ones() < 3 {
+    if kind.nishio || ones(cands.candidates(cell)) < 3 {
         return Ok(());
     }
     let (from_on, from_off) = (&s.cache[at], &s.off.out);
@@ -257,7 +257,7 @@ fn regions(
 ) -> Result<(), OutOfBudget> {
     for unit in box_row_column(cell) {
         let places = cands.digit_cells(digit).and(UNIT_SETS[unit]);
-        if places.len() < 2 || places.first() != Some(cell) {
+        if !places.at_least_two() || places.first() != Some(cell) {
             continue;
         }
         let mut outcomes = [0usize; 9];

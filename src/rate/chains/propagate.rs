@@ -14,7 +14,7 @@
 use super::node::{self, CANDIDATES, NODES};
 use super::simpler::SimplerRules;
 use crate::rate::budget::{Budget, OutOfBudget};
-use crate::rate::cands::Cands;
+use crate::rate::cands::{ones as ones_in, Cands};
 use crate::rate::cells::{CellSet, CELL_UNITS, UNIT_SETS};
 
 /// Words of an ancestor set (one bit per discovered potential).
@@ -284,7 +284,7 @@ impl Propagation {
         let mut n = 0;
         if mode.cell_links {
             let here = self.grid.candidates(c);
-            if here.count_ones() == 2 {
+            if ones_in(here) == 2 {
                 let w = (here & !(1u16 << (digit - 1))).trailing_zeros() as u8 + 1;
                 found[n] = (node::on(c, w), Hidden::Cell(c));
                 n += 1;
@@ -292,7 +292,7 @@ impl Propagation {
         }
         for unit in box_row_column(c) {
             let places = self.grid.digit_cells(digit).and(UNIT_SETS[unit]);
-            if places.len() == 2 {
+            if places.is_pair() {
                 let other = places
                     .minus(CellSet::single(c))
                     .first()
