@@ -16,6 +16,7 @@ use super::best::Best;
 use super::node;
 use super::propagate::box_row_column;
 use super::rating::HintKey;
+use crate::grid::CELLS;
 use crate::rate::budget::{Budget, OutOfBudget};
 use crate::rate::cands::{ones, Cands};
 use crate::rate::cells::{CellSet, PEER_SETS, UNIT_SETS};
@@ -63,6 +64,44 @@ impl Scratch {
     }
 }
 
+/// The conjugate (X) links of a grid, worked out once per search: for each
+/// digit and cell, the other place of the digit in the cell's box, row and
+/// column, in that order, where the digit has exactly two places there
+/// ([`Partners::NONE`] where it has not).
+struct Partners([[[u8; 3]; CELLS]; 9]);
+
+impl Partners {
+    /// No partner in that unit.
+    const NONE: u8 = u8::MAX;
+
+    /// The links of `cands`.
+    fn new(cands: &Cands) -> Partners {
+        let mut table = [[[Partners::NONE; 3]; CELLS]; 9];
+        for (d, per_cell) in table.iter_mut().enumerate() {
+            let places = cands.digit_cells(d as u8 + 1);
+            for c in places.iter() {
+                for (k, unit) in box_row_column(c).into_iter().enumerate() {
+                    let here = places.and(UNIT_SETS[unit]);
+                    if here.is_pair() {
+                        let other = here.minus(CellSet::single(c)).first().expect("two places");
+                        per_cell[c][k] = other as u8;
+                    }
+                }
+            }
+        }
+        Partners(table)
+    }
+
+    /// The partners of `digit` (1..=9) in `cell`: box, row, column.
+    #[inline(always)]
+    fn of(&self, cell: usize, digit: u8) -> impl Iterator<Item = usize> + '_ {
+        self.0[usize::from(digit - 1)][cell]
+            .iter()
+            .filter(|&&o| o != Partners::NONE)
+            .map(|&o| usize::from(o))
+    }
+}
+
 /// Offers every cycle and forcing chain hint of `cands` to `best`, in
 /// Sudoku Explainer's order.
 pub(super) fn search(
@@ -71,6 +110,7 @@ pub(super) fn search(
     scratch: &mut Scratch,
     budget: &mut Budget,
 ) -> Result<(), OutOfBudget> {
+    let partners = Partners::new(cands);
     for links in [
         Links { y: false, x: true },
         Links { y: true, x: false },
@@ -82,10 +122,11 @@ pub(super) fn search(
                 continue;
             }
             for digit in digits(here) {
-                cycles(cands, cell, digit, links, best, scratch, budget)?;
+                cycles(cands, &partners, cell, digit, links, best, scratch, budget)?;
                 if links.x {
                     for from_on in [true, false] {
-                        forcing_chain(cands, cell, digit, from_on, links, best, budget)?;
+                        let start = (cell, digit, from_on);
+                        forcing_chain(cands, &partners, start, links, best, budget)?;
                     }
                 }
             }
@@ -128,7 +169,13 @@ fn on_to_off(cands: &Cands, p: usize, links: Links, mut visit: impl FnMut(usize)
 /// The "on" potentials an "off" one implies: the other candidate of a
 /// bivalue cell (Y links), the other place of a digit with two in a box,
 /// row or column (X links).
-fn off_to_on(cands: &Cands, p: usize, links: Links, mut visit: impl FnMut(usize)) {
+fn off_to_on(
+    cands: &Cands,
+    partners: &Partners,
+    p: usize,
+    links: Links,
+    mut visit: impl FnMut(usize),
+) {
     let (c, digit) = (node::cell(p), node::digit(p));
     if links.y {
         let here = cands.candidates(c);
@@ -138,13 +185,8 @@ fn off_to_on(cands: &Cands, p: usize, links: Links, mut visit: impl FnMut(usize)
         }
     }
     if links.x {
-        for unit in box_row_column(c) {
-            let places = cands.digit_cells(digit).and(UNIT_SETS[unit]);
-            if places.is_pair() {
-                if let Some(other) = places.minus(CellSet::single(c)).first() {
-                    visit(node::on(other, digit));
-                }
-            }
+        for other in partners.of(c, digit) {
+            visit(node::on(other, digit));
         }
     }
 }
@@ -160,32 +202,46 @@ fn cycle_kind(links: Links) -> (f64, u8, Technique) {
 
 /// The "off" potentials (per digit, the cells) that the "on" potentials
 /// `front` imply: the other candidates of their cells (Y links), the
-/// other places of their digits in their units.
-fn ons_imply_offs(cands: &Cands, front: &[CellSet; 9], links: Links) -> [CellSet; 9] {
+/// other places of their digits in their units. Also returns how many
+/// potentials `front` held (the work done, for the budget).
+fn ons_imply_offs(cands: &Cands, front: &[CellSet; 9], links: Links) -> ([CellSet; 9], u64) {
     let mut out = [CellSet::EMPTY; 9];
-    for d in 0..9 {
+    let mut visited = 0;
+    // The cells with an "on" potential of a digit below `d`, and above it.
+    let mut below = [CellSet::EMPTY; 9];
+    for d in 1..9 {
+        below[d] = below[d - 1].or(front[d - 1]);
+    }
+    let mut above = CellSet::EMPTY;
+    for d in (0..9).rev() {
         let places = cands.digit_cells(d as u8 + 1);
         if links.y {
-            let others = (0..9)
-                .filter(|&e| e != d)
-                .fold(CellSet::EMPTY, |a, e| a.or(front[e]));
-            out[d] = out[d].or(others.and(places));
+            out[d] = below[d].or(above).and(places);
         }
+        above = above.or(front[d]);
         for c in front[d].iter() {
+            visited += 1;
             out[d] = out[d].or(PEER_SETS[c].and(places));
         }
     }
-    out
+    (out, visited)
 }
 
 /// The "on" potentials that the "off" potentials `front` imply: the
 /// other candidate of a bivalue cell (Y links), the other place of a
 /// digit with two in a box, row or column (X links, always on here).
-fn offs_imply_ons(cands: &Cands, front: &[CellSet; 9], links: Links) -> [CellSet; 9] {
+fn offs_imply_ons(
+    cands: &Cands,
+    partners: &Partners,
+    front: &[CellSet; 9],
+    links: Links,
+) -> ([CellSet; 9], u64) {
     let mut out = [CellSet::EMPTY; 9];
+    let mut visited = 0;
     for d in 0..9 {
         let digit = d as u8 + 1;
         for c in front[d].iter() {
+            visited += 1;
             if links.y {
                 let here = cands.candidates(c);
                 if ones(here) == 2 {
@@ -193,15 +249,12 @@ fn offs_imply_ons(cands: &Cands, front: &[CellSet; 9], links: Links) -> [CellSet
                     out[w].insert(c);
                 }
             }
-            for unit in box_row_column(c) {
-                let places = cands.digit_cells(digit).and(UNIT_SETS[unit]);
-                if places.is_pair() {
-                    out[d] = out[d].or(places.minus(CellSet::single(c)));
-                }
+            for other in partners.of(c, digit) {
+                out[d].insert(other);
             }
         }
     }
-    out
+    (out, visited)
 }
 
 /// The cycle walk from `digit` on in `cell`, offering each cycle found.
@@ -216,6 +269,7 @@ fn offs_imply_ons(cands: &Cands, front: &[CellSet; 9], links: Links) -> [CellSet
 #[allow(clippy::too_many_arguments)]
 fn cycles(
     cands: &Cands,
+    partners: &Partners,
     cell: usize,
     digit: u8,
     links: Links,
@@ -226,7 +280,7 @@ fn cycles(
     let start = node::on(cell, digit);
     let mut closing = [usize::MAX; 4];
     let mut n = 0;
-    off_to_on_sources(cands, start, links, |q| {
+    off_to_on_sources(cands, partners, start, links, |q| {
         closing[n] = q;
         n += 1;
     });
@@ -288,7 +342,7 @@ fn cycles(
                 &mut s.parent,
                 &mut s.closing_on_path,
             );
-            off_to_on(cands, q, links, |r| {
+            off_to_on(cands, partners, q, links, |r| {
                 if mark(&mut met, r) {
                     depth[r] = depth[q] + 1;
                     parent[r] = q as u16;
@@ -306,9 +360,15 @@ fn cycles(
 /// The "off" potentials that imply `start` (an "on" potential): the
 /// other candidate of its cell if bivalue (Y links), the other place of
 /// its digit in a box, row or column with two (X links).
-fn off_to_on_sources(cands: &Cands, start: usize, links: Links, mut visit: impl FnMut(usize)) {
+fn off_to_on_sources(
+    cands: &Cands,
+    partners: &Partners,
+    start: usize,
+    links: Links,
+    mut visit: impl FnMut(usize),
+) {
     // The links are symmetric: what `start` off implies on, off implies it.
-    off_to_on(cands, node::conjugate(start), links, |q| {
+    off_to_on(cands, partners, node::conjugate(start), links, |q| {
         visit(node::conjugate(q))
     });
 }
@@ -377,15 +437,13 @@ fn offer_cycle(
     }
 }
 
-/// The forcing chain from `digit` in `cell` assumed on (`from_on`) or
-/// off, offered when the walk reaches the same candidate in the other
-/// state (first reached: the shortest).
-#[allow(clippy::too_many_arguments)]
+/// The forcing chain from `start`, `digit` in `cell` assumed on
+/// (`from_on`) or off, offered when the walk reaches the same candidate in
+/// the other state (first reached: the shortest).
 fn forcing_chain(
     cands: &Cands,
-    cell: usize,
-    digit: u8,
-    from_on: bool,
+    partners: &Partners,
+    (cell, digit, from_on): (usize, u8, bool),
     links: Links,
     best: &mut Best,
     budget: &mut Budget,
@@ -415,12 +473,12 @@ fn forcing_chain(
         if !best.wants(&HintKey::new(base, layer_depth + 2, sort_key)) {
             return Ok(());
         }
-        let (next, met) = if on_layer {
+        let ((next, visited), met) = if on_layer {
             (ons_imply_offs(cands, &front, links), &mut met_off)
         } else {
-            (offs_imply_ons(cands, &front, links), &mut met_on)
+            (offs_imply_ons(cands, partners, &front, links), &mut met_on)
         };
-        budget.spend(1 + front.iter().map(|f| u64::from(f.len())).sum::<u64>())?;
+        budget.spend(1 + visited)?;
         // The target is the start's candidate in the other state.
         if on_layer == from_on && next[d0].contains(cell) {
             found = Some(layer_depth + 2);
