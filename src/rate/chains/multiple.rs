@@ -97,8 +97,8 @@ pub(super) struct Scratch {
     on: Box<Propagation>,
     /// Propagation from a candidate assumed off.
     off: Box<Propagation>,
-    /// Outcomes kept for this grid.
-    cache: Vec<Outcome>,
+    /// Outcomes kept for this grid (boxed, swapped with the propagation's).
+    cache: Vec<Box<Outcome>>,
     /// For each candidate, its outcome's index in `cache` (`u32::MAX`:
     /// not computed yet).
     index: Vec<u32>,
@@ -134,7 +134,7 @@ impl Scratch {
         if self.used == self.cache.len() {
             self.cache.push(self.on.out.clone());
         } else {
-            self.cache[self.used].clone_from(&self.on.out);
+            std::mem::swap(&mut self.cache[self.used], &mut self.on.out);
         }
         self.index[on] = self.used as u32;
         self.used += 1;
@@ -275,7 +275,7 @@ fn regions(
 /// order the first found them: "on" ones, then "off" ones).
 fn offer_common(
     cands: &Cands,
-    cache: &[Outcome],
+    cache: &[Box<Outcome>],
     outcomes: &[usize],
     sort_key: u8,
     technique: Technique,

@@ -40,6 +40,9 @@ pub(super) struct Outcome {
     pub(super) on: [CellSet; 9],
     /// For each digit, the cells whose candidate is off.
     pub(super) off: [CellSet; 9],
+    /// The potentials found, one bit each by index (`on` and `off` again,
+    /// for the one-bit test of [`Outcome::holds`]).
+    found: [u64; WORDS],
     /// The "on" potentials in the order found (the assumption first when
     /// it is an "on" one).
     pub(super) on_order: [u16; CANDIDATES],
@@ -60,12 +63,7 @@ impl Outcome {
     /// Whether potential `node` follows.
     #[inline(always)]
     pub(super) fn holds(&self, node: usize) -> bool {
-        let set = if node::is_on(node) {
-            &self.on
-        } else {
-            &self.off
-        };
-        set[usize::from(node::digit(node) - 1)].contains(node::cell(node))
+        self.found[node / 64] >> (node % 64) & 1 != 0
     }
 
     /// The "on" potentials in the order found.
@@ -83,8 +81,9 @@ impl Outcome {
 
 /// A reusable propagation: the outcome being built and the working state.
 pub(super) struct Propagation {
-    /// The outcome of the last run.
-    pub(super) out: Outcome,
+    /// The outcome of the last run (boxed: a caller keeping outcomes swaps
+    /// it out instead of copying its few kilobytes).
+    pub(super) out: Box<Outcome>,
     /// The working grid (reduced as it goes, for dynamic chains).
     grid: Cands,
     /// The grid the run started from.
@@ -105,16 +104,17 @@ impl Propagation {
     /// An empty propagation (allocates its ancestor sets once).
     pub(super) fn new() -> Box<Propagation> {
         Box::new(Propagation {
-            out: Outcome {
+            out: Box::new(Outcome {
                 on: [CellSet::EMPTY; 9],
                 off: [CellSet::EMPTY; 9],
+                found: [0; WORDS],
                 on_order: [0; CANDIDATES],
                 on_len: 0,
                 off_order: [0; CANDIDATES],
                 off_len: 0,
                 complexity: [0; NODES],
                 contradiction: None,
-            },
+            }),
             grid: Cands::new(&crate::grid::Grid::empty()),
             source: Cands::new(&crate::grid::Grid::empty()),
             slot_of: [0; NODES],
@@ -139,6 +139,7 @@ impl Propagation {
         self.source = *cands;
         self.out.on = [CellSet::EMPTY; 9];
         self.out.off = [CellSet::EMPTY; 9];
+        self.out.found = [0; WORDS];
         self.out.on_len = 0;
         self.out.off_len = 0;
         self.out.contradiction = None;
@@ -174,6 +175,7 @@ impl Propagation {
         let slot = self.slots;
         self.slots += 1;
         self.slot_of[node] = slot as u16;
+        self.out.found[node / 64] |= 1 << (node % 64);
         let d = usize::from(node::digit(node) - 1);
         let c = node::cell(node);
         if node::is_on(node) {
