@@ -7,6 +7,7 @@ use super::cells::{CellSet, UNIT_SETS};
 use super::combinations::Combinations;
 use super::regions::{positions, COLUMNS, ROWS};
 use super::step::Step;
+use super::subsets::members_with;
 use super::technique::Technique;
 
 /// The first fish of `degree` (2 to 4) lines that removes something, in
@@ -30,9 +31,16 @@ pub(crate) fn fish(cands: &Cands, degree: u32) -> Option<Step> {
                 *mask = positions(cands, bases[line], d as u8 + 1);
             }
         }
+        // Per digit, the base lines a fish of `degree` can use.
+        let mut eligible = [0u32; 9];
+        for (d, lines) in eligible.iter_mut().enumerate() {
+            *lines = members_with(degree, |line| places[line][d]);
+        }
         for tuple in Combinations::new(degree, 9) {
             for digit in 1..=9u8 {
-                if placed[usize::from(digit - 1)] + 2 * degree > 9 {
+                if placed[usize::from(digit - 1)] + 2 * degree > 9
+                    || tuple & !eligible[usize::from(digit - 1)] != 0
+                {
                     continue;
                 }
                 let mut union = 0u16;

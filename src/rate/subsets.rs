@@ -23,7 +23,11 @@ pub(crate) fn naked_set(cands: &Cands, degree: u32) -> Option<Step> {
         if empty_count(cands, unit) < 2 * degree {
             continue;
         }
+        let eligible = members_with(degree, |i| cands.candidates(unit_cell(unit, i)));
         for tuple in Combinations::new(degree, 9) {
+            if tuple & !eligible != 0 {
+                continue;
+            }
             let Some(union) = common_tuple(tuple, degree, |i| cands.candidates(unit_cell(unit, i)))
             else {
                 continue;
@@ -63,7 +67,11 @@ pub(crate) fn hidden_set(cands: &Cands, degree: u32, direct: bool) -> Option<Ste
         for (d, mask) in places.iter_mut().enumerate() {
             *mask = positions(cands, unit, d as u8 + 1);
         }
+        let eligible = members_with(degree, |i| places[i]);
         for tuple in Combinations::new(degree, 9) {
+            if tuple & !eligible != 0 {
+                continue;
+            }
             let Some(common) = common_tuple(tuple, degree, |i| places[i]) else {
                 continue;
             };
@@ -90,6 +98,17 @@ pub(crate) fn hidden_set(cands: &Cands, degree: u32, direct: bool) -> Option<Ste
         }
     }
     None
+}
+
+/// The members `i` (of nine, bit `i`) whose set (`set_of(i)`) has 2 to
+/// `degree` elements: the only ones a tuple passing [`common_tuple`] can
+/// hold, so tuples with any other member are skipped unexamined.
+#[inline]
+pub(crate) fn members_with(degree: u32, set_of: impl Fn(usize) -> u16) -> u32 {
+    (0..9).fold(0, |acc, i| {
+        let n = ones(set_of(i));
+        acc | u32::from((2..=degree).contains(&n)) << i
+    })
 }
 
 /// SE's common tuple test over the `degree` members of `tuple` (bit `i`
