@@ -393,4 +393,12 @@ fn er_target_keeps_puzzles_in_range_and_counts_the_tries() {
     assert_eq!(run(&one, None).stdout, r.stdout, "-j 1 and -j 2 differ");
     let bad = run(&["generate", "-n", "1", "--er", "5..4"], None);
     assert_eq!(bad.code, 2, "{}", bad.stderr);
+    // The budget is rate's: the default spelled out changes nothing, and
+    // it needs --er.
+    let mut budget = one.clone();
+    budget.extend(["--limit", "200000000"]);
+    assert_eq!(run(&budget, None).stdout, r.stdout);
+    let bad = run(&["generate", "-n", "1", "--limit", "5"], None);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("--er"), "{}", bad.stderr);
 }

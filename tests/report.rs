@@ -606,6 +606,29 @@ fn er_distribution_counts_the_rate_columns() {
     );
 }
 
+/// `report --rate --limit`: the budget reaches the rater (a budget of one
+/// unit rates nothing), batches are small by default (rating is slow), and
+/// `--limit` without `--rate` is a usage error.
+#[test]
+fn report_rate_takes_a_budget_and_small_batches() {
+    let sample = data("sample.txt");
+    let full = report_json(&["--rate"], &sample);
+    let rated = full["ratings"]["rated"].as_u64().unwrap();
+    assert!(rated > 0, "{full}");
+    assert_eq!(full["run"]["options"]["batch_size"], 16);
+    let starved = report_json(&["--rate", "--limit", "1"], &sample);
+    assert_eq!(starved["ratings"]["rated"], 0, "{starved}");
+    assert_eq!(
+        starved["ratings"]["limit"].as_u64().unwrap(),
+        rated + full["ratings"]["limit"].as_u64().unwrap()
+    );
+    let chosen = report_json(&["--rate", "--batch-size", "64"], &sample);
+    assert_eq!(chosen["run"]["options"]["batch_size"], 64);
+    let bad = run_paths(&["report", "--limit", "5"], &[&sample]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("--rate"), "{}", bad.stderr);
+}
+
 /// Looking for an `er` column never refuses inputs a report read before:
 /// CSV files with different columns are reported (without ratings), and a
 /// line file beside a rated CSV is read as lines.

@@ -316,13 +316,24 @@ pub struct RunArgs {
     #[arg(short, long)]
     pub quiet: bool,
 
-    /// Records per batch handed to a worker.
-    #[arg(long, default_value_t = 2048, value_name = "N", hide_short_help = true,
+    /// Records per batch handed to a worker [default: 2048; with `report
+    /// --rate`: 16].
+    #[arg(long, value_name = "N", hide_short_help = true,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    pub batch_size: u32,
+    pub batch_size: Option<u32>,
 }
 
 impl RunArgs {
+    /// Records per batch for a fast job (solving, scoring, keys).
+    pub const BATCH: u32 = 2048;
+    /// Records per batch for a rating job: a few keep every thread busy.
+    pub const RATE_BATCH: u32 = 16;
+
+    /// `--batch-size`, or `default` without it.
+    pub fn batch_size_or(&self, default: u32) -> usize {
+        self.batch_size.unwrap_or(default) as usize
+    }
+
     /// The worker count.
     pub fn thread_count(&self) -> usize {
         match self.threads {
@@ -517,7 +528,7 @@ canonical form and --seed, so every equivalent of a puzzle gets the same values.
 /// `batchdoku rate`: a rating takes a thousand times longer than a solve,
 /// so batches are small enough to keep every thread busy on short inputs.
 #[derive(Debug, Args)]
-#[command(mut_arg("batch_size", |a| a.default_value("16")))]
+#[command(mut_arg("batch_size", |a| a.default_value("16").help(RATE_BATCH_HELP)))]
 pub struct RateArgs {
     #[command(flatten)]
     pub inputs: InputArgs,
@@ -754,6 +765,12 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "MIN..MAX", value_parser = er_range)]
     pub er: Option<(u8, u8)>,
 
+    /// With --er: the work one candidate's rating may take (as `rate
+    /// --limit`); a candidate past it is not kept.
+    #[arg(long, value_name = "UNITS", requires = "er",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+
     /// Also write the end-of-run summary as JSON to this file (`-` for
     /// stdout, which then needs `-o` for the puzzles).
     #[arg(long, value_name = "PATH")]
@@ -793,6 +810,10 @@ fn er_range(text: &str) -> Result<(u8, u8), String> {
 const GENERATE_FORMAT_HELP: &str = "Output: line (81 characters, '.' for blanks), csv (header \
 puzzle,solution), jsonl (index, givens, puzzle, solution), parquet (puzzle, solution). Default: \
 the one -o's extension names (.csv, .jsonl, .parquet, also before .gz or .zst), else line.";
+
+/// `rate --batch-size`: the shared flag with a smaller default.
+const RATE_BATCH_HELP: &str = "Records per batch handed to a worker (a rating takes about a \
+thousand times longer than a solve: small batches keep every thread busy).";
 
 /// `generate --batch-size`: the shared flag, another default and meaning.
 const GENERATE_BATCH_HELP: &str = "Most puzzles per chunk handed to a worker (fewer for small \
@@ -925,4 +946,10 @@ pub struct ReportArgs {
     /// of `batchdoku rate`, CSV or JSONL) is plotted from that column.
     #[arg(long)]
     pub rate: bool,
+
+    /// With --rate: the work one puzzle's rating may take (as `rate
+    /// --limit`); past it the puzzle counts as `limit`.
+    #[arg(long, value_name = "UNITS", requires = "rate",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
 }

@@ -9,7 +9,7 @@ use serde::Serialize;
 use batchdoku::batch::{self, GenerateConfig, GenerateReport, RateJob};
 use batchdoku::{ClueTarget, Generator, Spec};
 
-use crate::cli::args::GenerateArgs;
+use crate::cli::args::{GenerateArgs, RunArgs};
 use crate::cli::exit::Exit;
 use crate::cli::progress::StderrProgress;
 use crate::cli::{interrupt, io};
@@ -23,7 +23,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut generator = Generator::new(spec, seed).context("generate")?;
     if let Some((min, max)) = args.er {
-        generator = generator.with_er(min, max, RateJob::DEFAULT_LIMIT);
+        generator = generator.with_er(min, max, args.limit.unwrap_or(RateJob::DEFAULT_LIMIT));
     }
     if args.start.checked_add(args.count).is_none() {
         anyhow::bail!("generate: --start plus --count overflows");
@@ -40,7 +40,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
         start: args.start - 1, // the generator counts from 0
         count: args.count,
         threads: args.run.thread_count(),
-        chunk_size: args.run.batch_size as usize,
+        chunk_size: args.run.batch_size_or(RunArgs::RATE_BATCH),
         format: args
             .rows
             .format_for(args.run.output.as_deref(), batch::OutputFormat::Line),

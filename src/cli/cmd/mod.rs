@@ -109,7 +109,7 @@ fn settings(
     }
     Ok(Config {
         threads: run.thread_count(),
-        batch_size: run.batch_size as usize,
+        batch_size: run.batch_size_or(RunArgs::BATCH),
         format,
         columns,
         kept_names,

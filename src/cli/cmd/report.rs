@@ -14,7 +14,7 @@ use batchdoku::batch::{Column, RateJob, Status, Totals};
 use batchdoku::InputFormat;
 
 use super::{conclude_saying, open_outputs, pass, settings, Ending};
-use crate::cli::args::{ReportArgs, RowArgs};
+use crate::cli::args::{ReportArgs, RowArgs, RunArgs};
 use crate::cli::exit::Exit;
 use crate::cli::io;
 
@@ -104,7 +104,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
         format: Some(batchdoku::batch::OutputFormat::Csv),
         no_header: true,
     };
-    let config = settings(
+    let mut config = settings(
         &args.run,
         &rows,
         &records,
@@ -112,6 +112,9 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
         Column::Solution,
         &[&inputs.0],
     )?;
+    if args.rate && args.run.batch_size.is_none() {
+        config.batch_size = RunArgs::RATE_BATCH as usize;
+    }
     let output = args
         .run
         .output
@@ -128,7 +131,10 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
         batch_size: config.batch_size,
     };
     let ratings = if args.rate {
-        Some(RatingSource::Rate(RateJob::default()))
+        Some(RatingSource::Rate(RateJob {
+            limit: args.limit.unwrap_or(RateJob::DEFAULT_LIMIT),
+            ..RateJob::default()
+        }))
     } else {
         RatingSource::from_columns(&config.kept_names)
     };
