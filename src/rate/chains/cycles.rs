@@ -67,8 +67,13 @@ impl Scratch {
 /// The conjugate (X) links of a grid, worked out once per search: for each
 /// digit and cell, the other place of the digit in the cell's box, row and
 /// column, in that order, where the digit has exactly two places there
-/// ([`Partners::NONE`] where it has not).
-struct Partners([[[u8; 3]; CELLS]; 9]);
+/// ([`Partners::NONE`] where it has not); and the same as one set.
+struct Partners {
+    /// By digit and cell: box, row, column.
+    lists: [[[u8; 3]; CELLS]; 9],
+    /// By digit and cell: the union of the list.
+    sets: [[CellSet; CELLS]; 9],
+}
 
 impl Partners {
     /// No partner in that unit.
@@ -76,29 +81,39 @@ impl Partners {
 
     /// The links of `cands`.
     fn new(cands: &Cands) -> Partners {
-        let mut table = [[[Partners::NONE; 3]; CELLS]; 9];
-        for (d, per_cell) in table.iter_mut().enumerate() {
+        let mut partners = Partners {
+            lists: [[[Partners::NONE; 3]; CELLS]; 9],
+            sets: [[CellSet::EMPTY; CELLS]; 9],
+        };
+        for d in 0..9 {
             let places = cands.digit_cells(d as u8 + 1);
             for c in places.iter() {
                 for (k, unit) in box_row_column(c).into_iter().enumerate() {
                     let here = places.and(UNIT_SETS[unit]);
                     if here.is_pair() {
-                        let other = here.minus(CellSet::single(c)).first().expect("two places");
-                        per_cell[c][k] = other as u8;
+                        let other = here.minus(CellSet::single(c));
+                        partners.lists[d][c][k] = other.first().expect("two places") as u8;
+                        partners.sets[d][c] = partners.sets[d][c].or(other);
                     }
                 }
             }
         }
-        Partners(table)
+        partners
     }
 
     /// The partners of `digit` (1..=9) in `cell`: box, row, column.
     #[inline(always)]
     fn of(&self, cell: usize, digit: u8) -> impl Iterator<Item = usize> + '_ {
-        self.0[usize::from(digit - 1)][cell]
+        self.lists[usize::from(digit - 1)][cell]
             .iter()
             .filter(|&&o| o != Partners::NONE)
             .map(|&o| usize::from(o))
+    }
+
+    /// The partners of `digit` (1..=9) in `cell` as a set.
+    #[inline(always)]
+    fn set(&self, cell: usize, digit: u8) -> CellSet {
+        self.sets[usize::from(digit - 1)][cell]
     }
 }
 
@@ -249,9 +264,7 @@ fn offs_imply_ons(
                     out[w].insert(c);
                 }
             }
-            for other in partners.of(c, digit) {
-                out[d].insert(other);
-            }
+            out[d] = out[d].or(partners.set(c, digit));
         }
     }
     (out, visited)
