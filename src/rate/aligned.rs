@@ -188,6 +188,16 @@ fn exclusion(
         }
     }
     let excluders = &excluder_store[..n];
+    // For a pair, each excluder rules out at most one candidate of the
+    // other cell once a digit is chosen, and a shared region one more: a
+    // cell with more candidates than that keeps every combination.
+    if cells.len() == 2
+        && cells
+            .iter()
+            .all(|&c| ones(cands.candidates(c)) as usize > n + 1)
+    {
+        return None;
+    }
     // Without one, only a digit repeated in a region rules a combination
     // out, and that removes nothing unless all the cells see each other
     // (each has two candidates or more).
