@@ -8,17 +8,40 @@ use super::combinations::Combinations;
 use super::regions::{positions, COLUMNS, ROWS};
 use super::step::Step;
 use super::technique::Technique;
+use std::ops::ControlFlow;
 
 /// The first fish of `degree` (2 to 4) lines that removes something, in
-/// SE's order: base lines columns then rows, line tuples in increasing
-/// mask order, digits upward within a tuple; a digit is only tried while
-/// at least `2 * degree` of its nine copies are unplaced.
+/// SE's order (see [`fishes`]).
 pub(crate) fn fish(cands: &Cands, degree: u32) -> Option<Step> {
     let (technique, rating) = match degree {
         2 => (Technique::XWing, 32),
         3 => (Technique::Swordfish, 38),
         _ => (Technique::Jellyfish, 52),
     };
+    fishes(cands, degree, |digit, base_cells, cover_cells| {
+        let removed = cands.digit_cells(digit).and(cover_cells).minus(base_cells);
+        if removed.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        let mut step = Step::removing(technique, rating);
+        step.eliminate(digit, removed);
+        ControlFlow::Break(step)
+    })
+}
+
+/// Visits SE's fish of `degree` lines in its order: base lines columns
+/// then rows, line tuples in increasing mask order, digits upward within
+/// a tuple; a digit is only tried while at least `2 * degree` of its nine
+/// copies are unplaced. `visit(digit, base_cells, cover_cells)` for each
+/// digit with at least two places in every base line and `degree` cover
+/// lines between them, whether or not it removes anything; stops at the
+/// first `Break`, whose value it returns.
+#[inline]
+pub(crate) fn fishes<T>(
+    cands: &Cands,
+    degree: u32,
+    mut visit: impl FnMut(u8, CellSet, CellSet) -> ControlFlow<T>,
+) -> Option<T> {
     let mut placed = [0u32; 9];
     for (d, count) in placed.iter_mut().enumerate() {
         *count = 9 - unplaced_count(cands, d as u8 + 1);
@@ -52,11 +75,8 @@ pub(crate) fn fish(cands: &Cands, degree: u32) -> Option<Step> {
                 }
                 let cover_cells = ones(u32::from(union))
                     .fold(CellSet::EMPTY, |acc, i| acc.or(UNIT_SETS[covers[i]]));
-                let removed = cands.digit_cells(digit).and(cover_cells).minus(base_cells);
-                if !removed.is_empty() {
-                    let mut step = Step::removing(technique, rating);
-                    step.eliminate(digit, removed);
-                    return Some(step);
+                if let ControlFlow::Break(found) = visit(digit, base_cells, cover_cells) {
+                    return Some(found);
                 }
             }
         }

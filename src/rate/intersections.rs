@@ -11,6 +11,7 @@ use super::cells::UNIT_SETS;
 use super::regions::{BOXES, COLUMNS, ROWS};
 use super::step::Step;
 use super::technique::Technique;
+use std::ops::ControlFlow;
 
 /// SE's pairs of region kinds, in its order: box then column, box then
 /// row, column then box, row then box.
@@ -24,6 +25,55 @@ const KIND_PAIRS: [([usize; 9], [usize; 9]); 4] = [
 /// The first pointing or claiming step in SE's order; with `direct`, only
 /// one that leaves a hidden single at once, which the step places.
 pub(crate) fn intersection(cands: &Cands, direct: bool) -> Option<Step> {
+    lockings(cands, |first, second, digit| {
+        let removed = cands.places(second, digit).minus(UNIT_SETS[first]);
+        let pointing = first >= 18;
+        if !direct {
+            if removed.is_empty() {
+                return ControlFlow::Continue(());
+            }
+            let (technique, rating) = if pointing {
+                (Technique::Pointing, 26)
+            } else {
+                (Technique::Claiming, 28)
+            };
+            let mut step = Step::removing(technique, rating);
+            step.eliminate(digit, removed);
+            return ControlFlow::Break(step);
+        }
+        let firsts = if pointing {
+            &BOXES
+        } else if first < 9 {
+            &ROWS
+        } else {
+            &COLUMNS
+        };
+        match following_single(cands, firsts, first, second, digit) {
+            Some(cell) => {
+                let (technique, rating) = if pointing {
+                    (Technique::DirectPointing, 17)
+                } else {
+                    (Technique::DirectClaiming, 19)
+                };
+                let mut step = Step::place(technique, rating, cell, digit);
+                step.eliminate(digit, removed);
+                ControlFlow::Break(step)
+            }
+            None => ControlFlow::Continue(()),
+        }
+    })
+}
+
+/// Visits SE's locking patterns in its order: `visit(first, second,
+/// digit)` for each pair of crossing units (of [`KIND_PAIRS`]) and digit
+/// whose two or more places in unit `first` all lie in unit `second`
+/// (whether or not `second` has the digit elsewhere); stops at the first
+/// `Break`, whose value it returns.
+#[inline]
+pub(crate) fn lockings<T>(
+    cands: &Cands,
+    mut visit: impl FnMut(usize, usize, u8) -> ControlFlow<T>,
+) -> Option<T> {
     for (firsts, seconds) in KIND_PAIRS {
         for &first in &firsts {
             for &second in &seconds {
@@ -36,30 +86,8 @@ pub(crate) fn intersection(cands: &Cands, direct: bool) -> Option<Step> {
                     if places.len() < 2 || !places.minus(shared).is_empty() {
                         continue;
                     }
-                    let removed = cands.places(second, digit).minus(UNIT_SETS[first]);
-                    let pointing = first >= 18;
-                    if !direct {
-                        if removed.is_empty() {
-                            continue;
-                        }
-                        let (technique, rating) = if pointing {
-                            (Technique::Pointing, 26)
-                        } else {
-                            (Technique::Claiming, 28)
-                        };
-                        let mut step = Step::removing(technique, rating);
-                        step.eliminate(digit, removed);
-                        return Some(step);
-                    }
-                    if let Some(cell) = following_single(cands, &firsts, first, second, digit) {
-                        let (technique, rating) = if pointing {
-                            (Technique::DirectPointing, 17)
-                        } else {
-                            (Technique::DirectClaiming, 19)
-                        };
-                        let mut step = Step::place(technique, rating, cell, digit);
-                        step.eliminate(digit, removed);
-                        return Some(step);
+                    if let ControlFlow::Break(found) = visit(first, second, digit) {
+                        return Some(found);
                     }
                 }
             }

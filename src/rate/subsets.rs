@@ -4,11 +4,12 @@
 //! columns, rows and tuples in increasing mask order.
 
 use super::cands::Cands;
-use super::cells::UNIT_SETS;
+use super::cells::{CellSet, UNIT_SETS};
 use super::combinations::Combinations;
 use super::regions::{cells_at, empty_count, positions, unit_cell, BOXES_COLUMNS_ROWS};
 use super::step::Step;
 use super::technique::Technique;
+use std::ops::ControlFlow;
 
 /// The first naked set of `degree` (2 to 4) cells that removes something:
 /// every cell of the tuple has at least two candidates and the tuple holds
@@ -19,6 +20,31 @@ pub(crate) fn naked_set(cands: &Cands, degree: u32) -> Option<Step> {
         3 => (Technique::NakedTriplet, 36),
         _ => (Technique::NakedQuad, 50),
     };
+    naked_sets(cands, degree, |unit, cells, union| {
+        let others = UNIT_SETS[unit].minus(cells);
+        let mut step = Step::removing(technique, rating);
+        for digit in digits(union) {
+            step.eliminate(digit, cands.digit_cells(digit).and(others));
+        }
+        if step.is_useful(cands) {
+            ControlFlow::Break(step)
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+}
+
+/// Visits SE's naked sets of `degree` cells in its order (regions as
+/// boxes, columns, rows with at least `2 * degree` empty cells; cell
+/// tuples in increasing mask order): `visit(unit, cells, digits)` for
+/// each, whether or not it removes anything; stops at the first `Break`,
+/// whose value it returns.
+#[inline]
+pub(crate) fn naked_sets<T>(
+    cands: &Cands,
+    degree: u32,
+    mut visit: impl FnMut(usize, CellSet, u16) -> ControlFlow<T>,
+) -> Option<T> {
     for &unit in &BOXES_COLUMNS_ROWS {
         if empty_count(cands, unit) < 2 * degree {
             continue;
@@ -28,13 +54,8 @@ pub(crate) fn naked_set(cands: &Cands, degree: u32) -> Option<Step> {
             else {
                 continue;
             };
-            let others = UNIT_SETS[unit].minus(cells_at(unit, tuple as u16));
-            let mut step = Step::removing(technique, rating);
-            for digit in digits(union) {
-                step.eliminate(digit, cands.digit_cells(digit).and(others));
-            }
-            if step.is_useful(cands) {
-                return Some(step);
+            if let ControlFlow::Break(found) = visit(unit, cells_at(unit, tuple as u16), union) {
+                return Some(found);
             }
         }
     }
@@ -54,6 +75,46 @@ pub(crate) fn hidden_set(cands: &Cands, degree: u32, direct: bool) -> Option<Ste
         (3, false) => (Technique::HiddenTriplet, 40),
         _ => (Technique::HiddenQuad, 54),
     };
+    hidden_sets(cands, degree, direct, |unit, tuple, cells| {
+        let mut step = Step::removing(technique, rating);
+        for digit in digits(0x1FF & !tuple) {
+            step.eliminate(digit, cands.digit_cells(digit).and(cells));
+        }
+        if !direct {
+            return if step.is_useful(cands) {
+                ControlFlow::Break(step)
+            } else {
+                ControlFlow::Continue(())
+            };
+        }
+        let single = digits(0x1FF & !tuple).find_map(|digit| {
+            let places = cands.places(unit, digit);
+            let left = places.minus(cells);
+            (places.len() > 1 && left.len() == 1).then_some((left, digit))
+        });
+        match single {
+            Some((left, digit)) => {
+                step.placement = Some((left.first().expect("one cell") as u8, digit));
+                ControlFlow::Break(step)
+            }
+            None => ControlFlow::Continue(()),
+        }
+    })
+}
+
+/// Visits SE's hidden sets of `degree` digits in its order (regions as
+/// boxes, columns, rows with more than `2 * degree` empty cells, or more
+/// than `degree` when `direct`; digit tuples in increasing mask order):
+/// `visit(unit, digits, cells)` with the digits as a mask (bit `d - 1`)
+/// and the cells they share, whether or not it removes anything; stops
+/// at the first `Break`, whose value it returns.
+#[inline]
+pub(crate) fn hidden_sets<T>(
+    cands: &Cands,
+    degree: u32,
+    direct: bool,
+    mut visit: impl FnMut(usize, u16, CellSet) -> ControlFlow<T>,
+) -> Option<T> {
     for &unit in &BOXES_COLUMNS_ROWS {
         let empty = empty_count(cands, unit);
         if !(empty > 2 * degree || (direct && empty > degree)) {
@@ -67,25 +128,8 @@ pub(crate) fn hidden_set(cands: &Cands, degree: u32, direct: bool) -> Option<Ste
             let Some(common) = common_tuple(tuple, degree, |i| places[i]) else {
                 continue;
             };
-            let cells = cells_at(unit, common);
-            let mut step = Step::removing(technique, rating);
-            for digit in digits(0x1FF & !(tuple as u16)) {
-                step.eliminate(digit, cands.digit_cells(digit).and(cells));
-            }
-            if !direct {
-                if step.is_useful(cands) {
-                    return Some(step);
-                }
-                continue;
-            }
-            let single = digits(0x1FF & !(tuple as u16)).find_map(|digit| {
-                let places = cands.places(unit, digit);
-                let left = places.minus(cells);
-                (places.len() > 1 && left.len() == 1).then_some((left, digit))
-            });
-            if let Some((left, digit)) = single {
-                step.placement = Some((left.first().expect("one cell") as u8, digit));
-                return Some(step);
+            if let ControlFlow::Break(found) = visit(unit, tuple as u16, cells_at(unit, common)) {
+                return Some(found);
             }
         }
     }
@@ -120,7 +164,6 @@ pub(crate) fn digits(mask: u16) -> impl Iterator<Item = u8> {
 mod tests {
     use super::*;
     use crate::parse_line;
-    use crate::rate::cells::CellSet;
 
     fn empty_grid() -> Cands {
         Cands::new(&parse_line(&[b'.'; 81]).unwrap())
