@@ -1,7 +1,8 @@
 //! The rater against Sudoku Explainer's `serate` (the fixtures in
 //! `tests/fixtures/rate/serate.tsv`: random equivalents of public
-//! puzzles with the ER/EP/ED serate printed), and every step it takes
-//! against the puzzle's solution.
+//! puzzles, and at its end five public puzzles as published that need
+//! dynamic forcing chains (+), with the ER/EP/ED serate printed), and
+//! every step it takes against the puzzle's solution.
 
 use super::budget::Budget;
 use super::rater::{Rater, Rating, Unrated};
