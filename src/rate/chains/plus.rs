@@ -198,8 +198,11 @@ mod tests {
         Cands::new(&parse_line(&[b'.'; 81]).unwrap())
     }
 
+    /// One elimination reported: cell, digit, parents.
+    type Report = (usize, u8, Vec<(u8, u8)>);
+
     /// Runs the rules; the eliminations reported, with their parents.
-    fn run(current: &Cands, source: &Cands) -> Vec<(usize, u8, Vec<(u8, u8)>)> {
+    fn run(current: &Cands, source: &Cands) -> Vec<Report> {
         let mut out = Vec::new();
         PlusRules.eliminations(current, source, &mut |c, d, p| out.push((c, d, p.to_vec())));
         out
