@@ -23,7 +23,13 @@
 //! of the first unit) add something only where the plain locking rests
 //! on no removed candidate, that is where the locking held in the grid
 //! the chain started from: the rating loop never starts a chain there,
-//! so they are left out.
+//! so they are left out. (Nested chains, whose inner chains start from
+//! grids a chain has reduced, will need them.)
+//!
+//! Within one pattern, Sudoku Explainer lists the eliminations in the
+//! order of a hash map keyed by its cell objects' identity hash codes,
+//! no grid order; we list them in cell order, digits upward (which of
+//! two equal findings comes first can differ, rarely).
 
 use super::simpler::{Found, SimplerRules};
 use crate::rate::cands::Cands;
