@@ -1,6 +1,6 @@
 //! The rater against Sudoku Explainer's `serate` (the fixtures in
 //! `tests/fixtures/rate/serate.tsv`: random equivalents of public
-//! puzzles, and at its end five public puzzles as published that need
+//! puzzles, and at its end six public puzzles as published that need
 //! dynamic forcing chains (+), with the ER/EP/ED serate printed), and
 //! every step it takes against the puzzle's solution.
 
