@@ -6,7 +6,7 @@
 use super::cands::Cands;
 use super::cells::{CellSet, UNIT_SETS};
 use super::combinations::Combinations;
-use super::regions::{cells_at, empty_count, positions, unit_cell, BOXES_COLUMNS_ROWS};
+use super::regions::{all_positions, cells_at, empty_count, unit_cell, BOXES_COLUMNS_ROWS};
 use super::step::Step;
 use super::technique::Technique;
 use std::ops::ControlFlow;
@@ -49,9 +49,19 @@ pub(crate) fn naked_sets<T>(
         if empty_count(cands, unit) < 2 * degree {
             continue;
         }
+        let mut held = [0u16; 9];
+        for (i, mask) in held.iter_mut().enumerate() {
+            *mask = cands.candidates(unit_cell(unit, i));
+        }
+        let eligible = eligible(&held, degree);
+        if eligible.count_ones() < degree {
+            continue;
+        }
         for tuple in Combinations::new(degree, 9) {
-            let Some(union) = common_tuple(tuple, degree, |i| cands.candidates(unit_cell(unit, i)))
-            else {
+            if tuple as u16 & !eligible != 0 {
+                continue;
+            }
+            let Some(union) = common_tuple(tuple, degree, |i| held[i]) else {
                 continue;
             };
             if let ControlFlow::Break(found) = visit(unit, cells_at(unit, tuple as u16), union) {
@@ -75,34 +85,41 @@ pub(crate) fn hidden_set(cands: &Cands, degree: u32, direct: bool) -> Option<Ste
         (3, false) => (Technique::HiddenTriplet, 40),
         _ => (Technique::HiddenQuad, 54),
     };
-    hidden_sets(cands, degree, direct, |unit, tuple, cells| {
-        let mut step = Step::removing(technique, rating);
-        for digit in digits(0x1FF & !tuple) {
-            step.eliminate(digit, cands.digit_cells(digit).and(cells));
-        }
-        if !direct {
-            return if step.is_useful(cands) {
-                ControlFlow::Break(step)
-            } else {
-                ControlFlow::Continue(())
-            };
-        }
-        let single = digits(0x1FF & !tuple).find_map(|digit| {
-            let places = cands.places(unit, digit);
-            let left = places.minus(cells);
-            (places.len() > 1 && left.len() == 1).then_some((left, digit))
-        });
-        match single {
-            Some((left, digit)) => {
-                step.placement = Some((left.first().expect("one cell") as u8, digit));
-                ControlFlow::Break(step)
+    hidden_sets(
+        cands,
+        &all_positions(cands),
+        degree,
+        direct,
+        |unit, tuple, cells| {
+            let mut step = Step::removing(technique, rating);
+            for digit in digits(0x1FF & !tuple) {
+                step.eliminate(digit, cands.digit_cells(digit).and(cells));
             }
-            None => ControlFlow::Continue(()),
-        }
-    })
+            if !direct {
+                return if step.is_useful(cands) {
+                    ControlFlow::Break(step)
+                } else {
+                    ControlFlow::Continue(())
+                };
+            }
+            let single = digits(0x1FF & !tuple).find_map(|digit| {
+                let places = cands.places(unit, digit);
+                let left = places.minus(cells);
+                (places.len() > 1 && left.len() == 1).then_some((left, digit))
+            });
+            match single {
+                Some((left, digit)) => {
+                    step.placement = Some((left.first().expect("one cell") as u8, digit));
+                    ControlFlow::Break(step)
+                }
+                None => ControlFlow::Continue(()),
+            }
+        },
+    )
 }
 
-/// Visits SE's hidden sets of `degree` digits in its order (regions as
+/// Visits SE's hidden sets of `degree` digits (`table`: the grid's
+/// [`all_positions`]) in its order (regions as
 /// boxes, columns, rows with more than `2 * degree` empty cells, or more
 /// than `degree` when `direct`; digit tuples in increasing mask order):
 /// `visit(unit, digits, cells)` with the digits as a mask (bit `d - 1`)
@@ -111,6 +128,7 @@ pub(crate) fn hidden_set(cands: &Cands, degree: u32, direct: bool) -> Option<Ste
 #[inline]
 pub(crate) fn hidden_sets<T>(
     cands: &Cands,
+    table: &[[u16; 9]; 27],
     degree: u32,
     direct: bool,
     mut visit: impl FnMut(usize, u16, CellSet) -> ControlFlow<T>,
@@ -120,11 +138,15 @@ pub(crate) fn hidden_sets<T>(
         if !(empty > 2 * degree || (direct && empty > degree)) {
             continue;
         }
-        let mut places = [0u16; 9];
-        for (d, mask) in places.iter_mut().enumerate() {
-            *mask = positions(cands, unit, d as u8 + 1);
+        let places = &table[unit];
+        let eligible = eligible(places, degree);
+        if eligible.count_ones() < degree {
+            continue;
         }
         for tuple in Combinations::new(degree, 9) {
+            if tuple as u16 & !eligible != 0 {
+                continue;
+            }
             let Some(common) = common_tuple(tuple, degree, |i| places[i]) else {
                 continue;
             };
@@ -134,6 +156,21 @@ pub(crate) fn hidden_sets<T>(
         }
     }
     None
+}
+
+/// The members (bit `i` for `sets[i]`) that may be in a common tuple of
+/// `degree`: those with two to `degree` elements (a member with more
+/// makes the union too big, one with fewer fails SE's test).
+#[inline]
+pub(crate) fn eligible(sets: &[u16; 9], degree: u32) -> u16 {
+    let mut mask = 0u16;
+    for (i, set) in sets.iter().enumerate() {
+        let n = set.count_ones();
+        if n >= 2 && n <= degree {
+            mask |= 1 << i;
+        }
+    }
+    mask
 }
 
 /// SE's common tuple test over the `degree` members of `tuple` (bit `i`

@@ -36,6 +36,7 @@ use crate::rate::cands::Cands;
 use crate::rate::cells::{CellSet, UNIT_SETS};
 use crate::rate::fish::fishes;
 use crate::rate::intersections::lockings;
+use crate::rate::regions::all_positions;
 use crate::rate::subsets::{digits, hidden_sets, naked_sets};
 use std::ops::ControlFlow;
 
@@ -43,6 +44,10 @@ use std::ops::ControlFlow;
 /// with seven lost digits each, a hidden pair's two digits in seven other
 /// cells, an X-wing's two base lines with seven other cells each).
 const MAX_PARENTS: usize = 14;
+
+/// Every unit's positions of every digit in the reduced grid (see
+/// [`all_positions`]), built once per call and shared by the rules.
+type Table = [[u16; 9]; 27];
 
 /// Sudoku Explainer's level-1 simpler rules (see the module doc).
 #[derive(Clone, Copy, Debug, Default)]
@@ -99,9 +104,9 @@ fn removed(current: &Cands, source: &Cands, digit: u8) -> CellSet {
 
 /// Locking: each pointing or claiming that rests on removed candidates.
 /// Whether any did.
-fn locking(current: &Cands, source: &Cands, found: &mut Found<'_>) -> bool {
+fn locking(current: &Cands, source: &Cands, table: &Table, found: &mut Found<'_>) -> bool {
     let mut any = false;
-    lockings(current, |first, second, digit| {
+    lockings(table, |first, second, digit| {
         let gone = current.places(second, digit).minus(UNIT_SETS[first]);
         let mut parents = Parents::new();
         parents.add(
@@ -118,9 +123,9 @@ fn locking(current: &Cands, source: &Cands, found: &mut Found<'_>) -> bool {
 
 /// Hidden pairs: each one that rests on removed candidates (its cells
 /// lose their other candidates, cell by cell). Whether any did.
-fn hidden_pair(current: &Cands, source: &Cands, found: &mut Found<'_>) -> bool {
+fn hidden_pair(current: &Cands, source: &Cands, table: &Table, found: &mut Found<'_>) -> bool {
     let mut any = false;
-    hidden_sets(current, 2, false, |unit, tuple, cells| {
+    hidden_sets(current, table, 2, false, |unit, tuple, cells| {
         let mut parents = Parents::new();
         let others = UNIT_SETS[unit].minus(cells);
         for digit in digits(tuple) {
@@ -166,9 +171,9 @@ fn naked_pair(current: &Cands, source: &Cands, found: &mut Found<'_>) -> bool {
 }
 
 /// X-wings: each one that rests on removed candidates. Whether any did.
-fn x_wing(current: &Cands, source: &Cands, found: &mut Found<'_>) -> bool {
+fn x_wing(current: &Cands, source: &Cands, table: &Table, found: &mut Found<'_>) -> bool {
     let mut any = false;
-    fishes(current, 2, |digit, base_cells, cover_cells| {
+    fishes(current, table, 2, |digit, base_cells, cover_cells| {
         let gone = current
             .digit_cells(digit)
             .and(cover_cells)
@@ -188,10 +193,11 @@ fn x_wing(current: &Cands, source: &Cands, found: &mut Found<'_>) -> bool {
 
 impl SimplerRules for PlusRules {
     fn eliminations(&mut self, current: &Cands, source: &Cands, found: &mut Found<'_>) {
-        let _ = locking(current, source, found)
-            || hidden_pair(current, source, found)
+        let table = all_positions(current);
+        let _ = locking(current, source, &table, found)
+            || hidden_pair(current, source, &table, found)
             || naked_pair(current, source, found)
-            || x_wing(current, source, found);
+            || x_wing(current, source, &table, found);
     }
 }
 
