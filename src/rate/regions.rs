@@ -186,12 +186,9 @@ mod tests {
         }
         cands.place(30, 7);
         let table = all_positions(&cands);
-        for unit in 0..27 {
-            for digit in 1..=9u8 {
-                assert_eq!(
-                    table[unit][usize::from(digit - 1)],
-                    positions(&cands, unit, digit)
-                );
+        for (unit, row) in table.iter().enumerate() {
+            for (d, &mask) in row.iter().enumerate() {
+                assert_eq!(mask, positions(&cands, unit, d as u8 + 1));
             }
         }
     }
