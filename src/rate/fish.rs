@@ -5,66 +5,81 @@
 use super::cands::{ones as count, Cands};
 use super::cells::{CellSet, UNIT_SETS};
 use super::combinations::Combinations;
-use super::regions::{positions, COLUMNS, ROWS};
+use super::regions::{all_positions, COLUMNS, ROWS};
 use super::step::Step;
-use super::subsets::members_with;
 use super::technique::Technique;
+use std::ops::ControlFlow;
 
 /// The first fish of `degree` (2 to 4) lines that removes something, in
-/// SE's order: base lines columns then rows, line tuples in increasing
-/// mask order, digits upward within a tuple; a digit is only tried while
-/// at least `2 * degree` of its nine copies are unplaced.
+/// SE's order (see [`fishes`]).
 pub(crate) fn fish(cands: &Cands, degree: u32) -> Option<Step> {
     let (technique, rating) = match degree {
         2 => (Technique::XWing, 32),
         3 => (Technique::Swordfish, 38),
         _ => (Technique::Jellyfish, 52),
     };
+    fishes(
+        cands,
+        &all_positions(cands),
+        degree,
+        |digit, base_cells, cover_cells| {
+            let removed = cands.digit_cells(digit).and(cover_cells).minus(base_cells);
+            if removed.is_empty() {
+                return ControlFlow::Continue(());
+            }
+            let mut step = Step::removing(technique, rating);
+            step.eliminate(digit, removed);
+            ControlFlow::Break(step)
+        },
+    )
+}
+
+/// Visits SE's fish of `degree` lines (`table`: the grid's
+/// [`all_positions`]) in its order: base lines columns
+/// then rows, line tuples in increasing mask order, digits upward within
+/// a tuple; a digit is only tried while at least `2 * degree` of its nine
+/// copies are unplaced. `visit(digit, base_cells, cover_cells)` for each
+/// digit with at least two places in every base line and `degree` cover
+/// lines between them, whether or not it removes anything; stops at the
+/// first `Break`, whose value it returns.
+#[inline]
+pub(crate) fn fishes<T>(
+    cands: &Cands,
+    table: &[[u16; 9]; 27],
+    degree: u32,
+    mut visit: impl FnMut(u8, CellSet, CellSet) -> ControlFlow<T>,
+) -> Option<T> {
     let mut placed = [0u32; 9];
-    for (d, count) in placed.iter_mut().enumerate() {
-        *count = 9 - unplaced_count(cands, d as u8 + 1);
+    for cell in CellSet::ALL.minus(cands.empty()).iter() {
+        placed[usize::from(cands.value(cell) - 1)] += 1;
     }
     for (bases, covers) in [(COLUMNS, ROWS), (ROWS, COLUMNS)] {
-        let mut places = [[0u16; 9]; 9];
-        for (line, row) in places.iter_mut().enumerate() {
-            for (d, mask) in row.iter_mut().enumerate() {
-                *mask = positions(cands, bases[line], d as u8 + 1);
-            }
-        }
-        // Per digit, the base lines a fish of `degree` can use.
+        // For each digit, the base lines with two to `degree` places.
         let mut eligible = [0u32; 9];
         for (d, lines) in eligible.iter_mut().enumerate() {
-            *lines = members_with(degree, |line| places[line][d]);
+            for (i, &line) in bases.iter().enumerate() {
+                let n = count(table[line][d]);
+                if n >= 2 && n <= degree {
+                    *lines |= 1 << i;
+                }
+            }
         }
         for tuple in Combinations::new(degree, 9) {
             for digit in 1..=9u8 {
-                if placed[usize::from(digit - 1)] + 2 * degree > 9
-                    || tuple & !eligible[usize::from(digit - 1)] != 0
-                {
+                let d = usize::from(digit - 1);
+                if placed[d] + 2 * degree > 9 || tuple & !eligible[d] != 0 {
                     continue;
                 }
-                let mut union = 0u16;
-                let mut base_cells = CellSet::EMPTY;
-                let mut ok = true;
-                for i in ones(tuple) {
-                    let mask = places[i][usize::from(digit - 1)];
-                    if count(mask) < 2 {
-                        ok = false;
-                        break;
-                    }
-                    union |= mask;
-                    base_cells = base_cells.or(UNIT_SETS[bases[i]]);
-                }
-                if !ok || count(union) != degree {
+                let union = ones(tuple).fold(0u16, |acc, i| acc | table[bases[i]][d]);
+                if count(union) != degree {
                     continue;
                 }
+                let base_cells =
+                    ones(tuple).fold(CellSet::EMPTY, |acc, i| acc.or(UNIT_SETS[bases[i]]));
                 let cover_cells = ones(u32::from(union))
                     .fold(CellSet::EMPTY, |acc, i| acc.or(UNIT_SETS[covers[i]]));
-                let removed = cands.digit_cells(digit).and(cover_cells).minus(base_cells);
-                if !removed.is_empty() {
-                    let mut step = Step::removing(technique, rating);
-                    step.eliminate(digit, removed);
-                    return Some(step);
+                if let ControlFlow::Break(found) = visit(digit, base_cells, cover_cells) {
+                    return Some(found);
                 }
             }
         }
@@ -74,14 +89,23 @@ pub(crate) fn fish(cands: &Cands, degree: u32) -> Option<Step> {
 
 /// How many cells of the grid do not hold `digit` yet (9 minus SE's
 /// occurrence count).
+#[cfg(test)]
 fn unplaced_count(cands: &Cands, digit: u8) -> u32 {
     let held = (0..81).filter(|&c| cands.value(c) == digit).count() as u32;
     9 - held
 }
 
 /// The set bits of `mask`, upward.
+#[inline]
 fn ones(mask: u32) -> impl Iterator<Item = usize> {
-    (0..32).filter(move |i| mask >> i & 1 != 0)
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            i
+        })
+    })
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use super::aligned::{aligned_pair, aligned_triplet};
 use super::budget::{Budget, OutOfBudget};
 use super::bug::bug;
 use super::cands::Cands;
-use super::chains::{self, ChainLevel};
+use super::chains::{self, ChainLevel, PlusRules};
 use super::fish::fish;
 use super::intersections::intersection;
 use super::singles::{hidden_single, naked_single};
@@ -197,6 +197,9 @@ pub(crate) fn next_step(cands: &Cands, budget: &mut Budget) -> Result<Option<Ste
     }
     for level in CHAIN_ORDER {
         let found = match level {
+            Some(ChainLevel::DynamicPlus) => {
+                chains::find_with(cands, ChainLevel::DynamicPlus, &mut PlusRules, budget)?
+            }
             Some(level) => chains::find(cands, level, budget)?,
             None => aligned_triplet(cands, budget)?,
         };

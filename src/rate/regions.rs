@@ -50,6 +50,26 @@ pub(crate) fn positions(cands: &Cands, unit: usize, digit: u8) -> u16 {
     positions_of(unit, cands.digit_cells(digit))
 }
 
+/// Every unit's positions of every digit: `[unit][digit - 1]`, as
+/// [`positions`] gives them, built in one pass over the candidates.
+pub(crate) fn all_positions(cands: &Cands) -> [[u16; 9]; 27] {
+    let mut table = [[0u16; 9]; 27];
+    for cell in cands.empty().iter() {
+        let (row, column) = (cell / 9, cell % 9);
+        let bx = 18 + row / 3 * 3 + column / 3;
+        let in_box = 1u16 << (row % 3 * 3 + column % 3);
+        let mut digits = cands.candidates(cell);
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            table[row][d] |= 1 << column;
+            table[9 + column][d] |= 1 << row;
+            table[bx][d] |= in_box;
+        }
+    }
+    table
+}
+
 /// The cells of `unit` at the positions in `mask`.
 #[inline]
 pub(crate) fn cells_at(unit: usize, mask: u16) -> CellSet {
@@ -156,6 +176,21 @@ mod tests {
         assert_eq!(&HOUSE_ORDER[0][..8], &[1, 2, 9, 10, 11, 18, 19, 20]);
         assert_eq!(HOUSE_ORDER[0][8], 3);
         assert_eq!(HOUSE_ORDER[0][14], 27);
+    }
+
+    #[test]
+    fn all_positions_are_each_units_positions() {
+        let mut cands = Cands::new(&crate::parse_line(&[b'.'; 81]).unwrap());
+        for (cell, digit) in [(0, 1), (10, 1), (40, 5), (80, 9), (44, 5), (8, 2)] {
+            cands.eliminate(cell, digit);
+        }
+        cands.place(30, 7);
+        let table = all_positions(&cands);
+        for (unit, row) in table.iter().enumerate() {
+            for (d, &mask) in row.iter().enumerate() {
+                assert_eq!(mask, positions(&cands, unit, d as u8 + 1));
+            }
+        }
     }
 
     #[test]

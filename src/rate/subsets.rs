@@ -4,11 +4,12 @@
 //! columns, rows and tuples in increasing mask order.
 
 use super::cands::{ones, Cands};
-use super::cells::UNIT_SETS;
+use super::cells::{CellSet, UNIT_SETS};
 use super::combinations::Combinations;
-use super::regions::{cells_at, empty_count, positions, unit_cell, BOXES_COLUMNS_ROWS};
+use super::regions::{all_positions, cells_at, empty_count, unit_cell, BOXES_COLUMNS_ROWS};
 use super::step::Step;
 use super::technique::Technique;
+use std::ops::ControlFlow;
 
 /// The first naked set of `degree` (2 to 4) cells that removes something:
 /// every cell of the tuple has at least two candidates and the tuple holds
@@ -19,26 +20,52 @@ pub(crate) fn naked_set(cands: &Cands, degree: u32) -> Option<Step> {
         3 => (Technique::NakedTriplet, 36),
         _ => (Technique::NakedQuad, 50),
     };
+    naked_sets(cands, degree, |unit, cells, union| {
+        let others = UNIT_SETS[unit].minus(cells);
+        let mut step = Step::removing(technique, rating);
+        for digit in digits(union) {
+            step.eliminate(digit, cands.digit_cells(digit).and(others));
+        }
+        if step.is_useful(cands) {
+            ControlFlow::Break(step)
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+}
+
+/// Visits SE's naked sets of `degree` cells in its order (regions as
+/// boxes, columns, rows with at least `2 * degree` empty cells; cell
+/// tuples in increasing mask order): `visit(unit, cells, digits)` for
+/// each, whether or not it removes anything; stops at the first `Break`,
+/// whose value it returns.
+#[inline]
+pub(crate) fn naked_sets<T>(
+    cands: &Cands,
+    degree: u32,
+    mut visit: impl FnMut(usize, CellSet, u16) -> ControlFlow<T>,
+) -> Option<T> {
     for &unit in &BOXES_COLUMNS_ROWS {
         if empty_count(cands, unit) < 2 * degree {
             continue;
         }
-        let eligible = members_with(degree, |i| cands.candidates(unit_cell(unit, i)));
+        let mut held = [0u16; 9];
+        for (i, mask) in held.iter_mut().enumerate() {
+            *mask = cands.candidates(unit_cell(unit, i));
+        }
+        let eligible = eligible(&held, degree);
+        if ones(eligible) < degree {
+            continue;
+        }
         for tuple in Combinations::new(degree, 9) {
-            if tuple & !eligible != 0 {
+            if tuple as u16 & !eligible != 0 {
                 continue;
             }
-            let Some(union) = common_tuple(tuple, degree, |i| cands.candidates(unit_cell(unit, i)))
-            else {
+            let Some(union) = common_tuple(tuple, degree, |i| held[i]) else {
                 continue;
             };
-            let others = UNIT_SETS[unit].minus(cells_at(unit, tuple as u16));
-            let mut step = Step::removing(technique, rating);
-            for digit in digits(union) {
-                step.eliminate(digit, cands.digit_cells(digit).and(others));
-            }
-            if step.is_useful(cands) {
-                return Some(step);
+            if let ControlFlow::Break(found) = visit(unit, cells_at(unit, tuple as u16), union) {
+                return Some(found);
             }
         }
     }
@@ -58,57 +85,92 @@ pub(crate) fn hidden_set(cands: &Cands, degree: u32, direct: bool) -> Option<Ste
         (3, false) => (Technique::HiddenTriplet, 40),
         _ => (Technique::HiddenQuad, 54),
     };
+    hidden_sets(
+        cands,
+        &all_positions(cands),
+        degree,
+        direct,
+        |unit, tuple, cells| {
+            let mut step = Step::removing(technique, rating);
+            for digit in digits(0x1FF & !tuple) {
+                step.eliminate(digit, cands.digit_cells(digit).and(cells));
+            }
+            if !direct {
+                return if step.is_useful(cands) {
+                    ControlFlow::Break(step)
+                } else {
+                    ControlFlow::Continue(())
+                };
+            }
+            let single = digits(0x1FF & !tuple).find_map(|digit| {
+                let places = cands.places(unit, digit);
+                let left = places.minus(cells);
+                (places.at_least_two() && left.is_single()).then_some((left, digit))
+            });
+            match single {
+                Some((left, digit)) => {
+                    step.placement = Some((left.first().expect("one cell") as u8, digit));
+                    ControlFlow::Break(step)
+                }
+                None => ControlFlow::Continue(()),
+            }
+        },
+    )
+}
+
+/// Visits SE's hidden sets of `degree` digits (`table`: the grid's
+/// [`all_positions`]) in its order (regions as
+/// boxes, columns, rows with more than `2 * degree` empty cells, or more
+/// than `degree` when `direct`; digit tuples in increasing mask order):
+/// `visit(unit, digits, cells)` with the digits as a mask (bit `d - 1`)
+/// and the cells they share, whether or not it removes anything; stops
+/// at the first `Break`, whose value it returns.
+#[inline]
+pub(crate) fn hidden_sets<T>(
+    cands: &Cands,
+    table: &[[u16; 9]; 27],
+    degree: u32,
+    direct: bool,
+    mut visit: impl FnMut(usize, u16, CellSet) -> ControlFlow<T>,
+) -> Option<T> {
     for &unit in &BOXES_COLUMNS_ROWS {
         let empty = empty_count(cands, unit);
         if !(empty > 2 * degree || (direct && empty > degree)) {
             continue;
         }
-        let mut places = [0u16; 9];
-        for (d, mask) in places.iter_mut().enumerate() {
-            *mask = positions(cands, unit, d as u8 + 1);
+        let places = &table[unit];
+        let eligible = eligible(places, degree);
+        if ones(eligible) < degree {
+            continue;
         }
-        let eligible = members_with(degree, |i| places[i]);
         for tuple in Combinations::new(degree, 9) {
-            if tuple & !eligible != 0 {
+            if tuple as u16 & !eligible != 0 {
                 continue;
             }
             let Some(common) = common_tuple(tuple, degree, |i| places[i]) else {
                 continue;
             };
-            let cells = cells_at(unit, common);
-            let mut step = Step::removing(technique, rating);
-            for digit in digits(0x1FF & !(tuple as u16)) {
-                step.eliminate(digit, cands.digit_cells(digit).and(cells));
-            }
-            if !direct {
-                if step.is_useful(cands) {
-                    return Some(step);
-                }
-                continue;
-            }
-            let single = digits(0x1FF & !(tuple as u16)).find_map(|digit| {
-                let places = cands.places(unit, digit);
-                let left = places.minus(cells);
-                (places.at_least_two() && left.is_single()).then_some((left, digit))
-            });
-            if let Some((left, digit)) = single {
-                step.placement = Some((left.first().expect("one cell") as u8, digit));
-                return Some(step);
+            if let ControlFlow::Break(found) = visit(unit, tuple as u16, cells_at(unit, common)) {
+                return Some(found);
             }
         }
     }
     None
 }
 
-/// The members `i` (of nine, bit `i`) whose set (`set_of(i)`) has 2 to
-/// `degree` elements: the only ones a tuple passing [`common_tuple`] can
-/// hold, so tuples with any other member are skipped unexamined.
+/// The members (bit `i` for `sets[i]`) that may be in a common tuple of
+/// `degree`: those with two to `degree` elements (a member with more
+/// makes the union too big, one with fewer fails SE's test).
 #[inline]
-pub(crate) fn members_with(degree: u32, set_of: impl Fn(usize) -> u16) -> u32 {
-    (0..9).fold(0, |acc, i| {
-        let n = ones(set_of(i));
-        acc | u32::from((2..=degree).contains(&n)) << i
-    })
+pub(crate) fn eligible(sets: &[u16; 9], degree: u32) -> u16 {
+    let mut mask = 0u16;
+    for (i, set) in sets.iter().enumerate() {
+        let n = ones(*set);
+        if n >= 2 && n <= degree {
+            mask |= 1 << i;
+        }
+    }
+    mask
 }
 
 /// SE's common tuple test over the `degree` members of `tuple` (bit `i`
@@ -139,7 +201,6 @@ pub(crate) fn digits(mask: u16) -> impl Iterator<Item = u8> {
 mod tests {
     use super::*;
     use crate::parse_line;
-    use crate::rate::cells::CellSet;
 
     fn empty_grid() -> Cands {
         Cands::new(&parse_line(&[b'.'; 81]).unwrap())

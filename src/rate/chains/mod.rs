@@ -12,13 +12,13 @@ mod best;
 mod cycles;
 mod multiple;
 mod node;
+mod plus;
 mod propagate;
 mod rating;
 mod simpler;
 
-// `Found` is for the rating loop's rules that implement `SimplerRules`.
-#[allow(unused_imports)]
-pub(crate) use simpler::{Found, NoSimplerRules, SimplerRules};
+pub(crate) use plus::PlusRules;
+pub(crate) use simpler::{NoSimplerRules, SimplerRules};
 
 use super::budget::{Budget, OutOfBudget};
 use super::cands::Cands;

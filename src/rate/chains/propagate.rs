@@ -363,7 +363,10 @@ impl Propagation {
     }
 
     /// Asks the simpler rules for more "off" potentials on the reduced
-    /// grid; each rests on the removed candidates the rule names.
+    /// grid; each rests on the removed candidates the rule names. Kept
+    /// out of line: the levels without simpler rules never call it, and
+    /// inlined it slows their propagation loop.
+    #[inline(never)]
     fn ask_simpler_rules(&mut self, rules: &mut dyn SimplerRules) {
         let (grid, source) = (self.grid, self.source);
         let mode = Mode {
