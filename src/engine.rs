@@ -127,4 +127,29 @@ pub trait Engine {
     fn solve_first(&mut self, puzzle: &Grid) -> Result<Outcome, Conflict> {
         self.count_solutions_up_to(puzzle, 1)
     }
+
+    /// Counts like [`count_solutions_up_to`](Self::count_solutions_up_to)
+    /// (the same count and statistics) but keeps no solution: `solution`
+    /// is `None`, so an engine need not build a grid. For callers that
+    /// only need the count, such as a uniqueness check.
+    ///
+    /// ```
+    /// use batchdoku::{parse_line, Engine, Solver};
+    /// let puzzle = parse_line(
+    ///     b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+    /// )
+    /// .unwrap();
+    /// let mut solver = Solver::new();
+    /// let count = solver.count_solutions_only(&puzzle, 2).unwrap();
+    /// let full = solver.count_solutions_up_to(&puzzle, 2).unwrap();
+    /// assert_eq!((count.solutions, count.stats), (full.solutions, full.stats));
+    /// assert!(count.solution.is_none() && full.solution.is_some());
+    /// ```
+    fn count_solutions_only(&mut self, puzzle: &Grid, limit: u64) -> Result<Outcome, Conflict> {
+        let outcome = self.count_solutions_up_to(puzzle, limit)?;
+        Ok(Outcome {
+            solution: None,
+            ..outcome
+        })
+    }
 }

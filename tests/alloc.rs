@@ -91,6 +91,7 @@ fn solving_and_encoding_do_not_allocate() {
     let malformed = parse_line(b"12x");
     let mut each = |i: usize, p: &Grid, out: &mut Vec<u8>| {
         let first = solver.solve_first(p).unwrap();
+        let only = solver.count_solutions_only(p, 2).unwrap();
         let at = Position {
             source: &source,
             line: i as u64 + 1,
@@ -113,7 +114,7 @@ fn solving_and_encoding_do_not_allocate() {
         );
         csv.encode(&row, &record, out).unwrap();
         jsonl.encode(&row, &record, out).unwrap();
-        first.solutions + counted
+        first.solutions + only.solutions + counted
     };
     // Warm-up: buffers reach their working size.
     for (i, p) in puzzles.iter().enumerate() {

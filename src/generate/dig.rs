@@ -83,7 +83,7 @@ pub(crate) fn all_cells() -> [u8; CELLS] {
 
 /// True when `puzzle` has exactly one solution according to `solver`.
 fn is_unique(solver: &mut Solver, puzzle: &Grid) -> bool {
-    matches!(solver.count_solutions_up_to(puzzle, 2), Ok(o) if o.solutions == 1)
+    matches!(solver.count_solutions_only(puzzle, 2), Ok(o) if o.solutions == 1)
 }
 
 /// Removes givens of `puzzle` one by one in random order, keeping a removal

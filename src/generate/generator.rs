@@ -381,11 +381,8 @@ impl Generator {
 /// True when `puzzle` has exactly one solution and loses that when any
 /// single given is removed (every given is necessary).
 pub fn is_minimal<E: Engine>(engine: &mut E, puzzle: &Grid) -> bool {
-    let count = |engine: &mut E, p: &Grid| {
-        engine
-            .count_solutions_up_to(p, 2)
-            .map_or(0, |o| o.solutions)
-    };
+    let count =
+        |engine: &mut E, p: &Grid| engine.count_solutions_only(p, 2).map_or(0, |o| o.solutions);
     if count(engine, puzzle) != 1 {
         return false;
     }

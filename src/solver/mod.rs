@@ -249,6 +249,28 @@ impl Visitor for CountUpTo {
     }
 }
 
+/// Counts solutions, stopping when `limit` are found, and keeps none: what
+/// [`Engine::count_solutions_only`] runs on a [`Solver`] (no grid built
+/// per solution).
+struct CountOnly {
+    /// Stop after this many solutions (at least 1).
+    limit: u64,
+    /// Solutions seen so far.
+    count: u64,
+}
+
+impl Visitor for CountOnly {
+    #[inline]
+    fn solution(&mut self, _node: &Node) -> Flow {
+        self.count += 1;
+        if self.count >= self.limit {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        }
+    }
+}
+
 /// The bitmask MRV solver. Create one per worker and reuse it.
 ///
 /// Counters in [`Stats`], as this engine defines them:
@@ -359,6 +381,19 @@ impl Engine for Solver {
         Ok(Outcome {
             solutions: counter.count,
             solution: counter.first,
+            stats,
+        })
+    }
+
+    fn count_solutions_only(&mut self, puzzle: &Grid, limit: u64) -> Result<Outcome, Conflict> {
+        let mut counter = CountOnly {
+            limit: limit.max(1),
+            count: 0,
+        };
+        let stats = self.run(puzzle, &mut counter, true)?;
+        Ok(Outcome {
+            solutions: counter.count,
+            solution: None,
             stats,
         })
     }

@@ -621,18 +621,28 @@ impl Node {
     /// (minimum remaining values); `None` when the grid is full. Meant for
     /// a propagated state, where no empty cell has fewer than two.
     ///
-    /// Among the two-candidate cells it takes those in the rows holding
-    /// the most of them (their eliminations reinforce each other), and
-    /// among those the one whose box has the most empty cells (the guess
-    /// reaches more cells); ties go to the first box in band order, then
-    /// the first such cell of that box.
+    /// With fewer than `score_from` empty cells it takes the first
+    /// two-candidate cell in band order. Otherwise it scores them: it
+    /// takes those in the rows holding the most of them (their
+    /// eliminations reinforce each other), and among those the one whose
+    /// box has the most empty cells (the guess reaches more cells); ties
+    /// go to the first box in band order, then the first such cell of
+    /// that box.
     #[inline(always)]
-    pub(crate) fn branch_cell<W: Wide>(&self) -> Option<(usize, u32)> {
+    pub(crate) fn branch_cell<W: Wide>(&self, score_from: u32) -> Option<(usize, u32)> {
         if !self.unsolved.any() {
             return None;
         }
         let (_, twice, thrice) = W::at_least_three(&self.bands);
         let pairs = self.unsolved.and(twice).and_not(thrice);
+        if self.empty_count() < score_from {
+            for b in 0..3 {
+                if pairs.0[b] != 0 {
+                    return Some((b, pairs.0[b].trailing_zeros()));
+                }
+            }
+            return self.fewest_candidates();
+        }
         // The most two-candidate cells in a row (fewer guesses than the
         // first two-candidate cell by a fifth on top1465 and the forum's
         // hardest lists), then the rows holding that many. Counted by

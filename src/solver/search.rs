@@ -39,6 +39,16 @@ use crate::grid::{Grid, CELLS};
 /// guess.
 const STACK_PASS_MIN_EMPTY: u32 = 35;
 
+/// Easy mode branches on the first two-candidate cell of a grid with fewer
+/// empty cells than this, and scores the two-candidate cells (see
+/// `Node::branch_cell`) only on emptier grids: on fuller ones the choice
+/// matters little and the scoring cost more than the guesses it saved
+/// (serg's puzzles 4.6% fewer instructions, unbiased 0.2% fewer with 3%
+/// more guesses; BENCHMARKS.md, issue 29). The same bound as the stack
+/// pass's: below it the search does only the cheap steps. Hard mode
+/// always scores.
+const SCORE_MIN_EMPTY: u32 = 35;
+
 /// A puzzle whose root, propagated, still has at least this many empty
 /// cells is searched in hard mode from the start.
 const HARD_FROM_EMPTY: u32 = 50;
@@ -230,9 +240,9 @@ impl Search {
             Some(cell) if cur.candidates(cell) != 0 => Some((cell / 27, (cell % 27) as u32)),
             _ if self.hard => match cur.split::<W>() {
                 Some(split) => return self.split::<W>(cur, split, depth, stats),
-                None => cur.branch_cell::<W>(),
+                None => cur.branch_cell::<W>(0),
             },
-            _ => cur.branch_cell::<W>(),
+            _ => cur.branch_cell::<W>(SCORE_MIN_EMPTY),
         };
         let Some((band, bit)) = choice else {
             return match visitor.solution(cur) {

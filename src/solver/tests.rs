@@ -128,6 +128,34 @@ fn empty_grid_counts_stop_at_limit() {
     }
 }
 
+/// A count that keeps no solution counts and searches exactly as one that
+/// keeps the first, on every status and at several limits, on both
+/// engines.
+#[test]
+fn counting_without_a_solution_matches_counting_with_one() {
+    let mut solver = Solver::new();
+    let mut dlx = crate::DlxSolver::new();
+    let mut puzzles: Vec<Grid> = [HARD, EASY, PLATINUM, SOLVED].map(grid).to_vec();
+    puzzles.push(Grid::empty());
+    puzzles.extend(crate::testdata::corpus::mixed_corpus(5, 20));
+    for p in &puzzles {
+        for limit in [0, 1, 2, 10] {
+            let engines: [&mut dyn Engine; 2] = [&mut solver, &mut dlx];
+            for engine in engines {
+                let full = engine.count_solutions_up_to(p, limit);
+                let only = engine.count_solutions_only(p, limit);
+                match (full, only) {
+                    (Ok(full), Ok(only)) => {
+                        assert_eq!((only.solutions, only.stats), (full.solutions, full.stats));
+                        assert_eq!(only.solution, None);
+                    }
+                    (full, only) => assert_eq!(full.err(), only.err()),
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn multiple_solutions_are_counted() {
     // A "deadly rectangle": two rows of one band and two columns holding

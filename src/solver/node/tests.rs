@@ -260,7 +260,7 @@ fn branch_cell_picks_bivalue_cell_by_row_then_box() {
                 }
                 let cell = want.unwrap();
                 assert_eq!(
-                    s.branch_cell::<Narrow>(),
+                    s.branch_cell::<Narrow>(0),
                     Some((cell / 27, (cell % 27) as u32))
                 );
             }
@@ -290,15 +290,15 @@ fn branch_cell_prefers_bivalue_then_fewest() {
         place_cell(&mut s, d as usize + 1, d).unwrap();
     }
     // Cells 0 and 1 keep {8, 9}; cell 0 comes first.
-    assert_eq!(s.branch_cell::<Narrow>(), Some((0, 0)));
-    assert_eq!(Node::blank().branch_cell::<Narrow>(), Some((0, 0)));
+    assert_eq!(s.branch_cell::<Narrow>(0), Some((0, 0)));
+    assert_eq!(Node::blank().branch_cell::<Narrow>(0), Some((0, 0)));
     // Row 8 holds 1..6 in its first cells: cells 78..80 keep {7, 8, 9},
     // three candidates, fewer than anywhere else.
     let mut s = Node::blank();
     for d in 1..=6u8 {
         place_cell(&mut s, 71 + d as usize, d).unwrap();
     }
-    assert_eq!(s.branch_cell::<Narrow>(), Some((2, 78 - 54)));
+    assert_eq!(s.branch_cell::<Narrow>(0), Some((2, 78 - 54)));
 }
 
 /// The work list is complete: after a guess, propagating only the lanes
