@@ -361,15 +361,13 @@ mod tests {
     /// candidates.
     fn stuck_states() -> Vec<Cands> {
         use crate::rate::rater::Rater;
-        let text = include_str!("../../tests/fixtures/rate/serate.tsv");
         let mut rater = Rater::recording();
         let mut states = Vec::new();
-        for line in text.lines().take(300) {
-            let er: f64 = line.split(['\t', '/']).nth(1).unwrap().parse().unwrap();
-            if er < 6.5 {
+        for fixture in crate::rate::oracle_tests::fixtures().into_iter().take(300) {
+            if fixture.er < 65 {
                 continue; // no chain on its path
             }
-            let puzzle = parse_line(&line.as_bytes()[..81]).unwrap();
+            let puzzle = fixture.puzzle;
             let _ = rater.rate(&puzzle, Budget::new(1 << 26));
             let mut c = Cands::new(&puzzle);
             for (n, step) in rater.trace().iter().enumerate() {

@@ -230,11 +230,10 @@ mod tests {
     /// a type 1 step keeps exactly the BUG value in the one BUG cell.
     #[test]
     fn bug_steps_on_real_paths_are_bugs() {
-        let text = include_str!("../../tests/fixtures/rate/serate.tsv");
         let mut rater = Rater::recording();
         let (mut seen, mut type1) = (0, 0);
-        for line in text.lines() {
-            let puzzle = parse_line(&line.as_bytes()[..81]).unwrap();
+        for fixture in crate::rate::oracle_tests::fixtures() {
+            let puzzle = fixture.puzzle;
             let _ = rater.rate(&puzzle, Budget::new(1 << 26));
             let mut c = Cands::new(&puzzle);
             for step in rater.trace() {

@@ -20,7 +20,7 @@ mod unique_loops;
 mod wings;
 
 #[cfg(test)]
-mod oracle_tests;
+pub(crate) mod oracle_tests;
 #[cfg(test)]
 mod speed_tests;
 

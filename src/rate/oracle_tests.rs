@@ -21,12 +21,15 @@ const FIRST_CHAIN: u8 = 65;
 const FIRST_UNBUILT: u8 = 95;
 
 /// A fixture: the puzzle and serate's ratings in tenths.
-struct Fixture {
-    puzzle: Grid,
-    text: String,
-    er: u8,
-    ep: u8,
-    ed: u8,
+pub(crate) struct Fixture {
+    /// The puzzle.
+    pub(crate) puzzle: Grid,
+    /// Its line of 81 characters.
+    pub(crate) text: String,
+    /// serate's ER, EP and ED.
+    pub(crate) er: u8,
+    pub(crate) ep: u8,
+    pub(crate) ed: u8,
 }
 
 fn tenths(s: &str) -> u8 {
@@ -34,7 +37,9 @@ fn tenths(s: &str) -> u8 {
     (whole.parse::<u32>().unwrap() * 10 + frac.parse::<u32>().unwrap()) as u8
 }
 
-fn fixtures() -> Vec<Fixture> {
+/// The fixtures of `tests/fixtures/rate/serate.tsv` in file order (the
+/// one reader of that file: comment lines start with `#`).
+pub(crate) fn fixtures() -> Vec<Fixture> {
     FIXTURES
         .lines()
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
