@@ -7,6 +7,7 @@ use super::cells::{CellSet, UNIT_SETS};
 use super::combinations::Combinations;
 use super::regions::{all_positions, COLUMNS, ROWS};
 use super::step::Step;
+use super::subsets::eligible;
 use super::technique::Technique;
 use std::ops::ControlFlow;
 
@@ -55,19 +56,12 @@ pub(crate) fn fishes<T>(
     }
     for (bases, covers) in [(COLUMNS, ROWS), (ROWS, COLUMNS)] {
         // For each digit, the base lines with two to `degree` places.
-        let mut eligible = [0u32; 9];
-        for (d, lines) in eligible.iter_mut().enumerate() {
-            for (i, &line) in bases.iter().enumerate() {
-                let n = count(table[line][d]);
-                if n >= 2 && n <= degree {
-                    *lines |= 1 << i;
-                }
-            }
-        }
+        let usable: [u32; 9] =
+            std::array::from_fn(|d| u32::from(eligible(&bases.map(|line| table[line][d]), degree)));
         for tuple in Combinations::new(degree, 9) {
             for digit in 1..=9u8 {
                 let d = usize::from(digit - 1);
-                if placed[d] + 2 * degree > 9 || tuple & !eligible[d] != 0 {
+                if placed[d] + 2 * degree > 9 || tuple & !usable[d] != 0 {
                     continue;
                 }
                 let union = ones(tuple).fold(0u16, |acc, i| acc | table[bases[i]][d]);

@@ -26,9 +26,11 @@ pub(crate) struct Fixture {
     pub(crate) puzzle: Grid,
     /// Its line of 81 characters.
     pub(crate) text: String,
-    /// serate's ER, EP and ED.
+    /// serate's ER, in tenths.
     pub(crate) er: u8,
+    /// serate's EP, in tenths.
     pub(crate) ep: u8,
+    /// serate's ED, in tenths.
     pub(crate) ed: u8,
 }
 

@@ -14,7 +14,7 @@
 use super::node::{self, CANDIDATES, NODES};
 use super::simpler::SimplerRules;
 use crate::rate::budget::{Budget, OutOfBudget};
-use crate::rate::cands::{ones as ones_in, Cands};
+use crate::rate::cands::{ones, Cands};
 use crate::rate::cells::{CellSet, CELL_UNITS, UNIT_SETS};
 
 /// Words of an ancestor set (one bit per discovered potential).
@@ -210,7 +210,7 @@ impl Propagation {
         self.add(node, None, mode);
         let slot = self.slots - 1;
         acc[slot / 64] |= 1 << (slot % 64);
-        self.out.complexity[node] = ones(&acc, self.slots) as u16;
+        self.out.complexity[node] = ancestor_count(&acc, self.slots) as u16;
         self.sets[slot] = acc;
     }
 
@@ -286,7 +286,7 @@ impl Propagation {
         let mut n = 0;
         if mode.cell_links {
             let here = self.grid.candidates(c);
-            if ones_in(here) == 2 {
+            if ones(here) == 2 {
                 let w = (here & !(1u16 << (digit - 1))).trailing_zeros() as u8 + 1;
                 found[n] = (node::on(c, w), Hidden::Cell(c));
                 n += 1;
@@ -317,7 +317,7 @@ impl Propagation {
                 self.gather(p, &mut acc);
                 self.gather_hidden(hidden, &mut acc);
                 if clash {
-                    let q_complexity = ones(&acc, self.slots) + 1;
+                    let q_complexity = ancestor_count(&acc, self.slots) + 1;
                     self.out.contradiction =
                         Some((q_complexity, u32::from(self.out.complexity[off])));
                     return true;
@@ -422,8 +422,8 @@ pub(super) fn box_row_column(cell: usize) -> [usize; 3] {
     [usize::from(bx), usize::from(row), usize::from(column)]
 }
 
-/// The number of bits set among the first `slots` bits of `set`.
-fn ones(set: &[u64; WORDS], slots: usize) -> u32 {
+/// The number of ancestors in `set` (bits set among its first `slots`).
+fn ancestor_count(set: &[u64; WORDS], slots: usize) -> u32 {
     set[..slots.div_ceil(64).max(1)]
         .iter()
         .map(|w| w.count_ones())
