@@ -1607,6 +1607,37 @@ fn an_unclosed_quote_costs_one_row_and_every_record_after_it_is_read() {
 }
 
 #[test]
+fn a_quoted_line_break_before_the_puzzle_column_is_one_row() {
+    // RFC 4180: the note's line break is data; its second line, read alone,
+    // holds a puzzle, and the record ends on it.
+    let puzzles = sample_puzzles();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.csv");
+    for eol in ["\n", "\r\n"] {
+        let mut text = format!("note,puzzle{eol}");
+        for (i, p) in puzzles.iter().take(6).enumerate() {
+            match i % 3 {
+                0 => text.push_str(&format!("\"first{eol}then {i}\",{p}{eol}")),
+                1 => text.push_str(&format!("\"a{eol}b{eol}c {i}\",{p}{eol}")),
+                _ => text.push_str(&format!("plain {i},{p}{eol}")),
+            }
+        }
+        std::fs::write(&path, &text).unwrap();
+        let r = run_paths(&["solve", "-q", "--keep-columns"], &[&path]);
+        assert_eq!(r.code, 0, "{eol:?}: {}", r.stderr);
+        let (h, rows) = r.csv();
+        assert_eq!(rows.len(), 6, "{eol:?}");
+        let lines: Vec<&str> = rows.iter().map(|r| r[col(&h, "line")].as_str()).collect();
+        assert_eq!(lines, ["2", "4", "7", "8", "10", "13"], "{eol:?}");
+        for (i, row) in rows.iter().enumerate() {
+            assert_eq!(row[col(&h, "status")], "solved", "{eol:?}: {row:?}");
+            assert!(row[col(&h, "note")].ends_with(&i.to_string()), "{row:?}");
+        }
+        assert_eq!(rows[0][col(&h, "note")], format!("first{eol}then 0"));
+    }
+}
+
+#[test]
 fn every_command_reads_past_an_unclosed_quote() {
     let puzzles = sample_puzzles();
     let n = 200;

@@ -19,7 +19,10 @@
 //!   [`MAX_LINE_BYTES`] bytes of content (a line too long on its own is
 //!   one `LineTooLong` record and never goes on), and
 //! - the next line, read alone as a record, does not hold a puzzle in the
-//!   puzzle column (any column while the layout is not known yet), and
+//!   puzzle column (any column while the layout is not known yet), unless
+//!   the quote closes on that line and the record, so ended, holds one
+//!   there itself (a quoted field with a line break before the puzzle
+//!   column), and
 //! - the input does not end inside it.
 //!
 //! When the quote can go no further, the record is its first line alone,
@@ -559,12 +562,14 @@ impl CsvRows {
             let Some(line) = self.replay.next(lines)? else {
                 break false; // the input ends inside the quote
             };
-            if line.overlong
-                || line.text.len() > left
-                || holds_puzzle(&mut self.probe, line.text, puzzle)
-            {
+            if line.overlong || line.text.len() > left {
                 break false;
             }
+            // A line holding a puzzle is a record of its own, unless it
+            // is the end of this one: the quote closes on it and the
+            // record then holds a puzzle (a line break in a quoted field
+            // before the puzzle column).
+            let alone = holds_puzzle(&mut self.probe, line.text, puzzle);
             room = Some(left - line.text.len());
             count += 1;
             self.longest = self.longest.max(line.text.len());
@@ -572,8 +577,12 @@ impl CsvRows {
                 rec.feed(b"\n");
             }
             rec.new_line();
+            // (When broken, `rec` is read again from its first line.)
             if rec.feed_line(line.text, line.ending) {
-                break true;
+                break !alone || ends_on_its_puzzle(rec, puzzle);
+            }
+            if alone {
+                break false;
             }
         };
         if closed {
@@ -634,9 +643,30 @@ fn holds_puzzle(probe: &mut CsvRecord, text: &[u8], puzzle: Option<usize>) -> bo
     probe.begin(0, MAX_LINE_BYTES);
     probe.feed(text);
     probe.finish();
+    has_puzzle(probe, puzzle)
+}
+
+/// True when the record holds a puzzle in column `puzzle` (any column
+/// when `None`).
+fn has_puzzle(rec: &CsvRecord, puzzle: Option<usize>) -> bool {
     match puzzle {
-        Some(i) => probe.field(i).is_some_and(|(f, _)| parse_line(f).is_ok()),
-        None => probe.holds_grid(),
+        Some(i) => rec.field(i).is_some_and(|(f, _)| parse_line(f).is_ok()),
+        None => rec.holds_grid(),
+    }
+}
+
+/// True when a record that spans lines holds a puzzle and nothing else
+/// in column `puzzle` (some column when `None`): a record that a stray
+/// quote ran over holds the lines it swallowed in that field, where a
+/// puzzle followed by other text would still parse.
+fn ends_on_its_puzzle(rec: &CsvRecord, puzzle: Option<usize>) -> bool {
+    let exact = |i: usize| {
+        rec.field(i)
+            .is_some_and(|(f, _)| f.len() == crate::grid::CELLS && parse_line(f).is_ok())
+    };
+    match puzzle {
+        Some(i) => exact(i),
+        None => (0..rec.len()).any(exact),
     }
 }
 

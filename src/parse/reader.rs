@@ -193,7 +193,8 @@ enum Luogu {
 /// the end of a physical line goes on to the next line only while the
 /// record stays within 16 lines and 4096 bytes of content, and only
 /// when that line, read alone, does not hold a puzzle in the puzzle
-/// column. Otherwise the record is its first line alone, a
+/// column (unless the quote closes on it and the record so ended holds
+/// its puzzle). Otherwise the record is its first line alone, a
 /// [`ParseErrorKind::UnclosedQuote`] record, and every line after it is
 /// read again. A CSV needs no header: a first record that holds a puzzle
 /// in some field is a record, and the puzzle column is then the one that

@@ -1038,6 +1038,50 @@ mod csv_records {
     }
 
     #[test]
+    fn a_line_break_in_a_quoted_field_before_the_puzzle_is_one_record() {
+        let p1 = parse_line(P1).unwrap();
+        let p2 = parse_line(P2).unwrap();
+        // The quote closes on a line that, read alone, holds a puzzle in the
+        // puzzle column: that line ends the record, which holds its puzzle.
+        for eol in [&b"\n"[..], b"\r\n"] {
+            for header in [&b"note,puzzle"[..], b""] {
+                let mut input = Vec::new();
+                if !header.is_empty() {
+                    input.extend_from_slice(&cat(&[header, eol]));
+                }
+                input.extend_from_slice(&cat(&[b"\"multi", eol, b"line note\",", P1, eol]));
+                input.extend_from_slice(&cat(&[b"\"a", eol, b"b", eol, b"c\",", P2, eol]));
+                input.extend_from_slice(&cat(&[b"plain,", P1, eol]));
+                let first = u64::from(!header.is_empty()) + 1;
+                // (A headerless file whose first line is an open quote
+                // is not sniffed as CSV: it is named.)
+                let options = ReadOptions {
+                    format: InputFormat::Csv,
+                    ..keep()
+                };
+                let rows = csv_rows_any_reads(&input, &options);
+                let got: Vec<_> = rows.iter().map(|r| (r.0, r.1.clone())).collect();
+                let what = format!("header {:?} eol {eol:?}", String::from_utf8_lossy(header));
+                assert_eq!(
+                    got,
+                    [(first, Ok(p1)), (first + 2, Ok(p2)), (first + 5, Ok(p1))],
+                    "{what}"
+                );
+                assert_eq!(rows[0].3, [cat(&[b"multi", eol, b"line note"])], "{what}");
+                assert_eq!(rows[1].3, [cat(&[b"a", eol, b"b", eol, b"c"])], "{what}");
+            }
+        }
+        // A stray quote still costs one row when the quote closes on a record
+        // but the record so ended holds no puzzle in the puzzle column.
+        let input = cat(&[b"id,puzzle,note\n1,\"", P1, b",a\n2,", P2, b",\"b\"\n"]);
+        let got: Vec<_> = csv_rows_any_reads(&input, &keep())
+            .into_iter()
+            .map(|r| (r.0, r.1))
+            .collect();
+        assert_eq!(got, [(2, Err(ParseError::new(UNCLOSED, 3))), (3, Ok(p2))]);
+    }
+
+    #[test]
     fn a_header_with_an_unclosed_quote_is_its_first_line() {
         let input = cat(&[b"puzzle,\"note\n", P1, b",x\n", P2, b",\"y\"\n"]);
         let options = keep();
