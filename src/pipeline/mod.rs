@@ -274,19 +274,21 @@ pub struct Report {
 #[non_exhaustive]
 pub enum Fatal {
     /// Reading an input failed.
-    #[error("{name}: {source}")]
+    #[error("{name}: {error}")]
     Read {
         /// The input's name.
         name: Arc<str>,
-        /// The I/O error.
-        source: io::Error,
+        /// The I/O error (in the message, so not a `source()`: a printer
+        /// of the error's causes says it once).
+        error: io::Error,
     },
-    /// Writing the output failed.
+    /// Writing the output failed (the I/O error is in the message).
     #[error("writing output: {0}")]
-    Write(#[source] io::Error),
-    /// The worker threads could not start.
+    Write(io::Error),
+    /// The worker threads could not start (the I/O error is in the
+    /// message).
     #[error("starting worker threads: {0}")]
-    Threads(#[source] io::Error),
+    Threads(io::Error),
     /// A worker (or the reader) panicked: a bug. The run stopped at once.
     #[error("{site}: {message}")]
     Panicked {

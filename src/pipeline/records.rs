@@ -74,7 +74,7 @@ impl Feed for RecordFeed {
                     Err(e) => {
                         return Err(Fatal::Read {
                             name: input.name.clone(),
-                            source: e,
+                            error: e,
                         })
                     }
                 }
