@@ -168,7 +168,11 @@ fn write_error_mid_run_is_fatal() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("writing output"), "{stderr}");
     // The cause is said once (it was also printed as its own cause).
-    assert_eq!(stderr.matches("No space left on device").count(), 1, "{stderr}");
+    assert_eq!(
+        stderr.matches("No space left on device").count(),
+        1,
+        "{stderr}"
+    );
 }
 
 #[test]

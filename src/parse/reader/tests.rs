@@ -1060,7 +1060,7 @@ mod csv_records {
                     ..keep()
                 };
                 let rows = csv_rows_any_reads(&input, &options);
-                let got: Vec<_> = rows.iter().map(|r| (r.0, r.1.clone())).collect();
+                let got: Vec<_> = rows.iter().map(|r| (r.0, r.1)).collect();
                 let what = format!("header {:?} eol {eol:?}", String::from_utf8_lossy(header));
                 assert_eq!(
                     got,
