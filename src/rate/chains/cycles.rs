@@ -13,6 +13,7 @@
 //! that reaches the same candidate in the other state.
 
 use super::best::Best;
+use super::forcing::forcing_chain;
 use super::node;
 use super::propagate::box_row_column;
 use super::rating::HintKey;
@@ -25,11 +26,11 @@ use crate::rate::technique::Technique;
 
 /// Which links a search uses.
 #[derive(Clone, Copy, Debug)]
-struct Links {
+pub(super) struct Links {
     /// Links inside a cell (bivalue cells; an "on" cell's other digits).
-    y: bool,
+    pub(super) y: bool,
     /// Conjugate links of a digit in a box, row or column.
-    x: bool,
+    pub(super) x: bool,
 }
 
 /// Reusable working memory of the search.
@@ -68,7 +69,7 @@ impl Scratch {
 /// digit and cell, the other place of the digit in the cell's box, row and
 /// column, in that order, where the digit has exactly two places there
 /// ([`Partners::NONE`] where it has not); and the same as one set.
-struct Partners {
+pub(super) struct Partners {
     /// By digit and cell: box, row, column.
     lists: [[[u8; 3]; CELLS]; 9],
     /// By digit and cell: the union of the list.
@@ -112,7 +113,7 @@ impl Partners {
 
     /// The partners of `digit` (1..=9) in `cell` as a set.
     #[inline(always)]
-    fn set(&self, cell: usize, digit: u8) -> CellSet {
+    pub(super) fn set(&self, cell: usize, digit: u8) -> CellSet {
         self.sets[usize::from(digit - 1)][cell]
     }
 }
@@ -213,61 +214,6 @@ fn cycle_kind(links: Links) -> (f64, u8, Technique) {
         (false, true) => (6.5, 3, Technique::YCycle),
         _ => (6.5, 2, Technique::XCycle),
     }
-}
-
-/// The "off" potentials (per digit, the cells) that the "on" potentials
-/// `front` imply: the other candidates of their cells (Y links), the
-/// other places of their digits in their units. Also returns how many
-/// potentials `front` held (the work done, for the budget).
-fn ons_imply_offs(cands: &Cands, front: &[CellSet; 9], links: Links) -> ([CellSet; 9], u64) {
-    let mut out = [CellSet::EMPTY; 9];
-    let mut visited = 0;
-    // The cells with an "on" potential of a digit below `d`, and above it.
-    let mut below = [CellSet::EMPTY; 9];
-    for d in 1..9 {
-        below[d] = below[d - 1].or(front[d - 1]);
-    }
-    let mut above = CellSet::EMPTY;
-    for d in (0..9).rev() {
-        let places = cands.digit_cells(d as u8 + 1);
-        if links.y {
-            out[d] = below[d].or(above).and(places);
-        }
-        above = above.or(front[d]);
-        for c in front[d].iter() {
-            visited += 1;
-            out[d] = out[d].or(PEER_SETS[c].and(places));
-        }
-    }
-    (out, visited)
-}
-
-/// The "on" potentials that the "off" potentials `front` imply: the
-/// other candidate of a bivalue cell (Y links), the other place of a
-/// digit with two in a box, row or column (X links, always on here).
-fn offs_imply_ons(
-    cands: &Cands,
-    partners: &Partners,
-    front: &[CellSet; 9],
-    links: Links,
-) -> ([CellSet; 9], u64) {
-    let mut out = [CellSet::EMPTY; 9];
-    let mut visited = 0;
-    for d in 0..9 {
-        let digit = d as u8 + 1;
-        for c in front[d].iter() {
-            visited += 1;
-            if links.y {
-                let here = cands.candidates(c);
-                if ones(here) == 2 {
-                    let w = (here & !(1 << d)).trailing_zeros() as usize;
-                    out[w].insert(c);
-                }
-            }
-            out[d] = out[d].or(partners.set(c, digit));
-        }
-    }
-    (out, visited)
 }
 
 /// The cycle walk from `digit` on in `cell`, offering each cycle found.
@@ -448,75 +394,4 @@ fn offer_cycle(
     if any {
         best.offer(key, step);
     }
-}
-
-/// The forcing chain from `start`, `digit` in `cell` assumed on
-/// (`from_on`) or off, offered when the walk reaches the same candidate in
-/// the other state (first reached: the shortest).
-fn forcing_chain(
-    cands: &Cands,
-    partners: &Partners,
-    (cell, digit, from_on): (usize, u8, bool),
-    links: Links,
-    best: &mut Best,
-    budget: &mut Budget,
-) -> Result<(), OutOfBudget> {
-    let (base, sort_key, technique) = if links.y {
-        (7.0, 4, Technique::ForcingChain)
-    } else {
-        (6.6, 2, Technique::ForcingXChain)
-    };
-    // A breadth-first walk a whole layer at a time: the chain's length is
-    // the layer at which the other state of the start is first reached.
-    let d0 = usize::from(digit - 1);
-    let mut met_on = [CellSet::EMPTY; 9];
-    let mut met_off = [CellSet::EMPTY; 9];
-    let mut front = [CellSet::EMPTY; 9];
-    front[d0] = CellSet::single(cell);
-    if from_on {
-        met_on[d0] = front[d0];
-    } else {
-        met_off[d0] = front[d0];
-    }
-    let mut on_layer = from_on;
-    let mut layer_depth: u32 = 0;
-    let mut found = None;
-    while front.iter().any(|f| !f.is_empty()) {
-        // A target reached from this layer has layer_depth + 2 potentials.
-        if !best.wants(&HintKey::new(base, layer_depth + 2, sort_key)) {
-            return Ok(());
-        }
-        let ((next, visited), met) = if on_layer {
-            (ons_imply_offs(cands, &front, links), &mut met_off)
-        } else {
-            (offs_imply_ons(cands, partners, &front, links), &mut met_on)
-        };
-        budget.spend(1 + visited)?;
-        // The target is the start's candidate in the other state.
-        if on_layer == from_on && next[d0].contains(cell) {
-            found = Some(layer_depth + 2);
-            break;
-        }
-        for d in 0..9 {
-            front[d] = next[d].minus(met[d]);
-            met[d] = met[d].or(next[d]);
-        }
-        on_layer = !on_layer;
-        layer_depth += 1;
-    }
-    let Some(complexity) = found else {
-        return Ok(());
-    };
-    let key = HintKey::new(base, complexity, sort_key);
-    if best.wants(&key) {
-        let step = if from_on {
-            let mut step = Step::removing(technique, key.tenths());
-            step.eliminate(digit, CellSet::single(cell));
-            step
-        } else {
-            Step::place(technique, key.tenths(), cell, digit)
-        };
-        best.offer(key, step);
-    }
-    Ok(())
 }
