@@ -13,7 +13,7 @@
 //! that reaches the same candidate in the other state.
 
 use super::best::Best;
-use super::forcing::forcing_chain;
+use super::forcing::{forcing_chain_from_off, forcing_chain_from_on, Walked};
 use super::node;
 use super::propagate::box_row_column;
 use super::rating::HintKey;
@@ -49,6 +49,8 @@ pub(super) struct Scratch {
     /// The cycle closings of the current layer: (the "on" potential, the
     /// closing "off" potential it implies).
     closings: Vec<(u16, u16)>,
+    /// What the last walk met, for the forcing chain from its start.
+    walked: Walked,
 }
 
 impl Scratch {
@@ -61,6 +63,7 @@ impl Scratch {
             parent: vec![0; node::NODES],
             closing_on_path: vec![0; node::NODES],
             closings: Vec::with_capacity(64),
+            walked: Walked::new(),
         }
     }
 }
@@ -140,10 +143,12 @@ pub(super) fn search(
             for digit in digits(here) {
                 cycles(cands, &partners, cell, digit, links, best, scratch, budget)?;
                 if links.x {
-                    for from_on in [true, false] {
-                        let start = (cell, digit, from_on);
-                        forcing_chain(cands, &partners, start, links, best, budget)?;
-                    }
+                    // The cycle walk has walked the same links from the
+                    // same start as the forcing chain from it "on".
+                    let start = (cell, digit);
+                    let walked = (&mut scratch.walked, &scratch.layer[..]);
+                    forcing_chain_from_on(cands, &partners, start, links, walked, best, budget)?;
+                    forcing_chain_from_off(cands, &partners, start, links, best, budget)?;
                 }
             }
         }
@@ -237,23 +242,24 @@ fn cycles(
     budget: &mut Budget,
 ) -> Result<(), OutOfBudget> {
     let start = node::on(cell, digit);
+    let target = node::conjugate(start);
     let mut closing = [usize::MAX; 4];
     let mut n = 0;
     off_to_on_sources(cands, partners, start, links, |q| {
         closing[n] = q;
         n += 1;
     });
+    s.walked.start();
+    mark(&mut s.walked.met, start);
+    s.layer.clear();
+    s.layer.push(start as u16);
     if n == 0 {
         return Ok(());
     }
     let closing = &closing[..n];
     let (base, sort_key, _) = cycle_kind(links);
-    let mut met = [[CellSet::EMPTY; 9]; 2];
-    mark(&mut met, start);
     s.depth[start] = 0;
     s.closing_on_path[start] = 0;
-    s.layer.clear();
-    s.layer.push(start as u16);
     let mut iteration: u32 = 0;
     while !s.layer.is_empty() {
         iteration += 1;
@@ -266,8 +272,14 @@ fn cycles(
         for i in 0..s.layer.len() {
             let p = usize::from(s.layer[i]);
             let on_path = s.closing_on_path[p];
-            let (next, closings, depth, parent) =
-                (&mut s.next, &mut s.closings, &mut s.depth, &mut s.parent);
+            let (next, closings, depth, parent, walked) = (
+                &mut s.next,
+                &mut s.closings,
+                &mut s.depth,
+                &mut s.parent,
+                &mut s.walked,
+            );
+            let met = &mut walked.met;
             on_to_off(cands, p, links, |q| {
                 if iteration >= 2 {
                     if let Some(k) = closing.iter().position(|&c| c == q) {
@@ -276,10 +288,13 @@ fn cycles(
                         }
                     }
                 }
-                if mark(&mut met, q) {
+                if mark(met, q) {
                     depth[q] = depth[p] + 1;
                     parent[q] = p as u16;
                     next.push(q as u16);
+                    if q == target {
+                        walked.target = 2 * iteration - 1;
+                    }
                 }
             });
         }
@@ -288,6 +303,7 @@ fn cycles(
             offer_cycle(cands, start, usize::from(p), usize::from(q), links, best, s);
         }
         budget.spend(s.next.len() as u64 + 1)?;
+        s.walked.sizes.push(s.next.len() as u32);
         std::mem::swap(&mut s.layer, &mut s.next);
         s.next.clear();
         for i in 0..s.layer.len() {
@@ -295,14 +311,15 @@ fn cycles(
             let p = usize::from(s.parent[q]);
             let bit = closing.iter().position(|&c| c == q).map_or(0, |k| 1u8 << k);
             let on_path = s.closing_on_path[p] | bit;
-            let (next, depth, parent, paths) = (
+            let (next, depth, parent, paths, met) = (
                 &mut s.next,
                 &mut s.depth,
                 &mut s.parent,
                 &mut s.closing_on_path,
+                &mut s.walked.met,
             );
             off_to_on(cands, partners, q, links, |r| {
-                if mark(&mut met, r) {
+                if mark(met, r) {
                     depth[r] = depth[q] + 1;
                     parent[r] = q as u16;
                     paths[r] = on_path;
@@ -311,6 +328,7 @@ fn cycles(
             });
         }
         budget.spend(s.next.len() as u64 + 1)?;
+        s.walked.sizes.push(s.next.len() as u32);
         std::mem::swap(&mut s.layer, &mut s.next);
     }
     Ok(())

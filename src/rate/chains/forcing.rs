@@ -8,6 +8,7 @@
 
 use super::best::Best;
 use super::cycles::{Links, Partners};
+use super::node;
 use super::rating::HintKey;
 use crate::rate::budget::{Budget, OutOfBudget};
 use crate::rate::cands::{ones, Cands};
@@ -15,82 +16,221 @@ use crate::rate::cells::{CellSet, PEER_SETS};
 use crate::rate::step::Step;
 use crate::rate::technique::Technique;
 
-/// The forcing chain from `start`, `digit` in `cell` assumed on
-/// (`from_on`) or off, offered when the walk reaches the same candidate in
-/// the other state (first reached: the shortest).
-pub(super) fn forcing_chain(
-    cands: &Cands,
-    partners: &Partners,
-    (cell, digit, from_on): (usize, u8, bool),
-    links: Links,
-    best: &mut Best,
-    budget: &mut Budget,
-) -> Result<(), OutOfBudget> {
-    let (base, sort_key, technique) = if links.y {
+/// What the cycle walk from an "on" potential met (it walks the same
+/// links as the forcing chain from that potential, layer by layer), so
+/// that the forcing chain takes its layers from there and walks on only
+/// past the layer where the cycle walk stopped.
+pub(super) struct Walked {
+    /// How many potentials each layer held, from the start's (one) to
+    /// the last one reached.
+    pub(super) sizes: Vec<u32>,
+    /// The layer in which the start's "off" potential was met, if it was
+    /// ([`Walked::NEVER`] if not).
+    pub(super) target: u32,
+    /// The potentials met, "on" then "off", per digit.
+    pub(super) met: [[CellSet; 9]; 2],
+}
+
+impl Walked {
+    /// [`Walked::target`] when the start's "off" potential was not met.
+    pub(super) const NEVER: u32 = u32::MAX;
+
+    /// No walk yet.
+    pub(super) fn new() -> Walked {
+        Walked {
+            sizes: Vec::with_capacity(node::NODES),
+            target: Walked::NEVER,
+            met: [[CellSet::EMPTY; 9]; 2],
+        }
+    }
+
+    /// A walk begins: one layer, the start (to be marked in `met`).
+    pub(super) fn start(&mut self) {
+        self.sizes.clear();
+        self.sizes.push(1);
+        self.target = Walked::NEVER;
+        self.met = [[CellSet::EMPTY; 9]; 2];
+    }
+}
+
+/// A chain of this producer's forcing chains: its rating base and sort
+/// key, and its technique, with these links.
+fn kind(links: Links) -> (f64, u8, Technique) {
+    if links.y {
         (7.0, 4, Technique::ForcingChain)
     } else {
         (6.6, 2, Technique::ForcingXChain)
-    };
-    let start = (cell, digit, from_on);
-    let walk = if links.y {
-        walk(cands, partners, start, (base, sort_key), best, budget)?
-    } else {
-        walk_one_digit(cands, partners, start, (base, sort_key), best, budget)?
-    };
-    let Some(complexity) = walk else {
-        return Ok(());
-    };
-    let key = HintKey::new(base, complexity, sort_key);
-    if best.wants(&key) {
-        let step = if from_on {
+    }
+}
+
+/// The forcing chain from `digit` in `cell` assumed on, offered when the
+/// walk reaches the candidate off (first reached: the shortest), which
+/// removes it. `walked` is the cycle walk from the same potential with
+/// the same links, with its last layer ("on" potentials): its layers are
+/// this walk's, counted (for the budget) as this walk counts them; the
+/// walk goes on from its last layer (and its `met`, which it updates).
+pub(super) fn forcing_chain_from_on(
+    cands: &Cands,
+    partners: &Partners,
+    (cell, digit): (usize, u8),
+    links: Links,
+    (walked, layer): (&mut Walked, &[u16]),
+    best: &mut Best,
+    budget: &mut Budget,
+) -> Result<(), OutOfBudget> {
+    let (base, sort_key, technique) = kind(links);
+    let last = walked.sizes.len() - 1;
+    let mut found = None;
+    for k in 0..last {
+        // A target reached from layer k has k + 2 potentials.
+        if !best.wants(&HintKey::new(base, k as u32 + 2, sort_key)) {
+            return Ok(());
+        }
+        budget.spend(1 + u64::from(walked.sizes[k]))?;
+        if walked.target == k as u32 + 1 {
+            found = Some(k as u32 + 2);
+            break;
+        }
+        if walked.sizes[k + 1] == 0 {
+            return Ok(());
+        }
+    }
+    if found.is_none() {
+        // Walk on from the cycle walk's last layer (an "on" one).
+        let d0 = usize::from(digit - 1);
+        let target = (cell, digit, true);
+        let from = Layer {
+            depth: last as u32,
+            on: true,
+        };
+        let mut front = [CellSet::EMPTY; 9];
+        for &p in layer {
+            let p = usize::from(p);
+            front[usize::from(node::digit(p) - 1)].insert(node::cell(p));
+        }
+        let kind = (base, sort_key);
+        found = if links.y {
+            let state = (&mut front, &mut walked.met);
+            walk(cands, partners, target, kind, state, from, best, budget)?
+        } else {
+            let state = (front[d0], [walked.met[0][d0], walked.met[1][d0]]);
+            walk_one_digit(cands, partners, target, kind, state, from, best, budget)?
+        };
+    }
+    if let Some(complexity) = found {
+        let key = HintKey::new(base, complexity, sort_key);
+        if best.wants(&key) {
             let mut step = Step::removing(technique, key.tenths());
             step.eliminate(digit, CellSet::single(cell));
-            step
-        } else {
-            Step::place(technique, key.tenths(), cell, digit)
-        };
-        best.offer(key, step);
+            best.offer(key, step);
+        }
     }
     Ok(())
 }
 
-/// The walk with both kinds of links (X and Y): the complexity of the
-/// chain found (the layer at which the other state of the start is first
-/// reached, plus two), if any, while `best` wants a chain of that kind
-/// (`base` difficulty and sort key).
+/// The forcing chain from `digit` in `cell` assumed off, offered when the
+/// walk reaches the candidate on (first reached: the shortest), which
+/// places it.
+pub(super) fn forcing_chain_from_off(
+    cands: &Cands,
+    partners: &Partners,
+    (cell, digit): (usize, u8),
+    links: Links,
+    best: &mut Best,
+    budget: &mut Budget,
+) -> Result<(), OutOfBudget> {
+    let (base, sort_key, technique) = kind(links);
+    let d0 = usize::from(digit - 1);
+    let target = (cell, digit, false);
+    let start = CellSet::single(cell);
+    let from = Layer {
+        depth: 0,
+        on: false,
+    };
+    let found = if links.y {
+        let mut front = [CellSet::EMPTY; 9];
+        front[d0] = start;
+        let mut met = [[CellSet::EMPTY; 9], front];
+        let state = (&mut front, &mut met);
+        walk(
+            cands,
+            partners,
+            target,
+            (base, sort_key),
+            state,
+            from,
+            best,
+            budget,
+        )?
+    } else {
+        let state = (start, [CellSet::EMPTY, start]);
+        walk_one_digit(
+            cands,
+            partners,
+            target,
+            (base, sort_key),
+            state,
+            from,
+            best,
+            budget,
+        )?
+    };
+    if let Some(complexity) = found {
+        let key = HintKey::new(base, complexity, sort_key);
+        if best.wants(&key) {
+            best.offer(key, Step::place(technique, key.tenths(), cell, digit));
+        }
+    }
+    Ok(())
+}
+
+/// Where a walk goes on from: the layer's depth and whether it holds
+/// "on" potentials.
+#[derive(Clone, Copy)]
+struct Layer {
+    /// Links from the start.
+    depth: u32,
+    /// Whether the layer's potentials are "on" ones.
+    on: bool,
+}
+
+/// The walk with both kinds of links (X and Y) from `from`, the layer
+/// `front` with `met` met ("on" then "off", per digit), towards the
+/// start's candidate (`cell`, `digit`) in the state other than the
+/// start's (`from_on`): the chain's complexity (the layer at which the
+/// target is first reached, plus two), if found while `best` wants a
+/// chain of that kind (`base` difficulty and sort key).
+#[allow(clippy::too_many_arguments)]
 fn walk(
     cands: &Cands,
     partners: &Partners,
     (cell, digit, from_on): (usize, u8, bool),
     (base, sort_key): (f64, u8),
+    (front, met): (&mut [CellSet; 9], &mut [[CellSet; 9]; 2]),
+    from: Layer,
     best: &Best,
     budget: &mut Budget,
 ) -> Result<Option<u32>, OutOfBudget> {
     let d0 = usize::from(digit - 1);
-    let mut met_on = [CellSet::EMPTY; 9];
-    let mut met_off = [CellSet::EMPTY; 9];
-    let mut front = [CellSet::EMPTY; 9];
     let mut next = [CellSet::EMPTY; 9];
-    front[d0] = CellSet::single(cell);
-    let mut live: u16 = 1 << d0;
-    if from_on {
-        met_on[d0] = front[d0];
-    } else {
-        met_off[d0] = front[d0];
+    let mut live: u16 = 0;
+    for (d, f) in front.iter().enumerate() {
+        if !f.is_empty() {
+            live |= 1 << d;
+        }
     }
-    let mut on_layer = from_on;
-    let mut layer_depth: u32 = 0;
+    let (mut on_layer, mut layer_depth) = (from.on, from.depth);
     while live != 0 {
         // A target reached from this layer has layer_depth + 2 potentials.
         if !best.wants(&HintKey::new(base, layer_depth + 2, sort_key)) {
             return Ok(None);
         }
         let (next_live, visited, met) = if on_layer {
-            let (l, v) = ons_imply_offs(cands, &front, live, &mut next);
-            (l, v, &mut met_off)
+            let (l, v) = ons_imply_offs(cands, front, live, &mut next);
+            (l, v, &mut met[1])
         } else {
-            let (l, v) = offs_imply_ons(cands, partners, &front, live, &mut next);
-            (l, v, &mut met_on)
+            let (l, v) = offs_imply_ons(cands, partners, front, live, &mut next);
+            (l, v, &mut met[0])
         };
         budget.spend(1 + visited)?;
         // The target is the start's candidate in the other state.
@@ -113,25 +253,21 @@ fn walk(
 }
 
 /// The walk with X links only, which never leaves the start's digit: one
-/// cell set per layer (as [`walk`], without the other digits).
+/// cell set per layer, `front` and `met` ("on" then "off"), otherwise as
+/// [`walk`].
+#[allow(clippy::too_many_arguments)]
 fn walk_one_digit(
     cands: &Cands,
     partners: &Partners,
     (cell, digit, from_on): (usize, u8, bool),
     (base, sort_key): (f64, u8),
+    (mut front, mut met): (CellSet, [CellSet; 2]),
+    from: Layer,
     best: &Best,
     budget: &mut Budget,
 ) -> Result<Option<u32>, OutOfBudget> {
     let places = cands.digit_cells(digit);
-    let start = CellSet::single(cell);
-    let (mut met_on, mut met_off) = if from_on {
-        (start, CellSet::EMPTY)
-    } else {
-        (CellSet::EMPTY, start)
-    };
-    let mut front = start;
-    let mut on_layer = from_on;
-    let mut layer_depth: u32 = 0;
+    let (mut on_layer, mut layer_depth) = (from.on, from.depth);
     while !front.is_empty() {
         if !best.wants(&HintKey::new(base, layer_depth + 2, sort_key)) {
             return Ok(None);
@@ -150,7 +286,7 @@ fn walk_one_digit(
         if on_layer == from_on && next.contains(cell) {
             return Ok(Some(layer_depth + 2));
         }
-        let met = if on_layer { &mut met_off } else { &mut met_on };
+        let met = &mut met[usize::from(on_layer)];
         front = next.minus(*met);
         *met = met.or(next);
         on_layer = !on_layer;
