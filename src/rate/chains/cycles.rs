@@ -39,8 +39,6 @@ pub(super) struct Scratch {
     layer: Vec<u16>,
     /// The layer being built.
     next: Vec<u16>,
-    /// The depth (links from the start) of each potential met.
-    depth: Vec<u16>,
     /// The potential each potential met was first reached from.
     parent: Vec<u16>,
     /// For each "on" potential met, which closing potentials (see
@@ -59,7 +57,6 @@ impl Scratch {
         Scratch {
             layer: Vec::with_capacity(node::CANDIDATES),
             next: Vec::with_capacity(node::CANDIDATES),
-            depth: vec![0; node::NODES],
             parent: vec![0; node::NODES],
             closing_on_path: vec![0; node::NODES],
             closings: Vec::with_capacity(64),
@@ -169,19 +166,20 @@ fn digits(mut mask: u16) -> impl Iterator<Item = u8> {
 
 /// The "off" potentials an "on" one implies, in Sudoku Explainer's order
 /// (the cell's other digits with Y links, then the digit's other places
-/// in the box, row and column), each once.
-fn on_to_off(cands: &Cands, p: usize, links: Links, mut visit: impl FnMut(usize)) {
-    let (c, digit) = (node::cell(p), node::digit(p));
+/// in the box, row and column), each once, with their cells and digits.
+#[inline(always)]
+fn on_to_off(cands: &Cands, p: usize, links: Links, mut visit: impl FnMut(usize, usize, u8)) {
+    let (c, digit) = node::on_cell_digit(p);
     if links.y {
         for w in digits(cands.candidates(c) & !(1 << (digit - 1))) {
-            visit(node::off(c, w));
+            visit(node::off(c, w), c, w);
         }
     }
     let mut seen = CellSet::single(c);
     let places = cands.digit_cells(digit);
     for unit in box_row_column(c) {
         for x in places.and(UNIT_SETS[unit]).minus(seen).iter() {
-            visit(node::off(x, digit));
+            visit(node::off(x, digit), x, digit);
         }
         seen = seen.or(UNIT_SETS[unit]);
     }
@@ -189,25 +187,26 @@ fn on_to_off(cands: &Cands, p: usize, links: Links, mut visit: impl FnMut(usize)
 
 /// The "on" potentials an "off" one implies: the other candidate of a
 /// bivalue cell (Y links), the other place of a digit with two in a box,
-/// row or column (X links).
+/// row or column (X links), with their cells and digits.
+#[inline(always)]
 fn off_to_on(
     cands: &Cands,
     partners: &Partners,
     p: usize,
     links: Links,
-    mut visit: impl FnMut(usize),
+    mut visit: impl FnMut(usize, usize, u8),
 ) {
-    let (c, digit) = (node::cell(p), node::digit(p));
+    let (c, digit) = node::on_cell_digit(node::conjugate(p));
     if links.y {
         let here = cands.candidates(c);
         if ones(here) == 2 {
             let w = (here & !(1 << (digit - 1))).trailing_zeros() as u8 + 1;
-            visit(node::on(c, w));
+            visit(node::on(c, w), c, w);
         }
     }
     if links.x {
         for other in partners.of(c, digit) {
-            visit(node::on(other, digit));
+            visit(node::on(other, digit), other, digit);
         }
     }
 }
@@ -250,7 +249,7 @@ fn cycles(
         n += 1;
     });
     s.walked.start();
-    mark(&mut s.walked.met, start);
+    mark(&mut s.walked.met, true, cell, digit);
     s.layer.clear();
     s.layer.push(start as u16);
     if n == 0 {
@@ -258,7 +257,6 @@ fn cycles(
     }
     let closing = &closing[..n];
     let (base, sort_key, _) = cycle_kind(links);
-    s.depth[start] = 0;
     s.closing_on_path[start] = 0;
     let mut iteration: u32 = 0;
     while !s.layer.is_empty() {
@@ -272,15 +270,10 @@ fn cycles(
         for i in 0..s.layer.len() {
             let p = usize::from(s.layer[i]);
             let on_path = s.closing_on_path[p];
-            let (next, closings, depth, parent, walked) = (
-                &mut s.next,
-                &mut s.closings,
-                &mut s.depth,
-                &mut s.parent,
-                &mut s.walked,
-            );
+            let (next, closings, parent, walked) =
+                (&mut s.next, &mut s.closings, &mut s.parent, &mut s.walked);
             let met = &mut walked.met;
-            on_to_off(cands, p, links, |q| {
+            on_to_off(cands, p, links, |q, x, d| {
                 if iteration >= 2 {
                     if let Some(k) = closing.iter().position(|&c| c == q) {
                         if on_path >> k & 1 == 0 {
@@ -288,8 +281,7 @@ fn cycles(
                         }
                     }
                 }
-                if mark(met, q) {
-                    depth[q] = depth[p] + 1;
+                if mark(met, false, x, d) {
                     parent[q] = p as u16;
                     next.push(q as u16);
                     if q == target {
@@ -300,7 +292,10 @@ fn cycles(
         }
         for i in 0..s.closings.len() {
             let (p, q) = s.closings[i];
-            offer_cycle(cands, start, usize::from(p), usize::from(q), links, best, s);
+            let (p, q) = (usize::from(p), usize::from(q));
+            // `p` is in the layer met in 2 * (iteration - 1) links.
+            let depth = 2 * (iteration - 1);
+            offer_cycle(cands, start, (p, depth), q, links, best, s);
         }
         budget.spend(s.next.len() as u64 + 1)?;
         s.walked.sizes.push(s.next.len() as u32);
@@ -311,16 +306,14 @@ fn cycles(
             let p = usize::from(s.parent[q]);
             let bit = closing.iter().position(|&c| c == q).map_or(0, |k| 1u8 << k);
             let on_path = s.closing_on_path[p] | bit;
-            let (next, depth, parent, paths, met) = (
+            let (next, parent, paths, met) = (
                 &mut s.next,
-                &mut s.depth,
                 &mut s.parent,
                 &mut s.closing_on_path,
                 &mut s.walked.met,
             );
-            off_to_on(cands, partners, q, links, |r| {
-                if mark(met, r) {
-                    depth[r] = depth[q] + 1;
+            off_to_on(cands, partners, q, links, |r, x, d| {
+                if mark(met, true, x, d) {
                     parent[r] = q as u16;
                     paths[r] = on_path;
                     next.push(r as u16);
@@ -345,33 +338,34 @@ fn off_to_on_sources(
     mut visit: impl FnMut(usize),
 ) {
     // The links are symmetric: what `start` off implies on, off implies it.
-    off_to_on(cands, partners, node::conjugate(start), links, |q| {
+    off_to_on(cands, partners, node::conjugate(start), links, |q, _, _| {
         visit(node::conjugate(q))
     });
 }
 
-/// Marks potential `q` met; whether it is new.
+/// Marks the potential of `digit` (1..=9) in `cell`, "on" or not, met;
+/// whether it is new.
 #[inline(always)]
-fn mark(met: &mut [[CellSet; 9]; 2], q: usize) -> bool {
-    let set = &mut met[usize::from(!node::is_on(q))][usize::from(node::digit(q) - 1)];
-    let fresh = !set.contains(node::cell(q));
-    set.insert(node::cell(q));
+fn mark(met: &mut [[CellSet; 9]; 2], on: bool, cell: usize, digit: u8) -> bool {
+    let set = &mut met[usize::from(!on)][usize::from(digit - 1)];
+    let fresh = !set.contains(cell);
+    set.insert(cell);
     fresh
 }
 
-/// Offers the cycle closed when "on" potential `p` implies `closing`,
-/// which implies the start again.
+/// Offers the cycle closed when "on" potential `p` (met `depth` links
+/// from the start) implies `closing`, which implies the start again.
 fn offer_cycle(
     cands: &Cands,
     start: usize,
-    p: usize,
+    (p, depth): (usize, u32),
     closing: usize,
     links: Links,
     best: &mut Best,
     s: &Scratch,
 ) {
     let (base, sort_key, technique) = cycle_kind(links);
-    let complexity = u32::from(s.depth[p]) + 2;
+    let complexity = depth + 2;
     let key = HintKey::new(base, complexity, sort_key);
     if !best.wants(&key) {
         return;

@@ -37,6 +37,14 @@ pub(super) const fn digit(node: usize) -> u8 {
     ((node % CANDIDATES) % 9) as u8 + 1
 }
 
+/// The cell and digit (1..=9) of "on" potential `node` (what [`cell`]
+/// and [`digit`] give, without reducing an "off" potential first).
+#[inline(always)]
+pub(super) const fn on_cell_digit(node: usize) -> (usize, u8) {
+    debug_assert!(is_on(node));
+    (node / 9, (node % 9) as u8 + 1)
+}
+
 /// The potential with the same candidate and the other state.
 #[inline(always)]
 pub(super) const fn conjugate(node: usize) -> usize {
@@ -59,6 +67,7 @@ mod tests {
                 assert!(is_on(n) && !is_on(f));
                 assert_eq!((cell(n), digit(n), cell(f), digit(f)), (c, d, c, d));
                 assert_eq!((conjugate(n), conjugate(f)), (f, n));
+                assert_eq!(on_cell_digit(n), (c, d));
                 assert!(n < NODES && f < NODES);
             }
         }
