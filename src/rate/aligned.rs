@@ -6,7 +6,7 @@
 use super::budget::{Budget, OutOfBudget};
 use super::cands::{ones, Cands};
 use super::cells::{CellSet, PEER_SETS};
-use super::regions::HOUSE_ORDER;
+use super::regions::{HOUSE_ORDER, HOUSE_RANK};
 use super::step::Step;
 use super::subsets::digits;
 use super::technique::Technique;
@@ -241,14 +241,17 @@ fn triplets(
                 .and(bases.is_base)
                 .minus(CellSet::single(c0))
                 .minus(CellSet::single(c1));
-            let mut listed = CellSet::EMPTY;
+            // The thirds not listed yet (each lies in the houses of c0
+            // or of c1).
+            let mut unlisted = twin;
             for &owner in &[c0, c1] {
-                for &third in &HOUSE_ORDER[owner] {
-                    let third = usize::from(third);
-                    if !twin.contains(third) || listed.contains(third) {
-                        continue;
-                    }
-                    listed.insert(third);
+                let here = unlisted.and(PEER_SETS[owner]);
+                unlisted = unlisted.minus(here);
+                // Their positions in the owner's house order, one bit each.
+                let mut ranks = here.iter().fold(0u32, |m, c| m | 1 << HOUSE_RANK[owner][c]);
+                while ranks != 0 {
+                    let third = usize::from(HOUSE_ORDER[owner][ranks.trailing_zeros() as usize]);
+                    ranks &= ranks - 1;
                     if bases.seen_before(i, j, third) {
                         continue;
                     }
