@@ -43,7 +43,8 @@ impl Iterator for Combinations {
         }
         let lowest = current & current.wrapping_neg();
         let ripple = current + lowest;
-        self.next = ripple | (((current ^ ripple) >> 2) / lowest);
+        // Gosper's `/ lowest` as a shift: `lowest` is a power of two.
+        self.next = ripple | ((current ^ ripple) >> (2 + current.trailing_zeros()));
         Some(current)
     }
 }
@@ -66,5 +67,11 @@ mod tests {
         assert_eq!(Combinations::new(4, 4).collect::<Vec<_>>(), vec![0b1111]);
         assert_eq!(Combinations::new(3, 2).count(), 0);
         assert_eq!(Combinations::new(0, 5).collect::<Vec<_>>(), vec![0]);
+        // Every k-subset of 0..12 once, in increasing order.
+        for k in 1..=12u32 {
+            let all: Vec<u32> = Combinations::new(k, 12).collect();
+            let expected: Vec<u32> = (0..1u32 << 12).filter(|m| m.count_ones() == k).collect();
+            assert_eq!(all, expected, "k = {k}");
+        }
     }
 }
