@@ -46,7 +46,10 @@ const fn build_parts() -> [[u8; 2]; NODES] {
     let mut t = [[0u8; 2]; NODES];
     let mut n = 0;
     while n < NODES {
-        t[n] = [((n % CANDIDATES) / 9) as u8, ((n % CANDIDATES) % 9) as u8 + 1];
+        t[n] = [
+            ((n % CANDIDATES) / 9) as u8,
+            ((n % CANDIDATES) % 9) as u8 + 1,
+        ];
         n += 1;
     }
     t
