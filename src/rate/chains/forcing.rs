@@ -318,20 +318,18 @@ fn ons_imply_offs(
     live: u16,
     out: &mut [CellSet; 9],
 ) -> (u16, u64) {
+    *out = [CellSet::EMPTY; 9];
     let mut out_live = 0;
     let mut visited = 0;
-    // The cells with an "on" potential, and those with two or more: a
-    // cell's other digits are those of the front but its own.
-    let (mut any, mut twice) = (CellSet::EMPTY, CellSet::EMPTY);
+    // A cell's other candidates go off (fronts hold a few cells: cell by
+    // cell is cheaper than digit by digit).
     for d in indices(live) {
-        twice = twice.or(any.and(front[d]));
-        any = any.or(front[d]);
-    }
-    for d in 0..9 {
-        let others = any.minus(front[d].minus(twice));
-        out[d] = others.and(cands.digit_cells(d as u8 + 1));
-        if !out[d].is_empty() {
-            out_live |= 1 << d;
+        for c in front[d].iter() {
+            let others = cands.candidates(c) & !(1 << d);
+            out_live |= others;
+            for w in indices(others) {
+                out[w].insert(c);
+            }
         }
     }
     for d in indices(live) {
