@@ -8,7 +8,7 @@
 //! its `i`-th cell.
 
 use super::cands::Cands;
-use super::cells::{CellSet, UNIT_SETS};
+use super::cells::{CellSet, CELL_UNITS, UNIT_SETS};
 use crate::grid::{CELLS, UNITS};
 
 /// The rows, as unit indices.
@@ -55,16 +55,16 @@ pub(crate) fn positions(cands: &Cands, unit: usize, digit: u8) -> u16 {
 pub(crate) fn all_positions(cands: &Cands) -> [[u16; 9]; 27] {
     let mut table = [[0u16; 9]; 27];
     for cell in cands.empty().iter() {
-        let (row, column) = (cell / 9, cell % 9);
-        let bx = 18 + row / 3 * 3 + column / 3;
-        let in_box = 1u16 << (row % 3 * 3 + column % 3);
+        // The cell's row, column and box, and its position in each.
+        let units = CELL_UNITS[cell].map(usize::from);
+        let bits = UNIT_INDEX[cell].map(|i| 1u16 << i);
         let mut digits = cands.candidates(cell);
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            table[row][d] |= 1 << column;
-            table[9 + column][d] |= 1 << row;
-            table[bx][d] |= in_box;
+            for k in 0..3 {
+                table[units[k]][d] |= bits[k];
+            }
         }
     }
     table
