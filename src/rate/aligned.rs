@@ -6,10 +6,12 @@
 use super::budget::{Budget, OutOfBudget};
 use super::cands::{ones, Cands};
 use super::cells::{CellSet, PEER_SETS};
-use super::regions::HOUSE_ORDER;
+use super::regions::{HOUSE_ORDER, HOUSE_RANK};
 use super::step::Step;
 use super::subsets::digits;
 use super::technique::Technique;
+use crate::grid::CELLS;
+use std::cell::RefCell;
 
 /// The base cells SE considers, row-major: two or more candidates, no
 /// naked single among their house cells, and at least one house cell
@@ -82,10 +84,103 @@ impl Bases {
     }
 }
 
+/// The grid of the last scan of one kind (pairs or triplets) that went
+/// through every set and found nothing, in a grid without naked singles.
+///
+/// Whether a scan looks at a set of cells, and what [`exclusion`] finds
+/// there, depend only on the candidates of the set's cells and of the
+/// cells all of them see (the bases are the cells with two candidates or
+/// more and an excluder; the set needs two excluders in common; each set
+/// is looked at once, whatever the order of its cells). So a set whose
+/// cells, and the cells they all see, kept their candidates since that
+/// scan was looked at then, found nothing, and is skipped: the rater's
+/// next steps change a few cells each, and most sets stay as they were.
+struct Memory {
+    /// The candidates of each cell then.
+    masks: [u16; CELLS],
+    /// Whether there was such a scan.
+    valid: bool,
+}
+
+impl Memory {
+    /// No scan yet.
+    const fn new() -> Memory {
+        Memory {
+            masks: [0; CELLS],
+            valid: false,
+        }
+    }
+
+    /// The cells whose candidates differ from the remembered grid's (all
+    /// cells when there is none).
+    fn changed(&self, cands: &Cands) -> CellSet {
+        if !self.valid {
+            return CellSet::ALL;
+        }
+        let mut changed = CellSet::EMPTY;
+        for (cell, &mask) in self.masks.iter().enumerate() {
+            if cands.candidates(cell) != mask {
+                changed.insert(cell);
+            }
+        }
+        changed
+    }
+
+    /// Remembers `cands`, where a scan found nothing (unless it has a
+    /// naked single: the bases then depend on more than their own sets).
+    fn remember(&mut self, cands: &Cands) {
+        self.valid = true;
+        for cell in 0..CELLS {
+            let mask = cands.candidates(cell);
+            self.valid &= ones(mask) != 1;
+            self.masks[cell] = mask;
+        }
+    }
+}
+
+thread_local! {
+    /// The last empty scans of pairs (0) and triplets (1), per thread.
+    static MEMORY: RefCell<[Memory; 2]> = const { RefCell::new([Memory::new(), Memory::new()]) };
+}
+
+/// Forgets the last empty scans (tests compare with and without them).
+#[cfg(test)]
+fn forget() {
+    MEMORY.with(|m| *m.borrow_mut() = [Memory::new(), Memory::new()]);
+}
+
+/// Whether the set `cells` kept its candidates, and so did every cell
+/// all of them see, since the remembered scan (see [`Memory`]).
+fn unchanged(cells: &[usize], changed: CellSet) -> bool {
+    let seen_by_all = cells.iter().fold(CellSet::ALL, |s, &c| s.and(PEER_SETS[c]));
+    let set = cells
+        .iter()
+        .fold(seen_by_all, |s, &c| s.or(CellSet::single(c)));
+    set.and(changed).is_empty()
+}
+
 /// The first aligned pair exclusion that removes something, pairs of base
 /// cells in SE's order.
 pub(crate) fn aligned_pair(
     cands: &Cands,
+    budget: &mut Budget,
+) -> Result<Option<Step>, OutOfBudget> {
+    MEMORY.with(|memory| {
+        let memory = &mut memory.borrow_mut()[0];
+        let changed = memory.changed(cands);
+        let found = pairs(cands, changed, budget)?;
+        if found.is_none() {
+            memory.remember(cands);
+        }
+        Ok(found)
+    })
+}
+
+/// [`aligned_pair`]'s scan, skipping the pairs that `changed` shows were
+/// looked at in vain by the remembered scan.
+fn pairs(
+    cands: &Cands,
+    changed: CellSet,
     budget: &mut Budget,
 ) -> Result<Option<Step>, OutOfBudget> {
     let bases = Bases::new(cands, 2);
@@ -94,7 +189,7 @@ pub(crate) fn aligned_pair(
             budget.spend(1)?;
             let cells = [usize::from(bases.cells[i]), usize::from(bases.cells[j])];
             let common = bases.excluders[cells[0]].and(bases.excluders[cells[1]]);
-            if !common.at_least_two() {
+            if !common.at_least_two() || unchanged(&cells, changed) {
                 continue;
             }
             if let Some(step) =
@@ -114,6 +209,24 @@ pub(crate) fn aligned_triplet(
     cands: &Cands,
     budget: &mut Budget,
 ) -> Result<Option<Step>, OutOfBudget> {
+    MEMORY.with(|memory| {
+        let memory = &mut memory.borrow_mut()[1];
+        let changed = memory.changed(cands);
+        let found = triplets(cands, changed, budget)?;
+        if found.is_none() {
+            memory.remember(cands);
+        }
+        Ok(found)
+    })
+}
+
+/// [`aligned_triplet`]'s scan, skipping the triplets that `changed` shows
+/// were looked at in vain by the remembered scan.
+fn triplets(
+    cands: &Cands,
+    changed: CellSet,
+    budget: &mut Budget,
+) -> Result<Option<Step>, OutOfBudget> {
     let bases = Bases::new(cands, 3);
     for j in 1..bases.len {
         for i in 0..j {
@@ -128,14 +241,17 @@ pub(crate) fn aligned_triplet(
                 .and(bases.is_base)
                 .minus(CellSet::single(c0))
                 .minus(CellSet::single(c1));
-            let mut listed = CellSet::EMPTY;
+            // The thirds not listed yet (each lies in the houses of c0
+            // or of c1).
+            let mut unlisted = twin;
             for &owner in &[c0, c1] {
-                for &third in &HOUSE_ORDER[owner] {
-                    let third = usize::from(third);
-                    if !twin.contains(third) || listed.contains(third) {
-                        continue;
-                    }
-                    listed.insert(third);
+                let here = unlisted.and(PEER_SETS[owner]);
+                unlisted = unlisted.minus(here);
+                // Their positions in the owner's house order, one bit each.
+                let mut ranks = here.iter().fold(0u32, |m, c| m | 1 << HOUSE_RANK[owner][c]);
+                while ranks != 0 {
+                    let third = usize::from(HOUSE_ORDER[owner][ranks.trailing_zeros() as usize]);
+                    ranks &= ranks - 1;
                     if bases.seen_before(i, j, third) {
                         continue;
                     }
@@ -143,7 +259,7 @@ pub(crate) fn aligned_triplet(
                     let common = bases.excluders[c0]
                         .and(bases.excluders[c1])
                         .and(bases.excluders[third]);
-                    if !common.at_least_two() {
+                    if !common.at_least_two() || unchanged(&cells, changed) {
                         continue;
                     }
                     let found = exclusion(
@@ -427,5 +543,25 @@ mod tests {
         }
         assert!(tried > 1000, "only {tried} triplets tried");
         assert!(removing > 0, "no triplet removed anything");
+    }
+
+    #[test]
+    fn remembered_scans_change_no_result() {
+        let states = stuck_states();
+        let scan = |c: &Cands| {
+            let pair = aligned_pair(c, &mut Budget::new(1 << 30));
+            (pair, aligned_triplet(c, &mut Budget::new(1 << 30)))
+        };
+        let mut reused = 0;
+        for c in &states {
+            // With what the scans of the states before left...
+            let changed = MEMORY.with(|m| m.borrow()[1].changed(c));
+            reused += usize::from(changed != CellSet::ALL);
+            let remembering = scan(c);
+            // ...and without.
+            forget();
+            assert_eq!(remembering, scan(c));
+        }
+        assert!(reused > 20, "the memory served only {reused} times");
     }
 }

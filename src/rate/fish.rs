@@ -4,7 +4,7 @@
 
 use super::cands::{ones as count, Cands};
 use super::cells::{CellSet, UNIT_SETS};
-use super::combinations::Combinations;
+use super::combinations::SubsetsOf;
 use super::regions::{all_positions, COLUMNS, ROWS};
 use super::step::Step;
 use super::subsets::eligible;
@@ -58,7 +58,12 @@ pub(crate) fn fishes<T>(
         // For each digit, the base lines with two to `degree` places.
         let usable: [u32; 9] =
             std::array::from_fn(|d| u32::from(eligible(&bases.map(|line| table[line][d]), degree)));
-        for tuple in Combinations::new(degree, 9) {
+        // The lines usable for some digit still tried: a tuple with
+        // another line is no digit's.
+        let usable_by_any = (0..9)
+            .filter(|&d| placed[d] + 2 * degree <= 9)
+            .fold(0, |m, d| m | usable[d]);
+        for tuple in SubsetsOf::new(degree, usable_by_any as u16) {
             for digit in 1..=9u8 {
                 let d = usize::from(digit - 1);
                 if placed[d] + 2 * degree > 9 || tuple & !usable[d] != 0 {

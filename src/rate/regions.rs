@@ -8,7 +8,7 @@
 //! its `i`-th cell.
 
 use super::cands::Cands;
-use super::cells::{CellSet, UNIT_SETS};
+use super::cells::{CellSet, CELL_UNITS, UNIT_SETS};
 use crate::grid::{CELLS, UNITS};
 
 /// The rows, as unit indices.
@@ -55,16 +55,16 @@ pub(crate) fn positions(cands: &Cands, unit: usize, digit: u8) -> u16 {
 pub(crate) fn all_positions(cands: &Cands) -> [[u16; 9]; 27] {
     let mut table = [[0u16; 9]; 27];
     for cell in cands.empty().iter() {
-        let (row, column) = (cell / 9, cell % 9);
-        let bx = 18 + row / 3 * 3 + column / 3;
-        let in_box = 1u16 << (row % 3 * 3 + column % 3);
+        // The cell's row, column and box, and its position in each.
+        let units = CELL_UNITS[cell].map(usize::from);
+        let bits = UNIT_INDEX[cell].map(|i| 1u16 << i);
         let mut digits = cands.candidates(cell);
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            table[row][d] |= 1 << column;
-            table[9 + column][d] |= 1 << row;
-            table[bx][d] |= in_box;
+            for k in 0..3 {
+                table[units[k]][d] |= bits[k];
+            }
         }
     }
     table
@@ -102,6 +102,26 @@ static UNIT_INDEX: [[u8; 3]; CELLS] = build_unit_index();
 /// its box's cells, then the rest of its row, then the rest of its column,
 /// each in increasing cell order.
 pub(crate) static HOUSE_ORDER: [[u8; 20]; CELLS] = build_house_order();
+
+/// Each cell's peers' positions in its [`HOUSE_ORDER`] (`u8::MAX` for a
+/// cell that is not a peer): to visit a few peers in that order without
+/// going through all 20.
+pub(crate) static HOUSE_RANK: [[u8; CELLS]; CELLS] = build_house_rank();
+
+const fn build_house_rank() -> [[u8; CELLS]; CELLS] {
+    let order = build_house_order();
+    let mut t = [[u8::MAX; CELLS]; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let mut k = 0;
+        while k < 20 {
+            t[c][order[c][k] as usize] = k as u8;
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
 
 const fn concat3(a: [usize; 9], b: [usize; 9], c: [usize; 9]) -> [usize; 27] {
     let mut out = [0; 27];
@@ -176,6 +196,13 @@ mod tests {
         assert_eq!(&HOUSE_ORDER[0][..8], &[1, 2, 9, 10, 11, 18, 19, 20]);
         assert_eq!(HOUSE_ORDER[0][8], 3);
         assert_eq!(HOUSE_ORDER[0][14], 27);
+        for cell in 0..CELLS {
+            for (k, &peer) in HOUSE_ORDER[cell].iter().enumerate() {
+                assert_eq!(usize::from(HOUSE_RANK[cell][usize::from(peer)]), k);
+            }
+            let ranked = HOUSE_RANK[cell].iter().filter(|&&r| r != u8::MAX).count();
+            assert_eq!(ranked, 20);
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use super::cands::{ones, Cands};
 use super::cells::{CellSet, UNIT_SETS};
-use super::combinations::Combinations;
+use super::combinations::SubsetsOf;
 use super::regions::{all_positions, cells_at, empty_count, unit_cell, BOXES_COLUMNS_ROWS};
 use super::step::Step;
 use super::technique::Technique;
@@ -57,10 +57,7 @@ pub(crate) fn naked_sets<T>(
         if ones(eligible) < degree {
             continue;
         }
-        for tuple in Combinations::new(degree, 9) {
-            if tuple as u16 & !eligible != 0 {
-                continue;
-            }
+        for tuple in SubsetsOf::new(degree, eligible) {
             let Some(union) = common_tuple(tuple, degree, |i| held[i]) else {
                 continue;
             };
@@ -143,10 +140,7 @@ pub(crate) fn hidden_sets<T>(
         if ones(eligible) < degree {
             continue;
         }
-        for tuple in Combinations::new(degree, 9) {
-            if tuple as u16 & !eligible != 0 {
-                continue;
-            }
+        for tuple in SubsetsOf::new(degree, eligible) {
             let Some(common) = common_tuple(tuple, degree, |i| places[i]) else {
                 continue;
             };

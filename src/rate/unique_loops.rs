@@ -12,7 +12,7 @@ use super::budget::{Budget, OutOfBudget};
 use super::cands::{ones, Cands};
 use super::cells::{CellSet, CELL_UNITS, PEER_SETS, UNIT_SETS};
 use super::combinations::Combinations;
-use super::regions::{cells_at, empty_count, positions, positions_of, unit_cell};
+use super::regions::{cells_at, empty_count, positions, positions_of};
 use super::step::Step;
 use super::subsets::digits;
 use super::technique::Technique;
@@ -27,6 +27,7 @@ pub(crate) fn unique_loop(cands: &Cands, budget: &mut Budget) -> Result<Option<S
         cands,
         budget,
         pair: 0,
+        holders: CellSet::EMPTY,
         path: [0; 81],
         len: 0,
         on_path: CellSet::EMPTY,
@@ -38,6 +39,8 @@ pub(crate) fn unique_loop(cands: &Cands, budget: &mut Budget) -> Result<Option<S
         let pair = cands.candidates(cell);
         if ones(pair) == 2 {
             search.pair = pair;
+            let [a, b] = [pair.trailing_zeros(), 15 - pair.leading_zeros()].map(|d| d as u8 + 1);
+            search.holders = cands.digit_cells(a).and(cands.digit_cells(b));
             search.extend(cell, 2, 0, None)?;
         }
     }
@@ -51,6 +54,8 @@ struct LoopSearch<'a> {
     budget: &'a mut Budget,
     /// The loop's two digits, as a candidate mask.
     pair: u16,
+    /// The cells that hold both.
+    holders: CellSet,
     /// The cells of the path so far.
     path: [u8; 81],
     len: usize,
@@ -84,15 +89,13 @@ impl LoopSearch<'_> {
                 continue;
             }
             let unit = usize::from(CELL_UNITS[cell][kind]);
-            for i in 0..9 {
-                let next = unit_cell(unit, i);
+            // The unit's cells in order, those that hold the pair (the
+            // start among them): no other one goes on or closes the loop.
+            for next in UNIT_SETS[unit].and(self.holders).iter() {
                 if next == usize::from(self.path[0]) && self.len >= 4 {
                     self.found_loop();
                 } else if !self.on_path.contains(next) {
                     let candidates = self.cands.candidates(next);
-                    if candidates & self.pair != self.pair {
-                        continue;
-                    }
                     extra |= candidates & !self.pair;
                     let count = ones(candidates);
                     if count == 2 || ones(extra) == 1 || allowed_extra > 0 {

@@ -13,6 +13,7 @@
 //! that reaches the same candidate in the other state.
 
 use super::best::Best;
+use super::forcing::{forcing_chain_from_off, forcing_chain_from_on, Walked};
 use super::node;
 use super::propagate::box_row_column;
 use super::rating::HintKey;
@@ -25,11 +26,11 @@ use crate::rate::technique::Technique;
 
 /// Which links a search uses.
 #[derive(Clone, Copy, Debug)]
-struct Links {
+pub(super) struct Links {
     /// Links inside a cell (bivalue cells; an "on" cell's other digits).
-    y: bool,
+    pub(super) y: bool,
     /// Conjugate links of a digit in a box, row or column.
-    x: bool,
+    pub(super) x: bool,
 }
 
 /// Reusable working memory of the search.
@@ -38,8 +39,6 @@ pub(super) struct Scratch {
     layer: Vec<u16>,
     /// The layer being built.
     next: Vec<u16>,
-    /// The depth (links from the start) of each potential met.
-    depth: Vec<u16>,
     /// The potential each potential met was first reached from.
     parent: Vec<u16>,
     /// For each "on" potential met, which closing potentials (see
@@ -48,6 +47,8 @@ pub(super) struct Scratch {
     /// The cycle closings of the current layer: (the "on" potential, the
     /// closing "off" potential it implies).
     closings: Vec<(u16, u16)>,
+    /// What the last walk met, for the forcing chain from its start.
+    walked: Walked,
 }
 
 impl Scratch {
@@ -56,10 +57,10 @@ impl Scratch {
         Scratch {
             layer: Vec::with_capacity(node::CANDIDATES),
             next: Vec::with_capacity(node::CANDIDATES),
-            depth: vec![0; node::NODES],
             parent: vec![0; node::NODES],
             closing_on_path: vec![0; node::NODES],
             closings: Vec::with_capacity(64),
+            walked: Walked::new(),
         }
     }
 }
@@ -68,7 +69,7 @@ impl Scratch {
 /// digit and cell, the other place of the digit in the cell's box, row and
 /// column, in that order, where the digit has exactly two places there
 /// ([`Partners::NONE`] where it has not); and the same as one set.
-struct Partners {
+pub(super) struct Partners {
     /// By digit and cell: box, row, column.
     lists: [[[u8; 3]; CELLS]; 9],
     /// By digit and cell: the union of the list.
@@ -112,7 +113,7 @@ impl Partners {
 
     /// The partners of `digit` (1..=9) in `cell` as a set.
     #[inline(always)]
-    fn set(&self, cell: usize, digit: u8) -> CellSet {
+    pub(super) fn set(&self, cell: usize, digit: u8) -> CellSet {
         self.sets[usize::from(digit - 1)][cell]
     }
 }
@@ -139,10 +140,12 @@ pub(super) fn search(
             for digit in digits(here) {
                 cycles(cands, &partners, cell, digit, links, best, scratch, budget)?;
                 if links.x {
-                    for from_on in [true, false] {
-                        let start = (cell, digit, from_on);
-                        forcing_chain(cands, &partners, start, links, best, budget)?;
-                    }
+                    // The cycle walk has walked the same links from the
+                    // same start as the forcing chain from it "on".
+                    let start = (cell, digit);
+                    let walked = (&mut scratch.walked, &scratch.layer[..]);
+                    forcing_chain_from_on(cands, &partners, start, links, walked, best, budget)?;
+                    forcing_chain_from_off(cands, &partners, start, links, best, budget)?;
                 }
             }
         }
@@ -163,19 +166,20 @@ fn digits(mut mask: u16) -> impl Iterator<Item = u8> {
 
 /// The "off" potentials an "on" one implies, in Sudoku Explainer's order
 /// (the cell's other digits with Y links, then the digit's other places
-/// in the box, row and column), each once.
-fn on_to_off(cands: &Cands, p: usize, links: Links, mut visit: impl FnMut(usize)) {
-    let (c, digit) = (node::cell(p), node::digit(p));
+/// in the box, row and column), each once, with their cells and digits.
+#[inline(always)]
+fn on_to_off(cands: &Cands, p: usize, links: Links, mut visit: impl FnMut(usize, usize, u8)) {
+    let (c, digit) = node::on_cell_digit(p);
     if links.y {
         for w in digits(cands.candidates(c) & !(1 << (digit - 1))) {
-            visit(node::off(c, w));
+            visit(node::off(c, w), c, w);
         }
     }
     let mut seen = CellSet::single(c);
     let places = cands.digit_cells(digit);
     for unit in box_row_column(c) {
         for x in places.and(UNIT_SETS[unit]).minus(seen).iter() {
-            visit(node::off(x, digit));
+            visit(node::off(x, digit), x, digit);
         }
         seen = seen.or(UNIT_SETS[unit]);
     }
@@ -183,25 +187,26 @@ fn on_to_off(cands: &Cands, p: usize, links: Links, mut visit: impl FnMut(usize)
 
 /// The "on" potentials an "off" one implies: the other candidate of a
 /// bivalue cell (Y links), the other place of a digit with two in a box,
-/// row or column (X links).
+/// row or column (X links), with their cells and digits.
+#[inline(always)]
 fn off_to_on(
     cands: &Cands,
     partners: &Partners,
     p: usize,
     links: Links,
-    mut visit: impl FnMut(usize),
+    mut visit: impl FnMut(usize, usize, u8),
 ) {
-    let (c, digit) = (node::cell(p), node::digit(p));
+    let (c, digit) = node::on_cell_digit(node::conjugate(p));
     if links.y {
         let here = cands.candidates(c);
         if ones(here) == 2 {
             let w = (here & !(1 << (digit - 1))).trailing_zeros() as u8 + 1;
-            visit(node::on(c, w));
+            visit(node::on(c, w), c, w);
         }
     }
     if links.x {
         for other in partners.of(c, digit) {
-            visit(node::on(other, digit));
+            visit(node::on(other, digit), other, digit);
         }
     }
 }
@@ -213,61 +218,6 @@ fn cycle_kind(links: Links) -> (f64, u8, Technique) {
         (false, true) => (6.5, 3, Technique::YCycle),
         _ => (6.5, 2, Technique::XCycle),
     }
-}
-
-/// The "off" potentials (per digit, the cells) that the "on" potentials
-/// `front` imply: the other candidates of their cells (Y links), the
-/// other places of their digits in their units. Also returns how many
-/// potentials `front` held (the work done, for the budget).
-fn ons_imply_offs(cands: &Cands, front: &[CellSet; 9], links: Links) -> ([CellSet; 9], u64) {
-    let mut out = [CellSet::EMPTY; 9];
-    let mut visited = 0;
-    // The cells with an "on" potential of a digit below `d`, and above it.
-    let mut below = [CellSet::EMPTY; 9];
-    for d in 1..9 {
-        below[d] = below[d - 1].or(front[d - 1]);
-    }
-    let mut above = CellSet::EMPTY;
-    for d in (0..9).rev() {
-        let places = cands.digit_cells(d as u8 + 1);
-        if links.y {
-            out[d] = below[d].or(above).and(places);
-        }
-        above = above.or(front[d]);
-        for c in front[d].iter() {
-            visited += 1;
-            out[d] = out[d].or(PEER_SETS[c].and(places));
-        }
-    }
-    (out, visited)
-}
-
-/// The "on" potentials that the "off" potentials `front` imply: the
-/// other candidate of a bivalue cell (Y links), the other place of a
-/// digit with two in a box, row or column (X links, always on here).
-fn offs_imply_ons(
-    cands: &Cands,
-    partners: &Partners,
-    front: &[CellSet; 9],
-    links: Links,
-) -> ([CellSet; 9], u64) {
-    let mut out = [CellSet::EMPTY; 9];
-    let mut visited = 0;
-    for d in 0..9 {
-        let digit = d as u8 + 1;
-        for c in front[d].iter() {
-            visited += 1;
-            if links.y {
-                let here = cands.candidates(c);
-                if ones(here) == 2 {
-                    let w = (here & !(1 << d)).trailing_zeros() as usize;
-                    out[w].insert(c);
-                }
-            }
-            out[d] = out[d].or(partners.set(c, digit));
-        }
-    }
-    (out, visited)
 }
 
 /// The cycle walk from `digit` on in `cell`, offering each cycle found.
@@ -291,23 +241,23 @@ fn cycles(
     budget: &mut Budget,
 ) -> Result<(), OutOfBudget> {
     let start = node::on(cell, digit);
+    let target = node::conjugate(start);
     let mut closing = [usize::MAX; 4];
     let mut n = 0;
     off_to_on_sources(cands, partners, start, links, |q| {
         closing[n] = q;
         n += 1;
     });
+    s.walked.start();
+    mark(&mut s.walked.met, true, cell, digit);
+    s.layer.clear();
+    s.layer.push(start as u16);
     if n == 0 {
         return Ok(());
     }
     let closing = &closing[..n];
     let (base, sort_key, _) = cycle_kind(links);
-    let mut met = [[CellSet::EMPTY; 9]; 2];
-    mark(&mut met, start);
-    s.depth[start] = 0;
     s.closing_on_path[start] = 0;
-    s.layer.clear();
-    s.layer.push(start as u16);
     let mut iteration: u32 = 0;
     while !s.layer.is_empty() {
         iteration += 1;
@@ -320,9 +270,10 @@ fn cycles(
         for i in 0..s.layer.len() {
             let p = usize::from(s.layer[i]);
             let on_path = s.closing_on_path[p];
-            let (next, closings, depth, parent) =
-                (&mut s.next, &mut s.closings, &mut s.depth, &mut s.parent);
-            on_to_off(cands, p, links, |q| {
+            let (next, closings, parent, walked) =
+                (&mut s.next, &mut s.closings, &mut s.parent, &mut s.walked);
+            let met = &mut walked.met;
+            on_to_off(cands, p, links, |q, x, d| {
                 if iteration >= 2 {
                     if let Some(k) = closing.iter().position(|&c| c == q) {
                         if on_path >> k & 1 == 0 {
@@ -330,18 +281,24 @@ fn cycles(
                         }
                     }
                 }
-                if mark(&mut met, q) {
-                    depth[q] = depth[p] + 1;
+                if mark(met, false, x, d) {
                     parent[q] = p as u16;
                     next.push(q as u16);
+                    if q == target {
+                        walked.target = 2 * iteration - 1;
+                    }
                 }
             });
         }
         for i in 0..s.closings.len() {
             let (p, q) = s.closings[i];
-            offer_cycle(cands, start, usize::from(p), usize::from(q), links, best, s);
+            let (p, q) = (usize::from(p), usize::from(q));
+            // `p` is in the layer met in 2 * (iteration - 1) links.
+            let depth = 2 * (iteration - 1);
+            offer_cycle(cands, start, (p, depth), q, links, best, s);
         }
         budget.spend(s.next.len() as u64 + 1)?;
+        s.walked.sizes.push(s.next.len() as u32);
         std::mem::swap(&mut s.layer, &mut s.next);
         s.next.clear();
         for i in 0..s.layer.len() {
@@ -349,15 +306,14 @@ fn cycles(
             let p = usize::from(s.parent[q]);
             let bit = closing.iter().position(|&c| c == q).map_or(0, |k| 1u8 << k);
             let on_path = s.closing_on_path[p] | bit;
-            let (next, depth, parent, paths) = (
+            let (next, parent, paths, met) = (
                 &mut s.next,
-                &mut s.depth,
                 &mut s.parent,
                 &mut s.closing_on_path,
+                &mut s.walked.met,
             );
-            off_to_on(cands, partners, q, links, |r| {
-                if mark(&mut met, r) {
-                    depth[r] = depth[q] + 1;
+            off_to_on(cands, partners, q, links, |r, x, d| {
+                if mark(met, true, x, d) {
                     parent[r] = q as u16;
                     paths[r] = on_path;
                     next.push(r as u16);
@@ -365,6 +321,7 @@ fn cycles(
             });
         }
         budget.spend(s.next.len() as u64 + 1)?;
+        s.walked.sizes.push(s.next.len() as u32);
         std::mem::swap(&mut s.layer, &mut s.next);
     }
     Ok(())
@@ -381,33 +338,34 @@ fn off_to_on_sources(
     mut visit: impl FnMut(usize),
 ) {
     // The links are symmetric: what `start` off implies on, off implies it.
-    off_to_on(cands, partners, node::conjugate(start), links, |q| {
+    off_to_on(cands, partners, node::conjugate(start), links, |q, _, _| {
         visit(node::conjugate(q))
     });
 }
 
-/// Marks potential `q` met; whether it is new.
+/// Marks the potential of `digit` (1..=9) in `cell`, "on" or not, met;
+/// whether it is new.
 #[inline(always)]
-fn mark(met: &mut [[CellSet; 9]; 2], q: usize) -> bool {
-    let set = &mut met[usize::from(!node::is_on(q))][usize::from(node::digit(q) - 1)];
-    let fresh = !set.contains(node::cell(q));
-    set.insert(node::cell(q));
+fn mark(met: &mut [[CellSet; 9]; 2], on: bool, cell: usize, digit: u8) -> bool {
+    let set = &mut met[usize::from(!on)][usize::from(digit - 1)];
+    let fresh = !set.contains(cell);
+    set.insert(cell);
     fresh
 }
 
-/// Offers the cycle closed when "on" potential `p` implies `closing`,
-/// which implies the start again.
+/// Offers the cycle closed when "on" potential `p` (met `depth` links
+/// from the start) implies `closing`, which implies the start again.
 fn offer_cycle(
     cands: &Cands,
     start: usize,
-    p: usize,
+    (p, depth): (usize, u32),
     closing: usize,
     links: Links,
     best: &mut Best,
     s: &Scratch,
 ) {
     let (base, sort_key, technique) = cycle_kind(links);
-    let complexity = u32::from(s.depth[p]) + 2;
+    let complexity = depth + 2;
     let key = HintKey::new(base, complexity, sort_key);
     if !best.wants(&key) {
         return;
@@ -448,75 +406,4 @@ fn offer_cycle(
     if any {
         best.offer(key, step);
     }
-}
-
-/// The forcing chain from `start`, `digit` in `cell` assumed on
-/// (`from_on`) or off, offered when the walk reaches the same candidate in
-/// the other state (first reached: the shortest).
-fn forcing_chain(
-    cands: &Cands,
-    partners: &Partners,
-    (cell, digit, from_on): (usize, u8, bool),
-    links: Links,
-    best: &mut Best,
-    budget: &mut Budget,
-) -> Result<(), OutOfBudget> {
-    let (base, sort_key, technique) = if links.y {
-        (7.0, 4, Technique::ForcingChain)
-    } else {
-        (6.6, 2, Technique::ForcingXChain)
-    };
-    // A breadth-first walk a whole layer at a time: the chain's length is
-    // the layer at which the other state of the start is first reached.
-    let d0 = usize::from(digit - 1);
-    let mut met_on = [CellSet::EMPTY; 9];
-    let mut met_off = [CellSet::EMPTY; 9];
-    let mut front = [CellSet::EMPTY; 9];
-    front[d0] = CellSet::single(cell);
-    if from_on {
-        met_on[d0] = front[d0];
-    } else {
-        met_off[d0] = front[d0];
-    }
-    let mut on_layer = from_on;
-    let mut layer_depth: u32 = 0;
-    let mut found = None;
-    while front.iter().any(|f| !f.is_empty()) {
-        // A target reached from this layer has layer_depth + 2 potentials.
-        if !best.wants(&HintKey::new(base, layer_depth + 2, sort_key)) {
-            return Ok(());
-        }
-        let ((next, visited), met) = if on_layer {
-            (ons_imply_offs(cands, &front, links), &mut met_off)
-        } else {
-            (offs_imply_ons(cands, partners, &front, links), &mut met_on)
-        };
-        budget.spend(1 + visited)?;
-        // The target is the start's candidate in the other state.
-        if on_layer == from_on && next[d0].contains(cell) {
-            found = Some(layer_depth + 2);
-            break;
-        }
-        for d in 0..9 {
-            front[d] = next[d].minus(met[d]);
-            met[d] = met[d].or(next[d]);
-        }
-        on_layer = !on_layer;
-        layer_depth += 1;
-    }
-    let Some(complexity) = found else {
-        return Ok(());
-    };
-    let key = HintKey::new(base, complexity, sort_key);
-    if best.wants(&key) {
-        let step = if from_on {
-            let mut step = Step::removing(technique, key.tenths());
-            step.eliminate(digit, CellSet::single(cell));
-            step
-        } else {
-            Step::place(technique, key.tenths(), cell, digit)
-        };
-        best.offer(key, step);
-    }
-    Ok(())
 }

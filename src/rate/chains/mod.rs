@@ -10,6 +10,7 @@
 
 mod best;
 mod cycles;
+mod forcing;
 mod multiple;
 mod node;
 mod plus;

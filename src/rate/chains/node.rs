@@ -27,14 +27,40 @@ pub(super) const fn is_on(node: usize) -> bool {
 
 /// The cell of potential `node`.
 #[inline(always)]
-pub(super) const fn cell(node: usize) -> usize {
-    (node % CANDIDATES) / 9
+pub(super) fn cell(node: usize) -> usize {
+    usize::from(PARTS[node][0])
 }
 
 /// The digit (1..=9) of potential `node`.
 #[inline(always)]
-pub(super) const fn digit(node: usize) -> u8 {
-    ((node % CANDIDATES) % 9) as u8 + 1
+pub(super) fn digit(node: usize) -> u8 {
+    PARTS[node][1]
+}
+
+/// The cell and digit of each potential: a table, since the chains ask
+/// for them at every potential they meet and the arithmetic (a remainder
+/// by the number of candidates, then a division by 9) costs more.
+static PARTS: [[u8; 2]; NODES] = build_parts();
+
+const fn build_parts() -> [[u8; 2]; NODES] {
+    let mut t = [[0u8; 2]; NODES];
+    let mut n = 0;
+    while n < NODES {
+        t[n] = [
+            ((n % CANDIDATES) / 9) as u8,
+            ((n % CANDIDATES) % 9) as u8 + 1,
+        ];
+        n += 1;
+    }
+    t
+}
+
+/// The cell and digit (1..=9) of "on" potential `node` (what [`cell`]
+/// and [`digit`] give, without reducing an "off" potential first).
+#[inline(always)]
+pub(super) const fn on_cell_digit(node: usize) -> (usize, u8) {
+    debug_assert!(is_on(node));
+    (node / 9, (node % 9) as u8 + 1)
 }
 
 /// The potential with the same candidate and the other state.
@@ -59,6 +85,7 @@ mod tests {
                 assert!(is_on(n) && !is_on(f));
                 assert_eq!((cell(n), digit(n), cell(f), digit(f)), (c, d, c, d));
                 assert_eq!((conjugate(n), conjugate(f)), (f, n));
+                assert_eq!(on_cell_digit(n), (c, d));
                 assert!(n < NODES && f < NODES);
             }
         }
