@@ -17,6 +17,7 @@ mod plus;
 mod propagate;
 mod rating;
 mod simpler;
+mod unit_places;
 
 pub(crate) use plus::PlusRules;
 pub(crate) use simpler::{NoSimplerRules, SimplerRules};

@@ -155,6 +155,8 @@ pub(super) fn search(
     let kind = Kind::of(level);
     s.index.iter_mut().for_each(|i| *i = u32::MAX);
     s.used = 0;
+    s.on.prepare(cands);
+    s.off.prepare(cands);
     let min = if kind.mode.dynamic { 2 } else { 3 };
     for cell in cands.empty().iter() {
         let here = cands.candidates(cell);

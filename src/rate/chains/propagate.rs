@@ -13,9 +13,10 @@
 
 use super::node::{self, CANDIDATES, NODES};
 use super::simpler::SimplerRules;
+use super::unit_places::{unit_cell, UnitPlaces, BOX_ROW_COLUMN};
 use crate::rate::budget::{Budget, OutOfBudget};
 use crate::rate::cands::{ones, Cands};
-use crate::rate::cells::{CellSet, CELL_UNITS, UNIT_SETS};
+use crate::rate::cells::{CellSet, CELL_UNITS};
 
 /// Words of an ancestor set (one bit per discovered potential).
 const WORDS: usize = NODES.div_ceil(64);
@@ -86,8 +87,12 @@ pub(super) struct Propagation {
     pub(super) out: Box<Outcome>,
     /// The working grid (reduced as it goes, for dynamic chains).
     grid: Cands,
-    /// The grid the run started from.
+    /// The working grid's places per unit (reduced with it).
+    units: UnitPlaces,
+    /// The grid the runs start from (see [`Propagation::prepare`]).
     source: Cands,
+    /// The source grid's places per unit.
+    source_units: UnitPlaces,
     /// The discovery slot of each potential found.
     slot_of: [u16; NODES],
     /// For an "off" slot found from an "on" one: that slot.
@@ -116,7 +121,9 @@ impl Propagation {
                 contradiction: None,
             }),
             grid: Cands::new(&crate::grid::Grid::empty()),
+            units: UnitPlaces::EMPTY,
             source: Cands::new(&crate::grid::Grid::empty()),
+            source_units: UnitPlaces::EMPTY,
             slot_of: [0; NODES],
             parent_slot: [0; NODES],
             own_set: [false; NODES],
@@ -125,8 +132,15 @@ impl Propagation {
         })
     }
 
-    /// Propagates the assumption `root` in `cands`; the outcome is in
-    /// `self.out`.
+    /// Sets the grid that the next runs start from (worked out once per
+    /// grid rather than once per run).
+    pub(super) fn prepare(&mut self, cands: &Cands) {
+        self.source = *cands;
+        self.source_units = UnitPlaces::of(cands);
+    }
+
+    /// Propagates the assumption `root` in the prepared grid (`cands`,
+    /// given again to check it); the outcome is in `self.out`.
     pub(super) fn run(
         &mut self,
         cands: &Cands,
@@ -135,8 +149,9 @@ impl Propagation {
         rules: &mut dyn SimplerRules,
         budget: &mut Budget,
     ) -> Result<(), OutOfBudget> {
-        self.grid = *cands;
-        self.source = *cands;
+        debug_assert!(self.source == *cands, "run on the prepared grid");
+        self.grid = self.source;
+        self.units = self.source_units;
         self.out.on = [CellSet::EMPTY; 9];
         self.out.off = [CellSet::EMPTY; 9];
         self.out.found = [0; WORDS];
@@ -247,9 +262,13 @@ impl Propagation {
                 }
             }
         }
-        let places = self.grid.digit_cells(digit).minus(CellSet::single(c));
-        for unit in box_row_column(c) {
-            for x in places.and(UNIT_SETS[unit]).iter() {
+        let d0 = usize::from(digit - 1);
+        for (unit, pos) in BOX_ROW_COLUMN[c] {
+            let unit = usize::from(unit);
+            let mut places = self.units.get(d0, unit) & !(1 << pos);
+            while places != 0 {
+                let x = unit_cell(unit, places.trailing_zeros());
+                places &= places - 1;
                 if self.found_off(node::off(x, digit), p) {
                     return true;
                 }
@@ -292,19 +311,21 @@ impl Propagation {
                 n += 1;
             }
         }
-        for unit in box_row_column(c) {
-            let places = self.grid.digit_cells(digit).and(UNIT_SETS[unit]);
-            if places.is_pair() {
-                let other = places
-                    .minus(CellSet::single(c))
-                    .first()
-                    .expect("two places");
+        let d0 = usize::from(digit - 1);
+        for (unit, pos) in BOX_ROW_COLUMN[c] {
+            let unit = usize::from(unit);
+            let places = self.units.get(d0, unit);
+            if ones(places) == 2 {
+                let rest = places & !(1 << pos);
+                // The lower of the two when `c` is not among them.
+                let other = unit_cell(unit, rest.trailing_zeros());
                 found[n] = (node::on(other, digit), Hidden::Unit(unit, digit));
                 n += 1;
             }
         }
         if mode.dynamic {
             self.grid.eliminate(c, digit);
+            self.units.remove(c, d0);
         }
         for &(q, hidden) in &found[..n] {
             let off = node::conjugate(q);
@@ -350,12 +371,11 @@ impl Propagation {
                 }
             }
             Hidden::Unit(unit, digit) => {
-                let gone = self
-                    .source
-                    .digit_cells(digit)
-                    .minus(self.grid.digit_cells(digit))
-                    .and(UNIT_SETS[unit]);
-                for x in gone.iter() {
+                let d0 = usize::from(digit - 1);
+                let mut gone = self.source_units.get(d0, unit) & !self.units.get(d0, unit);
+                while gone != 0 {
+                    let x = unit_cell(unit, gone.trailing_zeros());
+                    gone &= gone - 1;
                     self.gather(node::off(x, digit), acc);
                 }
             }
