@@ -76,6 +76,46 @@ const fn build_box_row_column() -> [[(u8, u8); 3]; CELLS] {
     t
 }
 
+/// For each cell and each of its units in [`BOX_ROW_COLUMN`] order, the
+/// positions of the unit that hold the cell itself or a cell of an
+/// earlier unit of the three: the unit's peers met for the first time
+/// are the others.
+pub(super) static SEEN_BEFORE: [[u16; 3]; CELLS] = build_seen_before();
+
+const fn build_seen_before() -> [[u16; 3]; CELLS] {
+    let units = build_box_row_column();
+    let mut t = [[0u16; 3]; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let mut k = 0;
+        while k < 3 {
+            let u = units[c][k].0 as usize;
+            let mut i = 0;
+            while i < 9 {
+                let x = UNITS[u][i] as usize;
+                let mut seen = x == c;
+                let mut j = 0;
+                while j < k {
+                    let v = units[c][j].0 as usize;
+                    let mut m = 0;
+                    while m < 9 {
+                        seen |= UNITS[v][m] as usize == x;
+                        m += 1;
+                    }
+                    j += 1;
+                }
+                if seen {
+                    t[c][k] |= 1 << i;
+                }
+                i += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +144,20 @@ mod tests {
         }
         for u in 0..27 {
             assert!(UNITS[u].windows(2).all(|w| w[0] < w[1]), "increasing cells");
+        }
+        for c in 0..CELLS {
+            let mut seen = CellSet::single(c);
+            for (k, &(u, _)) in BOX_ROW_COLUMN[c].iter().enumerate() {
+                let unit = UNIT_SETS[usize::from(u)];
+                let mut mask = 0u16;
+                for (i, &x) in UNITS[usize::from(u)].iter().enumerate() {
+                    if seen.contains(usize::from(x)) {
+                        mask |= 1 << i;
+                    }
+                }
+                assert_eq!(SEEN_BEFORE[c][k], mask);
+                seen = seen.or(unit);
+            }
         }
     }
 }
