@@ -257,7 +257,7 @@ impl Propagation {
             while others != 0 {
                 let w = others.trailing_zeros() as u8 + 1;
                 others &= others - 1;
-                if self.found_off(node::off(c, w), p) {
+                if self.found_off((c, w), p) {
                     return true;
                 }
             }
@@ -269,7 +269,7 @@ impl Propagation {
             while places != 0 {
                 let x = unit_cell(unit, places.trailing_zeros());
                 places &= places - 1;
-                if self.found_off(node::off(x, digit), p) {
+                if self.found_off((x, digit), p) {
                     return true;
                 }
             }
@@ -280,7 +280,8 @@ impl Propagation {
     /// Handles "off" potential `q` found from "on" potential `p`: a
     /// contradiction if its candidate is on, else recorded once.
     #[inline(always)]
-    fn found_off(&mut self, q: usize, p: usize) -> bool {
+    fn found_off(&mut self, (cell, digit): (usize, u8), p: usize) -> bool {
+        let q = node::off(cell, digit);
         let on = node::conjugate(q);
         if self.out.holds(on) {
             let q_complexity = u32::from(self.out.complexity[p]) + 1;
@@ -288,10 +289,27 @@ impl Propagation {
             return true;
         }
         if !self.out.holds(q) {
-            // With a parent, the mode plays no part in recording it.
-            self.add(q, Some(p), Mode::STATIC);
+            self.add_off((cell, digit), p);
         }
         false
+    }
+
+    /// Records "off" potential `digit` (1..=9) in `cell` as found from
+    /// "on" potential `p`: what [`Propagation::add`] does with a parent,
+    /// inlined into the most frequent caller.
+    #[inline(always)]
+    fn add_off(&mut self, (cell, digit): (usize, u8), p: usize) {
+        let q = node::off(cell, digit);
+        let slot = self.slots;
+        self.slots += 1;
+        self.slot_of[q] = slot as u16;
+        self.out.found[q / 64] |= 1 << (q % 64);
+        self.out.off[usize::from(digit - 1)].insert(cell);
+        self.out.off_order[self.out.off_len] = q as u16;
+        self.out.off_len += 1;
+        self.out.complexity[q] = self.out.complexity[p] + 1;
+        self.own_set[slot] = false;
+        self.parent_slot[slot] = self.slot_of[p];
     }
 
     /// Expands "off" potential `p`: the last candidate of its cell (with
