@@ -11,11 +11,13 @@
 mod best;
 mod cycles;
 mod forcing;
+mod memo;
 mod multiple;
 mod node;
 mod plus;
 mod propagate;
 mod rating;
+mod reads;
 mod simpler;
 mod unit_places;
 

@@ -12,6 +12,7 @@
 //! potentials among itself and its ancestors.
 
 use super::node::{self, CANDIDATES, NODES};
+use super::reads::Reads;
 use super::simpler::SimplerRules;
 use super::unit_places::{unit_cell, UnitPlaces, BOX_ROW_COLUMN};
 use crate::rate::budget::{Budget, OutOfBudget};
@@ -58,6 +59,11 @@ pub(super) struct Outcome {
     /// The complexities of the two potentials that clash, when the
     /// propagation stopped on a contradiction (on, then off).
     pub(super) contradiction: Option<(u32, u32)>,
+    /// What the propagation read of its grid (see [`Reads`]; not kept
+    /// with simpler rules, which read the whole grid).
+    pub(super) reads: Reads,
+    /// The work units it spent.
+    pub(super) spent: u64,
 }
 
 impl Outcome {
@@ -119,6 +125,8 @@ impl Propagation {
                 off_len: 0,
                 complexity: [0; NODES],
                 contradiction: None,
+                reads: Reads::NONE,
+                spent: 0,
             }),
             grid: Cands::new(&crate::grid::Grid::empty()),
             units: UnitPlaces::EMPTY,
@@ -158,29 +166,40 @@ impl Propagation {
         self.out.on_len = 0;
         self.out.off_len = 0;
         self.out.contradiction = None;
+        self.out.reads = Reads::NONE;
         self.slots = 0;
         self.add(root, None, mode);
         let (mut on_head, mut off_head) = (0, 0);
+        let mut spent = 0;
         loop {
             budget.spend(1)?;
-            let stop = if on_head < self.out.on_len {
-                let p = usize::from(self.out.on_order[on_head]);
+            spent += 1;
+            let p = if on_head < self.out.on_len {
                 on_head += 1;
-                self.expand_on(p, mode)
+                usize::from(self.out.on_order[on_head - 1])
             } else if off_head < self.out.off_len {
-                let p = usize::from(self.out.off_order[off_head]);
                 off_head += 1;
-                self.expand_off(p, mode)
+                usize::from(self.out.off_order[off_head - 1])
             } else {
                 break;
             };
+            let (c, digit) = (node::cell(p), node::digit(p));
+            let d0 = usize::from(digit - 1);
+            self.out.reads.read(c, d0, mode.cell_links);
+            let stop = if node::is_on(p) {
+                self.expand_on(p, mode)
+            } else {
+                self.expand_off(p, mode)
+            };
             if stop {
+                self.out.spent = spent;
                 return Ok(());
             }
             if mode.simpler && on_head == self.out.on_len && off_head == self.out.off_len {
                 self.ask_simpler_rules(rules);
             }
         }
+        self.out.spent = spent;
         Ok(())
     }
 
