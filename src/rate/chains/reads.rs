@@ -91,7 +91,11 @@ mod tests {
         let changed = Reads::changed(&old, &new);
         assert_eq!(changed.cells, CellSet::single(10));
         assert_eq!(changed.units[2], UNIT_BITS[10]);
-        assert!(changed.units.iter().enumerate().all(|(d, &u)| d == 2 || u == 0));
+        assert!(changed
+            .units
+            .iter()
+            .enumerate()
+            .all(|(d, &u)| d == 2 || u == 0));
         let mut reads = Reads::NONE;
         reads.read(11, 2, false);
         assert!(!reads.disjoint(&changed), "same row, same digit");

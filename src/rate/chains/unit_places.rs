@@ -142,8 +142,8 @@ mod tests {
                 assert_eq!(set, cands.digit_cells(d as u8 + 1).and(*unit));
             }
         }
-        for u in 0..27 {
-            assert!(UNITS[u].windows(2).all(|w| w[0] < w[1]), "increasing cells");
+        for unit in &UNITS {
+            assert!(unit.windows(2).all(|w| w[0] < w[1]), "increasing cells");
         }
         for c in 0..CELLS {
             let mut seen = CellSet::single(c);
