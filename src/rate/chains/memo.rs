@@ -22,9 +22,11 @@ pub(super) struct Memo {
     grid: Cands,
     /// The outcomes (boxed, swapped with the propagation's).
     pub(super) cache: Vec<Box<Outcome>>,
-    /// For each root potential, its place in `cache` (`u32::MAX`: none
-    /// yet; a root keeps its place).
+    /// For each root potential, its place in `cache` (`u32::MAX`: none).
     index: Vec<u32>,
+    /// Places in `cache` that hold no kept outcome (reused first, so that
+    /// the cache holds no more outcomes than one search needs and keeps).
+    free: Vec<u32>,
     /// For each root potential, whether its place holds its outcome in
     /// the current grid.
     kept: Vec<bool>,
@@ -43,6 +45,7 @@ impl Memo {
             grid: Cands::new(&crate::grid::Grid::empty()),
             cache: Vec::new(),
             index: vec![u32::MAX; NODES],
+            free: Vec::new(),
             kept: vec![false; NODES],
             used_in: vec![0; NODES],
             search: 0,
@@ -53,19 +56,17 @@ impl Memo {
     /// a part of the grid that changed are dropped.
     pub(super) fn begin(&mut self, cands: &Cands) {
         self.search = self.search.wrapping_add(1);
-        if self.lasting {
-            let changed = Reads::changed(&self.grid, cands);
-            for root in 0..NODES {
-                if self.kept[root]
-                    && !self.cache[self.index[root] as usize]
-                        .reads
-                        .disjoint(&changed)
-                {
-                    self.kept[root] = false;
-                }
+        let changed = Reads::changed(&self.grid, cands);
+        for root in 0..NODES {
+            let at = self.index[root];
+            if at == u32::MAX {
+                continue;
             }
-        } else {
-            self.kept.iter_mut().for_each(|k| *k = false);
+            if !(self.lasting && self.cache[at as usize].reads.disjoint(&changed)) {
+                self.kept[root] = false;
+                self.index[root] = u32::MAX;
+                self.free.push(at);
+            }
         }
         self.grid = *cands;
     }
@@ -90,14 +91,17 @@ impl Memo {
             return Ok(at as usize);
         }
         prop.run(&self.grid, root, mode, rules, budget)?;
-        let at = if at == u32::MAX {
-            self.cache.push(prop.out.clone());
-            self.index[root] = (self.cache.len() - 1) as u32;
-            self.cache.len() - 1
-        } else {
-            std::mem::swap(&mut self.cache[at as usize], &mut prop.out);
-            at as usize
+        let at = match self.free.pop() {
+            Some(at) => {
+                std::mem::swap(&mut self.cache[at as usize], &mut prop.out);
+                at as usize
+            }
+            None => {
+                self.cache.push(prop.out.clone());
+                self.cache.len() - 1
+            }
         };
+        self.index[root] = at as u32;
         self.kept[root] = true;
         self.used_in[root] = self.search;
         Ok(at)
