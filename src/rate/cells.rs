@@ -132,6 +132,7 @@ impl Iterator for CellIter {
 /// The set of each cell alone (see [`CellSet::single`]).
 static SINGLES: [CellSet; CELLS] = build_singles();
 
+/// Builds [`SINGLES`].
 const fn build_singles() -> [CellSet; CELLS] {
     let mut t = [CellSet(0); CELLS];
     let mut c = 0;

@@ -68,6 +68,7 @@ impl Reads {
 /// [`UNIT_SETS`](crate::rate::cells::UNIT_SETS)).
 static UNIT_BITS: [u32; CELLS] = build_unit_bits();
 
+/// Builds [`UNIT_BITS`].
 const fn build_unit_bits() -> [u32; CELLS] {
     let mut t = [0u32; CELLS];
     let mut c = 0;

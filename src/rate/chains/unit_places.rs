@@ -55,6 +55,7 @@ pub(super) fn unit_cell(unit: usize, pos: u32) -> usize {
 /// with the cell's position in each.
 pub(super) static BOX_ROW_COLUMN: [[(u8, u8); 3]; CELLS] = build_box_row_column();
 
+/// Builds [`BOX_ROW_COLUMN`].
 const fn build_box_row_column() -> [[(u8, u8); 3]; CELLS] {
     let mut t = [[(0u8, 0u8); 3]; CELLS];
     let mut c = 0;
@@ -82,6 +83,7 @@ const fn build_box_row_column() -> [[(u8, u8); 3]; CELLS] {
 /// are the others.
 pub(super) static SEEN_BEFORE: [[u16; 3]; CELLS] = build_seen_before();
 
+/// Builds [`SEEN_BEFORE`].
 const fn build_seen_before() -> [[u16; 3]; CELLS] {
     let units = build_box_row_column();
     let mut t = [[0u16; 3]; CELLS];
