@@ -241,6 +241,15 @@ fn triplets(
                 .and(bases.is_base)
                 .minus(CellSet::single(c0))
                 .minus(CellSet::single(c1));
+            // Each triplet of the pair lies, with the cells it all sees,
+            // within these: none changed, every triplet is skipped below.
+            let reach = twin
+                .or(CellSet::single(c0))
+                .or(CellSet::single(c1))
+                .or(PEER_SETS[c0].and(PEER_SETS[c1]));
+            if reach.and(changed).is_empty() {
+                continue;
+            }
             // The thirds not listed yet (each lies in the houses of c0
             // or of c1).
             let mut unlisted = twin;

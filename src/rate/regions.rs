@@ -51,8 +51,31 @@ pub(crate) fn positions(cands: &Cands, unit: usize, digit: u8) -> u16 {
 }
 
 /// Every unit's positions of every digit: `[unit][digit - 1]`, as
-/// [`positions`] gives them, built in one pass over the candidates.
+/// [`positions`] gives them, built in one pass over the candidates (the
+/// last grid's table is kept per thread: the rating loop's techniques ask
+/// for it several times per grid).
 pub(crate) fn all_positions(cands: &Cands) -> [[u16; 9]; 27] {
+    LAST_POSITIONS.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((grid, table)) = last.as_ref() {
+            if grid == cands {
+                return *table;
+            }
+        }
+        let table = build_positions(cands);
+        *last = Some((*cands, table));
+        table
+    })
+}
+
+thread_local! {
+    /// The last grid given to [`all_positions`] and its table.
+    static LAST_POSITIONS: std::cell::RefCell<Option<(Cands, [[u16; 9]; 27])>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// [`all_positions`] worked out.
+fn build_positions(cands: &Cands) -> [[u16; 9]; 27] {
     let mut table = [[0u16; 9]; 27];
     for cell in cands.empty().iter() {
         // The cell's row, column and box, and its position in each.

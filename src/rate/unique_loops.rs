@@ -16,6 +16,8 @@ use super::regions::{cells_at, empty_count, positions, positions_of};
 use super::step::Step;
 use super::subsets::digits;
 use super::technique::Technique;
+use crate::grid::CELLS;
+use std::cell::RefCell;
 
 /// SE's region kinds in its order, as indices into [`CELL_UNITS`]: box,
 /// row, column.
@@ -23,28 +25,96 @@ const KINDS: [usize; 3] = [2, 0, 1];
 
 /// The easiest unique loop step, if any.
 pub(crate) fn unique_loop(cands: &Cands, budget: &mut Budget) -> Result<Option<Step>, OutOfBudget> {
-    let mut search = LoopSearch {
-        cands,
-        budget,
-        pair: 0,
-        holders: CellSet::EMPTY,
-        path: [0; 81],
-        len: 0,
-        on_path: CellSet::EMPTY,
-        best: None,
-        seen: [(0, CellSet::EMPTY); 64],
-        seen_len: 0,
-    };
-    for cell in cands.empty().iter() {
-        let pair = cands.candidates(cell);
-        if ones(pair) == 2 {
-            search.pair = pair;
-            let [a, b] = [pair.trailing_zeros(), 15 - pair.leading_zeros()].map(|d| d as u8 + 1);
-            search.holders = cands.digit_cells(a).and(cands.digit_cells(b));
-            search.extend(cell, 2, 0, None)?;
+    MEMORY.with(|memory| {
+        let memory = &mut *memory.borrow_mut();
+        memory.begin(cands);
+        let mut search = LoopSearch {
+            cands,
+            budget,
+            pair: 0,
+            holders: CellSet::EMPTY,
+            path: [0; 81],
+            len: 0,
+            on_path: CellSet::EMPTY,
+            best: None,
+            seen: [(0, CellSet::EMPTY); 64],
+            seen_len: 0,
+            reads: CellSet::EMPTY,
+            useful: false,
+            spent: 0,
+        };
+        for cell in cands.empty().iter() {
+            let pair = cands.candidates(cell);
+            if ones(pair) == 2 {
+                if memory.kept[cell] {
+                    // The same search as then, which offered nothing.
+                    search.budget.spend(memory.spent[cell])?;
+                    continue;
+                }
+                search.pair = pair;
+                let [a, b] =
+                    [pair.trailing_zeros(), 15 - pair.leading_zeros()].map(|d| d as u8 + 1);
+                search.holders = cands.digit_cells(a).and(cands.digit_cells(b));
+                (search.reads, search.useful, search.spent) = (CellSet::EMPTY, false, 0);
+                search.extend(cell, 2, 0, None)?;
+                memory.kept[cell] = !search.useful;
+                memory.spent[cell] = search.spent;
+                memory.reads[cell] = search.reads;
+            }
+        }
+        Ok(search.best.map(|(_, _, step)| step))
+    })
+}
+
+/// The searches from each start cell that offered no step, kept from one
+/// grid to the next: a search from a start reads only the cells of the
+/// units of the cells it goes through (the loop cells' candidates, the
+/// holders of the pair there, and the cells a hint would look at or
+/// change), so on a grid where none of those changed it goes the same
+/// way, offers nothing again and spends the same work, which is spent
+/// without searching.
+struct Memory {
+    /// The candidates of each cell in the last grid searched.
+    masks: [u16; CELLS],
+    /// By start cell: whether its search is kept.
+    kept: [bool; CELLS],
+    /// By start cell: the work its search spent.
+    spent: [u64; CELLS],
+    /// By start cell: the cells its search read.
+    reads: [CellSet; CELLS],
+}
+
+impl Memory {
+    /// Nothing kept.
+    const fn new() -> Memory {
+        Memory {
+            masks: [0; CELLS],
+            kept: [false; CELLS],
+            spent: [0; CELLS],
+            reads: [CellSet::EMPTY; CELLS],
         }
     }
-    Ok(search.best.map(|(_, _, step)| step))
+
+    /// A search of `cands` begins: drops the searches that read a cell
+    /// that changed since the last grid, and remembers this one.
+    fn begin(&mut self, cands: &Cands) {
+        let mut changed = CellSet::EMPTY;
+        for cell in 0..CELLS {
+            let mask = cands.candidates(cell);
+            if mask != self.masks[cell] {
+                changed.insert(cell);
+                self.masks[cell] = mask;
+            }
+        }
+        for cell in 0..CELLS {
+            self.kept[cell] &= self.reads[cell].and(changed).is_empty();
+        }
+    }
+}
+
+thread_local! {
+    /// The searches kept per thread (see [`Memory`]).
+    static MEMORY: RefCell<Memory> = const { RefCell::new(Memory::new()) };
 }
 
 /// The state of the loop search from one start cell, and the best hint so
@@ -66,6 +136,13 @@ struct LoopSearch<'a> {
     /// equal hints.
     seen: [(u8, CellSet); 64],
     seen_len: usize,
+    /// The cells the search from the current start read (the units of
+    /// the cells it went through).
+    reads: CellSet,
+    /// Whether the search from the current start offered a step.
+    useful: bool,
+    /// The work the search from the current start spent.
+    spent: u64,
 }
 
 impl LoopSearch<'_> {
@@ -80,6 +157,8 @@ impl LoopSearch<'_> {
         last_kind: Option<usize>,
     ) -> Result<(), OutOfBudget> {
         self.budget.spend(1)?;
+        self.spent += 1;
+        self.reads = self.reads.or(PEER_SETS[cell]).or(CellSet::single(cell));
         self.path[self.len] = cell as u8;
         self.len += 1;
         self.on_path.insert(cell);
@@ -162,6 +241,7 @@ impl LoopSearch<'_> {
         if !step.is_useful(self.cands) {
             return;
         }
+        self.useful = true;
         let seen = &self.seen[..self.seen_len];
         if seen.iter().any(|&(k, s)| k == kind && s == loop_set) {
             return;

@@ -17,6 +17,7 @@ use super::forcing::{forcing_chain_from_off, forcing_chain_from_on, Walked};
 use super::node;
 use super::propagate::box_row_column;
 use super::rating::HintKey;
+use super::unit_places::{unit_cell, UnitPlaces, BOX_ROW_COLUMN, SEEN_BEFORE};
 use crate::grid::CELLS;
 use crate::rate::budget::{Budget, OutOfBudget};
 use crate::rate::cands::{ones, Cands};
@@ -49,7 +50,19 @@ pub(super) struct Scratch {
     closings: Vec<(u16, u16)>,
     /// What the last walk met, for the forcing chain from its start.
     walked: Walked,
+    /// For each potential, its index among the current walk's closing
+    /// potentials ([`NOT_CLOSING`] for the others): one load instead of
+    /// a search of the list at each potential met.
+    closing_index: Vec<u8>,
+    /// The closing potentials marked in `closing_index` (cleared at the
+    /// next walk's start, so that a walk cut short leaves none behind).
+    closing: [usize; 4],
+    /// How many of `closing` are in use.
+    closing_len: usize,
 }
+
+/// [`Scratch::closing_index`] of a potential that does not close a cycle.
+const NOT_CLOSING: u8 = u8::MAX;
 
 impl Scratch {
     /// Empty working memory.
@@ -61,6 +74,9 @@ impl Scratch {
             closing_on_path: vec![0; node::NODES],
             closings: Vec::with_capacity(64),
             walked: Walked::new(),
+            closing_index: vec![NOT_CLOSING; node::NODES],
+            closing: [0; 4],
+            closing_len: 0,
         }
     }
 }
@@ -74,6 +90,8 @@ pub(super) struct Partners {
     lists: [[[u8; 3]; CELLS]; 9],
     /// By digit and cell: the union of the list.
     sets: [[CellSet; CELLS]; 9],
+    /// The places of each digit in each unit.
+    units: UnitPlaces,
 }
 
 impl Partners {
@@ -85,6 +103,7 @@ impl Partners {
         let mut partners = Partners {
             lists: [[[Partners::NONE; 3]; CELLS]; 9],
             sets: [[CellSet::EMPTY; CELLS]; 9],
+            units: UnitPlaces::of(cands),
         };
         for d in 0..9 {
             let places = cands.digit_cells(d as u8 + 1);
@@ -168,20 +187,28 @@ fn digits(mut mask: u16) -> impl Iterator<Item = u8> {
 /// (the cell's other digits with Y links, then the digit's other places
 /// in the box, row and column), each once, with their cells and digits.
 #[inline(always)]
-fn on_to_off(cands: &Cands, p: usize, links: Links, mut visit: impl FnMut(usize, usize, u8)) {
+fn on_to_off(
+    cands: &Cands,
+    units: &UnitPlaces,
+    p: usize,
+    links: Links,
+    mut visit: impl FnMut(usize, usize, u8),
+) {
     let (c, digit) = node::on_cell_digit(p);
     if links.y {
         for w in digits(cands.candidates(c) & !(1 << (digit - 1))) {
             visit(node::off(c, w), c, w);
         }
     }
-    let mut seen = CellSet::single(c);
-    let places = cands.digit_cells(digit);
-    for unit in box_row_column(c) {
-        for x in places.and(UNIT_SETS[unit]).minus(seen).iter() {
+    let d0 = usize::from(digit - 1);
+    for (k, &(unit, _)) in BOX_ROW_COLUMN[c].iter().enumerate() {
+        let unit = usize::from(unit);
+        let mut places = units.get(d0, unit) & !SEEN_BEFORE[c][k];
+        while places != 0 {
+            let x = unit_cell(unit, places.trailing_zeros());
+            places &= places - 1;
             visit(node::off(x, digit), x, digit);
         }
-        seen = seen.or(UNIT_SETS[unit]);
     }
 }
 
@@ -258,6 +285,17 @@ fn cycles(
     let closing = &closing[..n];
     let (base, sort_key, _) = cycle_kind(links);
     s.closing_on_path[start] = 0;
+    for &q in &s.closing[..s.closing_len] {
+        s.closing_index[q] = NOT_CLOSING;
+    }
+    for (k, &q) in closing.iter().enumerate() {
+        // The first index of a potential listed twice, as a search finds.
+        if s.closing_index[q] == NOT_CLOSING {
+            s.closing_index[q] = k as u8;
+        }
+    }
+    s.closing[..n].copy_from_slice(closing);
+    s.closing_len = n;
     let mut iteration: u32 = 0;
     while !s.layer.is_empty() {
         iteration += 1;
@@ -272,13 +310,12 @@ fn cycles(
             let on_path = s.closing_on_path[p];
             let (next, closings, parent, walked) =
                 (&mut s.next, &mut s.closings, &mut s.parent, &mut s.walked);
-            let met = &mut walked.met;
-            on_to_off(cands, p, links, |q, x, d| {
+            let (met, closing_index) = (&mut walked.met, &s.closing_index);
+            on_to_off(cands, &partners.units, p, links, |q, x, d| {
                 if iteration >= 2 {
-                    if let Some(k) = closing.iter().position(|&c| c == q) {
-                        if on_path >> k & 1 == 0 {
-                            closings.push((p as u16, q as u16));
-                        }
+                    let k = closing_index[q];
+                    if k != NOT_CLOSING && on_path >> k & 1 == 0 {
+                        closings.push((p as u16, q as u16));
                     }
                 }
                 if mark(met, false, x, d) {
@@ -304,7 +341,8 @@ fn cycles(
         for i in 0..s.layer.len() {
             let q = usize::from(s.layer[i]);
             let p = usize::from(s.parent[q]);
-            let bit = closing.iter().position(|&c| c == q).map_or(0, |k| 1u8 << k);
+            let k = s.closing_index[q];
+            let bit = if k == NOT_CLOSING { 0 } else { 1u8 << k };
             let on_path = s.closing_on_path[p] | bit;
             let (next, parent, paths, met) = (
                 &mut s.next,

@@ -11,12 +11,15 @@
 mod best;
 mod cycles;
 mod forcing;
+mod memo;
 mod multiple;
 mod node;
 mod plus;
 mod propagate;
 mod rating;
+mod reads;
 mod simpler;
+mod unit_places;
 
 pub(crate) use plus::PlusRules;
 pub(crate) use simpler::{NoSimplerRules, SimplerRules};

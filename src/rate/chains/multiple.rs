@@ -14,6 +14,7 @@
 //! grid and shared by the cell and region comparisons.
 
 use super::best::Best;
+use super::memo::Memo;
 use super::node;
 use super::propagate::{box_row_column, Mode, Outcome, Propagation};
 use super::rating::HintKey;
@@ -90,20 +91,18 @@ impl Kind {
     }
 }
 
-/// Reusable working memory: two propagations and the cache of outcomes
-/// from each candidate assumed on.
+/// Reusable working memory: two propagations and the outcomes kept
+/// per propagation mode.
 pub(super) struct Scratch {
-    /// Propagation from a candidate assumed on.
+    /// Propagation whose outcomes are kept.
     on: Box<Propagation>,
-    /// Propagation from a candidate assumed off.
+    /// Propagation from a candidate assumed off, when its outcome is not
+    /// kept (simpler rules).
     off: Box<Propagation>,
-    /// Outcomes kept for this grid (boxed, swapped with the propagation's).
-    cache: Vec<Box<Outcome>>,
-    /// For each candidate, its outcome's index in `cache` (`u32::MAX`:
-    /// not computed yet).
-    index: Vec<u32>,
-    /// How many of `cache` hold this grid's outcomes.
-    used: usize,
+    /// Outcomes kept: Nishio, static, dynamic, and with simpler rules.
+    memos: [Memo; 4],
+    /// The memo of the current search.
+    current: usize,
 }
 
 impl Scratch {
@@ -112,33 +111,41 @@ impl Scratch {
         Scratch {
             on: Propagation::new(),
             off: Propagation::new(),
-            cache: Vec::new(),
-            index: vec![u32::MAX; node::CANDIDATES],
-            used: 0,
+            memos: [
+                Memo::new(true),
+                Memo::new(true),
+                Memo::new(true),
+                Memo::new(false),
+            ],
+            current: 0,
         }
     }
 
-    /// The outcome of assuming `on` (an "on" potential), computed once.
+    /// The outcome of assuming `root`, computed once per grid (see
+    /// [`Memo::outcome`]): its place in [`Scratch::cache`].
     fn outcome(
         &mut self,
-        cands: &Cands,
-        on: usize,
+        root: usize,
         mode: Mode,
         rules: &mut dyn SimplerRules,
         budget: &mut Budget,
     ) -> Result<usize, OutOfBudget> {
-        if self.index[on] != u32::MAX {
-            return Ok(self.index[on] as usize);
-        }
-        self.on.run(cands, on, mode, rules, budget)?;
-        if self.used == self.cache.len() {
-            self.cache.push(self.on.out.clone());
-        } else {
-            std::mem::swap(&mut self.cache[self.used], &mut self.on.out);
-        }
-        self.index[on] = self.used as u32;
-        self.used += 1;
-        Ok(self.used - 1)
+        self.memos[self.current].outcome(&mut self.on, root, mode, rules, budget)
+    }
+
+    /// The outcomes of the current search.
+    fn cache(&self) -> &[Box<Outcome>] {
+        &self.memos[self.current].cache
+    }
+}
+
+/// The memo of a kind's propagations (see [`Scratch::memos`]).
+fn memo_of(kind: Kind) -> usize {
+    match (kind.mode.simpler, kind.mode.dynamic, kind.nishio) {
+        (true, _, _) => 3,
+        (false, false, _) => 1,
+        (false, true, true) => 0,
+        (false, true, false) => 2,
     }
 }
 
@@ -153,8 +160,10 @@ pub(super) fn search(
     budget: &mut Budget,
 ) -> Result<(), OutOfBudget> {
     let kind = Kind::of(level);
-    s.index.iter_mut().for_each(|i| *i = u32::MAX);
-    s.used = 0;
+    s.current = memo_of(kind);
+    s.memos[s.current].begin(cands);
+    s.on.prepare(cands);
+    s.off.prepare(cands);
     let min = if kind.mode.dynamic { 2 } else { 3 };
     for cell in cands.empty().iter() {
         let here = cands.candidates(cell);
@@ -162,7 +171,7 @@ pub(super) fn search(
             continue;
         }
         for digit in digits(here) {
-            let at = s.outcome(cands, node::on(cell, digit), kind.mode, rules, budget)?;
+            let at = s.outcome(node::on(cell, digit), kind.mode, rules, budget)?;
             if kind.mode.dynamic {
                 binary(cands, cell, digit, at, kind, rules, best, s, budget)?;
             }
@@ -174,10 +183,11 @@ pub(super) fn search(
             let mut outcomes = [0usize; 9];
             let mut n = 0;
             for digit in digits(here) {
-                outcomes[n] = s.index[node::on(cell, digit)] as usize;
+                // Computed above: no work spent again.
+                outcomes[n] = s.outcome(node::on(cell, digit), kind.mode, rules, budget)?;
                 n += 1;
             }
-            offer_common(cands, &s.cache, &outcomes[..n], 5, kind.cell, kind, best);
+            offer_common(cands, s.cache(), &outcomes[..n], 5, kind.cell, kind, best);
         }
     }
     Ok(())
@@ -208,7 +218,7 @@ fn binary(
     s: &mut Scratch,
     budget: &mut Budget,
 ) -> Result<(), OutOfBudget> {
-    if let Some((a, b)) = s.cache[at].contradiction {
+    if let Some((a, b)) = s.cache()[at].contradiction {
         let key = HintKey::new(kind.base, a + b, 7);
         if best.wants(&key) {
             let mut step = Step::removing(kind.binary, key.tenths());
@@ -216,9 +226,18 @@ fn binary(
             best.offer(key, step);
         }
     }
-    s.off
-        .run(cands, node::off(cell, digit), kind.mode, rules, budget)?;
-    if let Some((a, b)) = s.off.out.contradiction {
+    let root = node::off(cell, digit);
+    let kept = if kind.mode.simpler {
+        s.off.run(cands, root, kind.mode, rules, budget)?;
+        None
+    } else {
+        Some(s.outcome(root, kind.mode, rules, budget)?)
+    };
+    let from_off: &Outcome = match kept {
+        Some(i) => &s.cache()[i],
+        None => &s.off.out,
+    };
+    if let Some((a, b)) = from_off.contradiction {
         let key = HintKey::new(kind.base, a + b, 7);
         if best.wants(&key) {
             best.offer(key, Step::place(kind.binary, key.tenths(), cell, digit));
@@ -227,7 +246,7 @@ fn binary(
     if kind.nishio || ones(cands.candidates(cell)) < 3 {
         return Ok(());
     }
-    let (from_on, from_off) = (&s.cache[at], &s.off.out);
+    let from_on = &s.cache()[at];
     for p in from_on.ons().chain(from_on.offs()) {
         if from_off.holds(p) {
             let complexity = u32::from(from_on.complexity[p]) + u32::from(from_off.complexity[p]);
@@ -263,10 +282,10 @@ fn regions(
         let mut outcomes = [0usize; 9];
         let mut n = 0;
         for x in places.iter() {
-            outcomes[n] = s.outcome(cands, node::on(x, digit), kind.mode, rules, budget)?;
+            outcomes[n] = s.outcome(node::on(x, digit), kind.mode, rules, budget)?;
             n += 1;
         }
-        offer_common(cands, &s.cache, &outcomes[..n], 6, kind.region, kind, best);
+        offer_common(cands, s.cache(), &outcomes[..n], 6, kind.region, kind, best);
     }
     Ok(())
 }

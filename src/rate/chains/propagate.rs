@@ -12,10 +12,12 @@
 //! potentials among itself and its ancestors.
 
 use super::node::{self, CANDIDATES, NODES};
+use super::reads::Reads;
 use super::simpler::SimplerRules;
+use super::unit_places::{unit_cell, UnitPlaces, BOX_ROW_COLUMN};
 use crate::rate::budget::{Budget, OutOfBudget};
 use crate::rate::cands::{ones, Cands};
-use crate::rate::cells::{CellSet, CELL_UNITS, UNIT_SETS};
+use crate::rate::cells::{CellSet, CELL_UNITS};
 
 /// Words of an ancestor set (one bit per discovered potential).
 const WORDS: usize = NODES.div_ceil(64);
@@ -57,6 +59,11 @@ pub(super) struct Outcome {
     /// The complexities of the two potentials that clash, when the
     /// propagation stopped on a contradiction (on, then off).
     pub(super) contradiction: Option<(u32, u32)>,
+    /// What the propagation read of its grid (see [`Reads`]; not kept
+    /// with simpler rules, which read the whole grid).
+    pub(super) reads: Reads,
+    /// The work units it spent.
+    pub(super) spent: u64,
 }
 
 impl Outcome {
@@ -86,8 +93,12 @@ pub(super) struct Propagation {
     pub(super) out: Box<Outcome>,
     /// The working grid (reduced as it goes, for dynamic chains).
     grid: Cands,
-    /// The grid the run started from.
+    /// The working grid's places per unit (reduced with it).
+    units: UnitPlaces,
+    /// The grid the runs start from (see [`Propagation::prepare`]).
     source: Cands,
+    /// The source grid's places per unit.
+    source_units: UnitPlaces,
     /// The discovery slot of each potential found.
     slot_of: [u16; NODES],
     /// For an "off" slot found from an "on" one: that slot.
@@ -114,9 +125,13 @@ impl Propagation {
                 off_len: 0,
                 complexity: [0; NODES],
                 contradiction: None,
+                reads: Reads::NONE,
+                spent: 0,
             }),
             grid: Cands::new(&crate::grid::Grid::empty()),
+            units: UnitPlaces::EMPTY,
             source: Cands::new(&crate::grid::Grid::empty()),
+            source_units: UnitPlaces::EMPTY,
             slot_of: [0; NODES],
             parent_slot: [0; NODES],
             own_set: [false; NODES],
@@ -125,8 +140,15 @@ impl Propagation {
         })
     }
 
-    /// Propagates the assumption `root` in `cands`; the outcome is in
-    /// `self.out`.
+    /// Sets the grid that the next runs start from (worked out once per
+    /// grid rather than once per run).
+    pub(super) fn prepare(&mut self, cands: &Cands) {
+        self.source = *cands;
+        self.source_units = UnitPlaces::of(cands);
+    }
+
+    /// Propagates the assumption `root` in the prepared grid (`cands`,
+    /// given again to check it); the outcome is in `self.out`.
     pub(super) fn run(
         &mut self,
         cands: &Cands,
@@ -135,37 +157,49 @@ impl Propagation {
         rules: &mut dyn SimplerRules,
         budget: &mut Budget,
     ) -> Result<(), OutOfBudget> {
-        self.grid = *cands;
-        self.source = *cands;
+        debug_assert!(self.source == *cands, "run on the prepared grid");
+        self.grid = self.source;
+        self.units = self.source_units;
         self.out.on = [CellSet::EMPTY; 9];
         self.out.off = [CellSet::EMPTY; 9];
         self.out.found = [0; WORDS];
         self.out.on_len = 0;
         self.out.off_len = 0;
         self.out.contradiction = None;
+        self.out.reads = Reads::NONE;
         self.slots = 0;
         self.add(root, None, mode);
         let (mut on_head, mut off_head) = (0, 0);
+        let mut spent = 0;
         loop {
             budget.spend(1)?;
-            let stop = if on_head < self.out.on_len {
-                let p = usize::from(self.out.on_order[on_head]);
+            spent += 1;
+            let p = if on_head < self.out.on_len {
                 on_head += 1;
-                self.expand_on(p, mode)
+                usize::from(self.out.on_order[on_head - 1])
             } else if off_head < self.out.off_len {
-                let p = usize::from(self.out.off_order[off_head]);
                 off_head += 1;
-                self.expand_off(p, mode)
+                usize::from(self.out.off_order[off_head - 1])
             } else {
                 break;
             };
+            let (c, digit) = (node::cell(p), node::digit(p));
+            let d0 = usize::from(digit - 1);
+            self.out.reads.read(c, d0, mode.cell_links);
+            let stop = if node::is_on(p) {
+                self.expand_on(p, mode)
+            } else {
+                self.expand_off(p, mode)
+            };
             if stop {
+                self.out.spent = spent;
                 return Ok(());
             }
             if mode.simpler && on_head == self.out.on_len && off_head == self.out.off_len {
                 self.ask_simpler_rules(rules);
             }
         }
+        self.out.spent = spent;
         Ok(())
     }
 
@@ -242,15 +276,19 @@ impl Propagation {
             while others != 0 {
                 let w = others.trailing_zeros() as u8 + 1;
                 others &= others - 1;
-                if self.found_off(node::off(c, w), p) {
+                if self.found_off((c, w), p) {
                     return true;
                 }
             }
         }
-        let places = self.grid.digit_cells(digit).minus(CellSet::single(c));
-        for unit in box_row_column(c) {
-            for x in places.and(UNIT_SETS[unit]).iter() {
-                if self.found_off(node::off(x, digit), p) {
+        let d0 = usize::from(digit - 1);
+        for (unit, pos) in BOX_ROW_COLUMN[c] {
+            let unit = usize::from(unit);
+            let mut places = self.units.get(d0, unit) & !(1 << pos);
+            while places != 0 {
+                let x = unit_cell(unit, places.trailing_zeros());
+                places &= places - 1;
+                if self.found_off((x, digit), p) {
                     return true;
                 }
             }
@@ -261,7 +299,8 @@ impl Propagation {
     /// Handles "off" potential `q` found from "on" potential `p`: a
     /// contradiction if its candidate is on, else recorded once.
     #[inline(always)]
-    fn found_off(&mut self, q: usize, p: usize) -> bool {
+    fn found_off(&mut self, (cell, digit): (usize, u8), p: usize) -> bool {
+        let q = node::off(cell, digit);
         let on = node::conjugate(q);
         if self.out.holds(on) {
             let q_complexity = u32::from(self.out.complexity[p]) + 1;
@@ -269,10 +308,27 @@ impl Propagation {
             return true;
         }
         if !self.out.holds(q) {
-            // With a parent, the mode plays no part in recording it.
-            self.add(q, Some(p), Mode::STATIC);
+            self.add_off((cell, digit), p);
         }
         false
+    }
+
+    /// Records "off" potential `digit` (1..=9) in `cell` as found from
+    /// "on" potential `p`: what [`Propagation::add`] does with a parent,
+    /// inlined into the most frequent caller.
+    #[inline(always)]
+    fn add_off(&mut self, (cell, digit): (usize, u8), p: usize) {
+        let q = node::off(cell, digit);
+        let slot = self.slots;
+        self.slots += 1;
+        self.slot_of[q] = slot as u16;
+        self.out.found[q / 64] |= 1 << (q % 64);
+        self.out.off[usize::from(digit - 1)].insert(cell);
+        self.out.off_order[self.out.off_len] = q as u16;
+        self.out.off_len += 1;
+        self.out.complexity[q] = self.out.complexity[p] + 1;
+        self.own_set[slot] = false;
+        self.parent_slot[slot] = self.slot_of[p];
     }
 
     /// Expands "off" potential `p`: the last candidate of its cell (with
@@ -292,19 +348,21 @@ impl Propagation {
                 n += 1;
             }
         }
-        for unit in box_row_column(c) {
-            let places = self.grid.digit_cells(digit).and(UNIT_SETS[unit]);
-            if places.is_pair() {
-                let other = places
-                    .minus(CellSet::single(c))
-                    .first()
-                    .expect("two places");
+        let d0 = usize::from(digit - 1);
+        for (unit, pos) in BOX_ROW_COLUMN[c] {
+            let unit = usize::from(unit);
+            let places = self.units.get(d0, unit);
+            if ones(places) == 2 {
+                let rest = places & !(1 << pos);
+                // The lower of the two when `c` is not among them.
+                let other = unit_cell(unit, rest.trailing_zeros());
                 found[n] = (node::on(other, digit), Hidden::Unit(unit, digit));
                 n += 1;
             }
         }
         if mode.dynamic {
             self.grid.eliminate(c, digit);
+            self.units.remove(c, d0);
         }
         for &(q, hidden) in &found[..n] {
             let off = node::conjugate(q);
@@ -350,12 +408,11 @@ impl Propagation {
                 }
             }
             Hidden::Unit(unit, digit) => {
-                let gone = self
-                    .source
-                    .digit_cells(digit)
-                    .minus(self.grid.digit_cells(digit))
-                    .and(UNIT_SETS[unit]);
-                for x in gone.iter() {
+                let d0 = usize::from(digit - 1);
+                let mut gone = self.source_units.get(d0, unit) & !self.units.get(d0, unit);
+                while gone != 0 {
+                    let x = unit_cell(unit, gone.trailing_zeros());
+                    gone &= gone - 1;
                     self.gather(node::off(x, digit), acc);
                 }
             }
