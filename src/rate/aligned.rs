@@ -165,10 +165,20 @@ pub(crate) fn aligned_pair(
     cands: &Cands,
     budget: &mut Budget,
 ) -> Result<Option<Step>, OutOfBudget> {
+    remembering(cands, 0, |changed| pairs(cands, changed, budget))
+}
+
+/// Runs `scan` with the cells changed since the scan remembered in slot
+/// `slot` of `MEMORY` (0: pairs, 1: triplets), and remembers this grid
+/// when it finds nothing.
+fn remembering(
+    cands: &Cands,
+    slot: usize,
+    scan: impl FnOnce(CellSet) -> Result<Option<Step>, OutOfBudget>,
+) -> Result<Option<Step>, OutOfBudget> {
     MEMORY.with(|memory| {
-        let memory = &mut memory.borrow_mut()[0];
-        let changed = memory.changed(cands);
-        let found = pairs(cands, changed, budget)?;
+        let memory = &mut memory.borrow_mut()[slot];
+        let found = scan(memory.changed(cands))?;
         if found.is_none() {
             memory.remember(cands);
         }
@@ -209,15 +219,7 @@ pub(crate) fn aligned_triplet(
     cands: &Cands,
     budget: &mut Budget,
 ) -> Result<Option<Step>, OutOfBudget> {
-    MEMORY.with(|memory| {
-        let memory = &mut memory.borrow_mut()[1];
-        let changed = memory.changed(cands);
-        let found = triplets(cands, changed, budget)?;
-        if found.is_none() {
-            memory.remember(cands);
-        }
-        Ok(found)
-    })
+    remembering(cands, 1, |changed| triplets(cands, changed, budget))
 }
 
 /// [`aligned_triplet`]'s scan, skipping the triplets that `changed` shows
