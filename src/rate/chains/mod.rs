@@ -12,12 +12,14 @@ mod best;
 mod cycles;
 mod forcing;
 mod multiple;
+mod nested;
 mod node;
 mod plus;
 mod propagate;
 mod rating;
 mod simpler;
 
+pub(crate) use nested::find as find_nested;
 pub(crate) use plus::PlusRules;
 pub(crate) use simpler::{NoSimplerRules, SimplerRules};
 

@@ -1,0 +1,42 @@
+//! The nested levels against serate's steps: the fixture lines of
+//! `chains.txt` (or the file named by `BATCHDOKU_CHAIN_STEPS`) whose
+//! producer is a nested level, each step's rating, complexity and result.
+
+use super::*;
+use crate::rate::chains::tests::{parse_fixture_line, result_of};
+
+#[test]
+fn nested_steps_agree_with_serate() {
+    let path = std::env::var("BATCHDOKU_CHAIN_STEPS").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/rate/chains.txt"
+        )
+        .to_string()
+    });
+    let text = std::fs::read_to_string(path).unwrap();
+    let (mut steps, mut same) = (0, 0);
+    for line in text.lines().filter(|l| l.starts_with("nested")) {
+        let f = parse_fixture_line(line);
+        let fields: Vec<&str> = line.split('\t').collect();
+        let complexity: u32 = fields[4].parse().unwrap();
+        let super::super::ChainLevel::Nested(depth) = f.level else {
+            unreachable!()
+        };
+        let started = std::time::Instant::now();
+        let key = first_key(&f.cands, depth);
+        let step = find(&f.cands, depth, &mut Budget::new(u64::MAX)).unwrap();
+        steps += 1;
+        let got = step.as_ref().map(result_of);
+        let ok = key == Some((f.rating, complexity)) && got.as_ref() == Some(&f.result);
+        same += u32::from(ok);
+        eprintln!(
+            "{} nested{depth}: got {key:?} {got:?}, want ({}, {complexity}) {:?} [{:.1?}]",
+            if ok { "same" } else { "DIFF" },
+            f.rating,
+            f.result,
+            started.elapsed() / 2
+        );
+    }
+    eprintln!("nested steps: {same} of {steps} the same");
+}
