@@ -204,7 +204,11 @@ impl Arena {
             if !node::is_on(n) {
                 continue;
             }
-            let cause = if p.cause == Cause::Root { root } else { p.cause };
+            let cause = if p.cause == Cause::Root {
+                root
+            } else {
+                p.cause
+            };
             let (cell, digit) = (node::cell(n), node::digit(n));
             match cause {
                 Cause::Cell => {

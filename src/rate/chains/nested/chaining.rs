@@ -227,9 +227,7 @@ pub(super) fn do_chaining(
         if lists.pending_on.is_empty() && lists.pending_off.is_empty() && rules.level > 0 {
             let before = out.off.len();
             rules.advanced(&work, &source, arena, out, budget)?;
-            lists
-                .pending_off
-                .extend(out.off[before..].iter().copied());
+            lists.pending_off.extend(out.off[before..].iter().copied());
         }
     }
     Ok(None)

@@ -313,6 +313,13 @@ struct Searcher {
     rules: Rules,
     /// The hints found by the last search.
     hints: Hints,
+    /// For each candidate, the outcome slot of its propagation "on" in
+    /// this search (`u32::MAX`: not yet).
+    slot_of: Vec<u32>,
+    /// The clash of each outcome slot's propagation.
+    absurd: Vec<Option<(u32, u32)>>,
+    /// Outcome slots in use.
+    used: usize,
 }
 
 impl Searcher {
@@ -329,6 +336,9 @@ impl Searcher {
             lists: Lists::new(),
             rules: Rules::new(level),
             hints: Hints::new(),
+            slot_of: Vec::new(),
+            absurd: Vec::new(),
+            used: 0,
         }
     }
 
@@ -395,7 +405,14 @@ impl Searcher {
         if let Some(source) = source {
             let mut h: u64 = 0xcbf2_9ce4_8422_2325;
             for &t in shape.targets {
-                arena.rule_parents(t, shape.root, source, grid, &mut hints.parents_all, p0 as usize);
+                arena.rule_parents(
+                    t,
+                    shape.root,
+                    source,
+                    grid,
+                    &mut hints.parents_all,
+                    p0 as usize,
+                );
                 arena.chain(t);
                 h = (h ^ 0xffff).wrapping_mul(0x0100_0000_01b3);
                 for &id in &arena.walk {

@@ -13,10 +13,10 @@ use crate::rate::budget::{Budget, OutOfBudget};
 use crate::rate::cands::{ones, Cands};
 use crate::rate::cells::UNIT_SETS;
 
-/// The outcome slot of the propagation from a candidate assumed off.
-const OFF: usize = 9;
-/// The first outcome slot of the region places' propagations.
-const REGION: usize = 10;
+/// The outcome slot of the propagation from a candidate assumed off (the
+/// others hold propagations from candidates assumed on, each computed
+/// once per search and shared by the binary, region and cell chains).
+const OFF: usize = 0;
 
 /// Finds every hint of the producer (see the module doc) into `s.hints`.
 pub(super) fn search(
@@ -26,9 +26,13 @@ pub(super) fn search(
     source: Option<&Cands>,
     budget: &mut Budget,
 ) -> Result<(), OutOfBudget> {
-    while s.outs.len() < REGION + 9 {
+    if s.outs.is_empty() {
         s.outs.push(Outcome::new());
     }
+    s.arena.clear();
+    s.used = 1;
+    s.slot_of.clear();
+    s.slot_of.resize(node::CANDIDATES, u32::MAX);
     let base = s.producer.base();
     let mode = Mode { dynamic };
     let mut removals = Vec::with_capacity(9);
@@ -39,15 +43,15 @@ pub(super) fn search(
         if !(card > 2 || (card > 1 && dynamic)) {
             continue;
         }
-        s.arena.clear();
         let mut first = None;
+        let mut cell_slots = [0usize; 9];
         for digit in 1..=9u8 {
             if here >> (digit - 1) & 1 == 0 {
                 continue;
             }
-            let k = usize::from(digit - 1);
+            let (k, absurd) = run_on(s, grid, mode, node::on(cell, digit), budget)?;
             first.get_or_insert(k);
-            let absurd = run(s, grid, mode, k, node::on(cell, digit), budget)?;
+            cell_slots[usize::from(digit - 1)] = k;
             if let (true, Some((a, b))) = (dynamic, absurd) {
                 removals.clear();
                 removals.push((cell as u8, digit));
@@ -55,7 +59,11 @@ pub(super) fn search(
                 let shape = binary(&t, base, 7, None);
                 s.offer(&shape, &removals, grid, source);
             }
-            let absurd = run(s, grid, mode, OFF, node::off(cell, digit), budget)?;
+            let absurd = if dynamic {
+                run(s, grid, mode, OFF, node::off(cell, digit), budget)?
+            } else {
+                None
+            };
             if let (true, Some((a, b))) = (dynamic, absurd) {
                 others(grid, cell, digit, &mut removals);
                 let t = [a, b];
@@ -93,29 +101,42 @@ pub(super) fn search(
                 }
                 let mut slots = [0usize; 9];
                 let mut n = 0;
-                for (i, x) in places.iter().enumerate() {
-                    slots[n] = if x == cell {
-                        k
-                    } else {
-                        run(s, grid, mode, REGION + i, node::on(x, digit), budget)?;
-                        REGION + i
-                    };
+                for x in places.iter() {
+                    slots[n] = run_on(s, grid, mode, node::on(x, digit), budget)?.0;
                     n += 1;
                 }
                 let root = Cause::Unit(unit as u8);
-                common(s, grid, source, k, &slots[..n], (base, 6, root), &mut targets, &mut removals);
+                common(
+                    s,
+                    grid,
+                    source,
+                    k,
+                    &slots[..n],
+                    (base, 6, root),
+                    &mut targets,
+                    &mut removals,
+                );
             }
         }
         let mut slots = [0usize; 9];
         let mut n = 0;
         for digit in 1..=9u8 {
             if here >> (digit - 1) & 1 != 0 {
-                slots[n] = usize::from(digit - 1);
+                slots[n] = cell_slots[usize::from(digit - 1)];
                 n += 1;
             }
         }
         if let Some(k) = first {
-            common(s, grid, source, k, &slots[..n], (base, 5, Cause::Cell), &mut targets, &mut removals);
+            common(
+                s,
+                grid,
+                source,
+                k,
+                &slots[..n],
+                (base, 5, Cause::Cell),
+                &mut targets,
+                &mut removals,
+            );
         }
     }
     Ok(())
@@ -194,6 +215,35 @@ fn common(
     }
 }
 
+/// The outcome slot of the propagation from "on" potential `root` and
+/// its clash, computed once per search.
+fn run_on(
+    s: &mut Searcher,
+    grid: &Cands,
+    mode: Mode,
+    root: usize,
+    budget: &mut Budget,
+) -> Result<(usize, Option<(u32, u32)>), OutOfBudget> {
+    let known = s.slot_of[root];
+    if known != u32::MAX {
+        let slot = known as usize;
+        return Ok((slot, s.absurd[slot]));
+    }
+    let slot = s.used;
+    s.used += 1;
+    if s.outs.len() <= slot {
+        s.outs.push(Outcome::new());
+        s.absurd.push(None);
+    }
+    while s.absurd.len() <= slot {
+        s.absurd.push(None);
+    }
+    let absurd = run(s, grid, mode, slot, root, budget)?;
+    s.absurd[slot] = absurd;
+    s.slot_of[root] = slot as u32;
+    Ok((slot, absurd))
+}
+
 /// Propagates `root` into outcome `slot`; the clash, if any.
 fn run(
     s: &mut Searcher,
@@ -207,5 +257,13 @@ fn run(
     out.clear();
     let id = s.arena.push(root, Cause::Root, &[]);
     out.add(root, id);
-    do_chaining(grid, mode, &mut s.arena, out, &mut s.lists, &mut s.rules, budget)
+    do_chaining(
+        grid,
+        mode,
+        &mut s.arena,
+        out,
+        &mut s.lists,
+        &mut s.rules,
+        budget,
+    )
 }
