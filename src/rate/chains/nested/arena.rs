@@ -240,3 +240,58 @@ fn add_once(out: &mut Vec<u16>, from: usize, node: usize) {
         out.push(node as u16);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_line;
+
+    #[test]
+    fn chains_count_each_node_once_and_walk_breadth_first() {
+        let mut a = Arena::new();
+        let root = a.push(node::on(0, 1), Cause::Root, &[]);
+        let x = a.push(node::off(1, 1), Cause::Unit(0), &[root]);
+        let y = a.push(node::off(0, 2), Cause::Cell, &[root]);
+        // A second potential of the root's node: counted once.
+        let again = a.push(node::on(0, 1), Cause::Cell, &[x]);
+        let t = a.push(node::on(2, 2), Cause::Unit(0), &[y, again]);
+        assert_eq!(a.ancestor_count(t), 4);
+        let order: Vec<usize> = a.walk.iter().map(|&id| a.node(id)).collect();
+        assert_eq!(
+            order,
+            vec![
+                node::on(2, 2),
+                node::off(0, 2),
+                node::on(0, 1),
+                node::off(1, 1)
+            ]
+        );
+        assert!(a.is_parent(t, node::off(0, 2)));
+        assert!(!a.is_parent(t, node::off(1, 1)));
+    }
+
+    #[test]
+    fn rule_parents_are_the_removed_candidates_behind_on_links() {
+        let source = Cands::new(&parse_line(&[b'.'; 81]).unwrap());
+        let mut current = source;
+        current.eliminate(2, 5);
+        current.eliminate(9, 7);
+        current.eliminate(40, 7);
+        let mut a = Arena::new();
+        let root = a.push(node::on(0, 7), Cause::Root, &[]);
+        let off = a.push(node::off(1, 7), Cause::Unit(18), &[root]);
+        // Cell link at cell 2 (lost 5); unit link in box 0 (lost 7 at 9).
+        let on_cell = a.push(node::on(2, 3), Cause::Cell, &[off]);
+        let on_unit = a.push(node::on(10, 7), Cause::Unit(18), &[on_cell]);
+        let mut out = vec![99];
+        a.rule_parents(on_unit, Cause::Root, &source, &current, &mut out, 1);
+        assert_eq!(
+            out,
+            vec![99, node::off(9, 7) as u16, node::off(2, 5) as u16]
+        );
+        // A cell hint's assumption counts as a cell link: nothing lost at 0.
+        let mut out = Vec::new();
+        a.rule_parents(root, Cause::Cell, &source, &current, &mut out, 0);
+        assert!(out.is_empty());
+    }
+}

@@ -271,3 +271,37 @@ fn hidden_parents(
         Cause::Root | Cause::Advanced => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_line;
+
+    #[test]
+    fn links_come_in_sudoku_explainers_order_each_node_once() {
+        let mut grid = Cands::new(&parse_line(&[b'.'; 81]).unwrap());
+        let mut out = Vec::new();
+        on_to_off(&grid, node::on(0, 1), true, &mut out);
+        // Eight other digits, then box 0 (8 cells), row 0 and column 0
+        // outside the box (6 each).
+        assert_eq!(out.len(), 8 + 8 + 6 + 6);
+        assert_eq!(out[0], (node::off(0, 2) as u16, Cause::Cell));
+        assert_eq!(out[8], (node::off(1, 1) as u16, Cause::Unit(18)));
+        assert_eq!(out[16], (node::off(3, 1) as u16, Cause::Unit(0)));
+        assert_eq!(out[22], (node::off(27, 1) as u16, Cause::Unit(9)));
+        // 1 in row 0 only at cells 0 and 1 (so also box 0's only two):
+        // the box link comes first, the row's is the same node.
+        for c in (2..9).chain(9..12).chain(18..21) {
+            grid.eliminate(c, 1);
+        }
+        grid.keep_only(0, &[1, 2]);
+        off_to_on(&grid, node::off(0, 1), true, true, &mut out);
+        assert_eq!(
+            out,
+            vec![
+                (node::on(0, 2) as u16, Cause::Cell),
+                (node::on(1, 1) as u16, Cause::Unit(18)),
+            ]
+        );
+    }
+}

@@ -40,3 +40,23 @@ fn nested_steps_agree_with_serate() {
     }
     eprintln!("nested steps: {same} of {steps} the same");
 }
+
+#[test]
+fn each_level_uses_serates_chain_producers() {
+    // serate 1.2.1.3's getAdvancedPotentials (its bytecode).
+    let names = |level| {
+        Rules::producer_list(level)
+            .iter()
+            .map(|p| format!("{p:?}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(names(1), "");
+    assert_eq!(names(2), "Unary");
+    assert_eq!(names(3), "Unary Multiple { dynamic: false, level: 0 }");
+    assert_eq!(names(4), "Multiple { dynamic: true, level: 0 }");
+    assert_eq!(
+        names(5),
+        "Multiple { dynamic: true, level: 0 } Multiple { dynamic: true, level: 2 }"
+    );
+}

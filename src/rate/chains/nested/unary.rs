@@ -67,8 +67,7 @@ pub(super) fn search(
                     (false, true) => (6.5, 3),
                     _ => (6.5, 2),
                 };
-                for i in 0..cycles.len() {
-                    let dst_on = cycles[i];
+                for &dst_on in &cycles {
                     let dst_off = reversed(s, dst_on);
                     cycle_removals(s, grid, dst_on, &mut removals);
                     let t = [dst_on, dst_off];
@@ -83,8 +82,7 @@ pub(super) fn search(
                     s.offer(&shape, &removals, grid, source);
                 }
                 let (base, sort_key) = if y { (7.0, 4) } else { (6.6, 2) };
-                for i in 0..chains.len() {
-                    let t = chains[i];
+                for &t in &chains {
                     let n = s.arena.node(t);
                     let place = if node::is_on(n) {
                         others(grid, cell, digit, &mut removals);
@@ -191,8 +189,9 @@ fn do_forcing(
     off_set.clear();
     let id = arena.push(root, Cause::Root, &[]);
     let target = node::conjugate(root);
-    let mut pending_on = Vec::new();
-    let mut pending_off = Vec::new();
+    let (pending_on, pending_off) = (&mut w.now, &mut w.next);
+    pending_on.clear();
+    pending_off.clear();
     if node::is_on(root) {
         on_set.add(root, id);
         pending_on.push(id);
@@ -200,10 +199,8 @@ fn do_forcing(
         off_set.add(root, id);
         pending_off.push(id);
     }
-    let _ = &w.now;
     while !pending_on.is_empty() || !pending_off.is_empty() {
-        for i in 0..pending_on.len() {
-            let p = pending_on[i];
+        for &p in pending_on.iter() {
             budget.spend(1)?;
             on_to_off(grid, arena.node(p), y, &mut w.found);
             for &(n, cause) in &w.found {
@@ -218,8 +215,7 @@ fn do_forcing(
             }
         }
         pending_on.clear();
-        for i in 0..pending_off.len() {
-            let p = pending_off[i];
+        for &p in pending_off.iter() {
             budget.spend(1)?;
             off_to_on(grid, arena.node(p), y, true, &mut w.found);
             for &(n, cause) in &w.found {
