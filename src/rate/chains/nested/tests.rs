@@ -5,7 +5,11 @@
 use super::*;
 use crate::rate::chains::tests::{parse_fixture_line, result_of};
 
+/// Also compares complexities (the chain tests compare ratings and
+/// results); slow, so run on demand: `cargo test --release --lib
+/// nested_steps -- --ignored --nocapture`.
 #[test]
+#[ignore]
 fn nested_steps_agree_with_serate() {
     let path = std::env::var("BATCHDOKU_CHAIN_STEPS").unwrap_or_else(|_| {
         concat!(
