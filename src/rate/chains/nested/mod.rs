@@ -180,6 +180,10 @@ struct Rules {
     level: u8,
     /// The chain producers used as rules, built when first needed.
     producers: Vec<Searcher>,
+    /// Scratch: one hint's parents' potential ids.
+    ids: Vec<u32>,
+    /// Scratch: the removal hashes of the hints taken so far.
+    removals: std::collections::HashSet<u64>,
 }
 
 impl Rules {
@@ -188,6 +192,8 @@ impl Rules {
         Rules {
             level,
             producers: Vec::new(),
+            ids: Vec::new(),
+            removals: std::collections::HashSet::new(),
         }
     }
 
@@ -242,8 +248,7 @@ impl Rules {
                 .map(Searcher::new)
                 .collect();
         }
-        let mut ids: Vec<u32> = Vec::new();
-        let mut removals: Vec<u64> = Vec::new();
+        let (ids, removals) = (&mut self.ids, &mut self.removals);
         for producer in &mut self.producers {
             producer.search(work, Some(source), budget)?;
             let hints = &producer.hints;
@@ -252,10 +257,9 @@ impl Rules {
                 // Sudoku Explainer keeps a producer's hints in a set
                 // equal on what they remove: a later equal one is dropped.
                 let key = removal_hash(hints.elims(h));
-                if removals.contains(&key) {
+                if !removals.insert(key) {
                     continue;
                 }
-                removals.push(key);
                 let parents = hints.parents(h);
                 if parents.is_empty() {
                     continue;
@@ -276,7 +280,7 @@ impl Rules {
                     if out.get(n).is_some() {
                         continue;
                     }
-                    let id = arena.push(n, Cause::Advanced, &ids);
+                    let id = arena.push(n, Cause::Advanced, ids);
                     arena.set_nested(id, nested);
                     out.add(n, id);
                 }

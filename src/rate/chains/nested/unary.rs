@@ -21,6 +21,8 @@ struct Walk {
     next: Vec<u32>,
     /// Links found from one potential.
     found: Vec<(u16, Cause)>,
+    /// A cycle's potentials, from its end back to its start.
+    path: Vec<u32>,
 }
 
 /// Finds every cycle and forcing chain hint into `s.hints`.
@@ -37,6 +39,7 @@ pub(super) fn search(
         now: Vec::new(),
         next: Vec::new(),
         found: Vec::new(),
+        path: Vec::new(),
     };
     let mut cycles = Vec::new();
     let mut chains = Vec::new();
@@ -68,7 +71,7 @@ pub(super) fn search(
                     _ => (6.5, 2),
                 };
                 for &dst_on in &cycles {
-                    let dst_off = reversed(s, dst_on);
+                    let dst_off = reversed(s, dst_on, &mut w.path);
                     cycle_removals(s, grid, dst_on, &mut removals);
                     let t = [dst_on, dst_off];
                     let shape = Shape {
@@ -156,8 +159,12 @@ fn do_cycles(
             off_to_on(grid, arena.node(p), y, x, &mut w.found);
             for &(n, cause) in &w.found {
                 let n = usize::from(n);
+                let closes = length >= 4 && n == start;
+                if !closes && on_set.get(n).is_some() {
+                    continue;
+                }
                 let id = arena.push(n, cause, &[p]);
-                if length >= 4 && n == start {
+                if closes {
                     cycles.push(id);
                 }
                 if on_set.add(n, id) {
@@ -205,11 +212,17 @@ fn do_forcing(
             on_to_off(grid, arena.node(p), y, &mut w.found);
             for &(n, cause) in &w.found {
                 let n = usize::from(n);
+                let found = n == target && !chains.iter().any(|&c| arena.node(c) == n);
+                let fresh = off_set.get(n).is_none() && !arena.is_parent(p, n);
+                if !found && !fresh {
+                    continue;
+                }
                 let id = arena.push(n, cause, &[p]);
-                if n == target && !chains.iter().any(|&c| arena.node(c) == n) {
+                if found {
                     chains.push(id);
                 }
-                if !arena.is_parent(p, n) && off_set.add(n, id) {
+                if fresh {
+                    off_set.add(n, id);
                     pending_off.push(id);
                 }
             }
@@ -220,8 +233,12 @@ fn do_forcing(
             off_to_on(grid, arena.node(p), y, true, &mut w.found);
             for &(n, cause) in &w.found {
                 let n = usize::from(n);
+                let found = n == target && !chains.iter().any(|&c| arena.node(c) == n);
+                if !found && on_set.get(n).is_some() {
+                    continue;
+                }
                 let id = arena.push(n, cause, &[p]);
-                if n == target && !chains.iter().any(|&c| arena.node(c) == n) {
+                if found {
                     chains.push(id);
                 }
                 if on_set.add(n, id) {
@@ -237,15 +254,15 @@ fn do_forcing(
 /// Sudoku Explainer's `getReversedCycle`: the cycle ending at `dst_on`
 /// walked backwards, each potential in the other state with its cause;
 /// the reversed root's id.
-fn reversed(s: &mut Searcher, dst_on: u32) -> u32 {
-    let mut path = Vec::new();
+fn reversed(s: &mut Searcher, dst_on: u32, path: &mut Vec<u32>) -> u32 {
+    path.clear();
     let mut at = Some(dst_on);
     while let Some(p) = at {
         path.push(p);
         at = s.arena.parents(p).first().copied();
     }
     let mut prev: Option<u32> = None;
-    for &p in &path {
+    for &p in path.iter() {
         let pot = *s.arena.pot(p);
         let n = node::conjugate(usize::from(pot.node));
         let parents: &[u32] = match &prev {
