@@ -38,6 +38,15 @@ use crate::rate::step::Step;
 use crate::rate::technique::Technique;
 use arena::{Arena, Cause, NestedChain};
 use chaining::{Lists, Outcome};
+use std::cell::RefCell;
+
+thread_local! {
+    /// Each nested level's producer with its working memory (its inner
+    /// producers' too), kept per thread so that a search allocates little
+    /// after the first.
+    static SEARCHERS: RefCell<[Option<Box<Searcher>>; 6]> =
+        const { RefCell::new([None, None, None, None, None, None]) };
+}
 
 /// The first hint of the nested level `depth` (2..=5) in `cands`, with
 /// Sudoku Explainer's rating.
@@ -46,12 +55,26 @@ pub(crate) fn find(
     depth: u8,
     budget: &mut Budget,
 ) -> Result<Option<Step>, OutOfBudget> {
-    let mut searcher = Searcher::new(Producer::Multiple {
-        dynamic: true,
-        level: depth,
-    });
-    searcher.search(cands, None, budget)?;
-    Ok(searcher.hints.list.first().map(|h| {
+    let depth = depth.min(5);
+    SEARCHERS.with(|cell| {
+        let mut taken = cell.borrow_mut()[usize::from(depth)].take();
+        let searcher = taken.get_or_insert_with(|| {
+            Box::new(Searcher::new(Producer::Multiple {
+                dynamic: true,
+                level: depth,
+            }))
+        });
+        let result = searcher
+            .search(cands, None, budget)
+            .map(|()| first_step(searcher));
+        cell.borrow_mut()[usize::from(depth)] = taken;
+        result
+    })
+}
+
+/// The step of a search's first hint.
+fn first_step(searcher: &Searcher) -> Option<Step> {
+    searcher.hints.list.first().map(|h| {
         let tenths = h.key.tenths();
         match h.place {
             Some((c, d)) => Step::place(Technique::NestedForcingChain, tenths, c.into(), d),
@@ -63,7 +86,7 @@ pub(crate) fn find(
                 step
             }
         }
-    }))
+    })
 }
 
 /// One of Sudoku Explainer's chain producers.
