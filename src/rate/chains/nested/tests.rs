@@ -1,6 +1,7 @@
 //! The nested levels against serate's steps: the fixture lines of
-//! `chains.txt` (or the file named by `BATCHDOKU_CHAIN_STEPS`) whose
-//! producer is a nested level, each step's rating, complexity and result.
+//! `nested_steps.txt` (every nested step of nine puzzles; or the file
+//! named by `BATCHDOKU_CHAIN_STEPS`) whose producer is a nested level,
+//! each step's rating, complexity and result.
 
 use super::*;
 use crate::rate::chains::tests::{parse_fixture_line, result_of};
@@ -14,7 +15,7 @@ fn nested_steps_agree_with_serate() {
     let path = std::env::var("BATCHDOKU_CHAIN_STEPS").unwrap_or_else(|_| {
         concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/rate/chains.txt"
+            "/tests/fixtures/rate/nested_steps.txt"
         )
         .to_string()
     });
@@ -43,6 +44,7 @@ fn nested_steps_agree_with_serate() {
         );
     }
     eprintln!("nested steps: {same} of {steps} the same");
+    assert_eq!(same, steps, "nested steps differ from serate's");
 }
 
 #[test]
