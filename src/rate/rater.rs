@@ -200,10 +200,7 @@ pub(crate) fn next_step(cands: &Cands, budget: &mut Budget) -> Result<Option<Ste
             Some(ChainLevel::DynamicPlus) => {
                 chains::find_with(cands, ChainLevel::DynamicPlus, &mut PlusRules, budget)?
             }
-            // Not built yet: without the lower chain levels as rules
-            // inside its chains, a nested level is the dynamic level again,
-            // which has just found nothing. The puzzle stops here (`limit`).
-            Some(ChainLevel::Nested(_)) => None,
+            Some(ChainLevel::Nested(depth)) => chains::find_nested(cands, depth, budget)?,
             Some(level) => chains::find(cands, level, budget)?,
             None => aligned_triplet(cands, budget)?,
         };

@@ -13,6 +13,7 @@ mod cycles;
 mod forcing;
 mod memo;
 mod multiple;
+mod nested;
 mod node;
 mod plus;
 mod propagate;
@@ -21,6 +22,7 @@ mod reads;
 mod simpler;
 mod unit_places;
 
+pub(crate) use nested::find as find_nested;
 pub(crate) use plus::PlusRules;
 pub(crate) use simpler::{NoSimplerRules, SimplerRules};
 
