@@ -38,6 +38,7 @@ mod unary;
 use super::plus::PlusRules;
 use super::rating::HintKey;
 use super::simpler::SimplerRules;
+use super::ChainLevel;
 use crate::rate::budget::{Budget, OutOfBudget};
 use crate::rate::cands::Cands;
 use crate::rate::cells::CellSet;
@@ -112,6 +113,23 @@ enum Producer {
 }
 
 impl Producer {
+    /// The flat producer ([`super::find`]) that finds a hint exactly when
+    /// this one does, if there is one (not for the nested levels).
+    fn flat_level(self) -> Option<ChainLevel> {
+        match self {
+            Producer::Unary => Some(ChainLevel::Cycles),
+            Producer::Multiple {
+                dynamic: false,
+                level: 0,
+            } => Some(ChainLevel::Multiple),
+            Producer::Multiple {
+                dynamic: true,
+                level: 0,
+            } => Some(ChainLevel::Dynamic),
+            Producer::Multiple { .. } => None,
+        }
+    }
+
     /// Sudoku Explainer's base difficulty of the multiple producers.
     fn base(self) -> f64 {
         match self {
@@ -280,6 +298,13 @@ impl Rules {
         }
         let (ids, removals) = (&mut self.ids, &mut self.removals);
         for producer in &mut self.producers {
+            // Most of these searches find nothing: the flat producer of the
+            // same level says so for a fraction of the literal search's work.
+            if let Some(level) = producer.producer.flat_level() {
+                if super::find(work, level, budget)?.is_none() {
+                    continue;
+                }
+            }
             producer.search(work, Some(source), budget)?;
             let hints = &producer.hints;
             removals.clear();
