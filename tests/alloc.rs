@@ -1,7 +1,8 @@
 //! The hot loop never allocates: a counting global allocator checks that,
 //! once a worker's solver and encoder exist, solving, counting, scoring,
-//! encoding rows and canonical forms perform zero heap allocations. (Its
-//! own test binary, because it replaces the global allocator.)
+//! rating, encoding rows and canonical forms perform zero heap
+//! allocations. (Its own test binary, because it replaces the global
+//! allocator.)
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use batchdoku::batch::{
-    fill_row, Column, EngineKind, Job, OutputFormat, Position, Row, RowEncoder, SolveJob,
+    fill_row, Column, EngineKind, Job, OutputFormat, Position, RateJob, Row, RowEncoder, SolveJob,
 };
 use batchdoku::{parse_line, Canonicalizer, Engine, Grid, Record, ScoreOptions, Solver, Weights};
 
@@ -162,4 +163,40 @@ fn solving_and_encoding_do_not_allocate() {
     assert_eq!(n_canon, 0, "{n_canon} heap allocations in canonical forms");
     assert!(out.len() < 1 << 20, "output buffer outgrew its capacity");
     assert_eq!(n, 0, "{n} heap allocations in the hot loop");
+
+    // Rating (`rate`): the ladder up to nested forcing chains (the last
+    // puzzle, ER 10.4, needs them) keeps its working memory per worker.
+    let rate = RateJob::default();
+    let mut rate_scratch = rate.scratch();
+    let mut rated: Vec<Grid> = puzzles.iter().skip(10).take(30).cloned().collect();
+    rated.push(
+        parse_line(
+            b"...4......5..8.2.6.....71..2...4....3......1...5.3.8.25...6.3.8..6....9...8......",
+        )
+        .unwrap(),
+    );
+    let mut rate_each = |i: usize, p: &Grid| {
+        let at = Position {
+            source: &source,
+            line: i as u64 + 1,
+            index: i as u64 + 1,
+        };
+        fill_row(&rate, &mut rate_scratch, Ok(p), &record, &at, &mut row);
+        row.ratings.map_or(0, |r| u32::from(r.er))
+    };
+    for (i, p) in rated.iter().enumerate() {
+        rate_each(i, p);
+    }
+    let mut ers = Vec::with_capacity(rated.len());
+    let n_rate = allocations_during(|| {
+        for (i, p) in rated.iter().enumerate() {
+            ers.push(rate_each(i, p));
+        }
+    });
+    assert_eq!(ers.last(), Some(&104), "the nested puzzle is rated 10.4");
+    assert!(
+        ers.iter().all(|&er| er > 0),
+        "every puzzle is rated: {ers:?}"
+    );
+    assert_eq!(n_rate, 0, "{n_rate} heap allocations in rating");
 }

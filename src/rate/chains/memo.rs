@@ -45,7 +45,8 @@ impl Memo {
             grid: Cands::new(&crate::grid::Grid::empty()),
             cache: Vec::new(),
             index: vec![u32::MAX; NODES],
-            free: Vec::new(),
+            // Never more free places than roots: no growth later.
+            free: Vec::with_capacity(NODES),
             kept: vec![false; NODES],
             used_in: vec![0; NODES],
             search: 0,

@@ -163,6 +163,9 @@ struct Hint {
     fingerprint: u64,
     /// The placement it makes, if an "on" hint.
     place: Option<(u8, u8)>,
+    /// Its place among the search's hints as found (the sort is stable
+    /// through it, without the buffer of a stable sort).
+    order: u32,
 }
 
 /// The hints of one search.
@@ -379,6 +382,11 @@ struct Searcher {
     absurd: Vec<Option<(u32, u32)>>,
     /// Outcome slots in use.
     used: usize,
+    /// The unary producer's working lists.
+    unary: unary::Scratch,
+    /// The multiple producers' working lists: one hint's removals and
+    /// targets.
+    multiple: (Vec<(u8, u8)>, Vec<u32>),
 }
 
 impl Searcher {
@@ -398,6 +406,8 @@ impl Searcher {
             slot_of: Vec::new(),
             absurd: Vec::new(),
             used: 0,
+            unary: unary::Scratch::default(),
+            multiple: (Vec::new(), Vec::new()),
         }
     }
 
@@ -418,13 +428,14 @@ impl Searcher {
                 multiple::search(self, grid, dynamic, source, budget)?
             }
         }
-        self.hints.list.sort_by(|a, b| {
+        self.hints.list.sort_unstable_by(|a, b| {
             a.key
                 .difficulty
                 .partial_cmp(&b.key.difficulty)
                 .expect("finite")
                 .then(a.key.complexity.cmp(&b.key.complexity))
                 .then(a.key.sort_key.cmp(&b.key.sort_key))
+                .then(a.order.cmp(&b.order))
         });
         Ok(())
     }
@@ -481,7 +492,9 @@ impl Searcher {
             fingerprint = h.max(1);
         }
         let p1 = hints.parents_all.len() as u32;
+        let order = hints.list.len() as u32;
         hints.list.push(Hint {
+            order,
             key,
             elims: (e0, hints.elims_all.len() as u32),
             parents: (p0, p1),

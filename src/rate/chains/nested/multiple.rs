@@ -35,8 +35,7 @@ pub(super) fn search(
     s.slot_of.resize(node::CANDIDATES, u32::MAX);
     let base = s.producer.base();
     let mode = Mode { dynamic };
-    let mut removals = Vec::with_capacity(9);
-    let mut targets = Vec::with_capacity(9);
+    let (mut removals, mut targets) = std::mem::take(&mut s.multiple);
     for cell in grid.empty().iter() {
         let here = grid.candidates(cell);
         let card = ones(here);
@@ -139,6 +138,9 @@ pub(super) fn search(
             );
         }
     }
+    // Kept for the next search (a search that ran out of budget drops
+    // them: the rating ends there).
+    s.multiple = (removals, targets);
     Ok(())
 }
 

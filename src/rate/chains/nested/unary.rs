@@ -14,6 +14,7 @@ use crate::rate::cands::{ones, Cands};
 use crate::rate::cells::{CellSet, PEER_SETS};
 
 /// Working lists of one walk.
+#[derive(Default)]
 struct Walk {
     /// The layer being expanded.
     now: Vec<u32>,
@@ -25,6 +26,19 @@ struct Walk {
     path: Vec<u32>,
 }
 
+/// The working lists of the search, kept by its [`Searcher`].
+#[derive(Default)]
+pub(super) struct Scratch {
+    /// The walk's lists.
+    walk: Walk,
+    /// The cycles found from one start.
+    cycles: Vec<u32>,
+    /// The forcing chains found from one start.
+    chains: Vec<u32>,
+    /// One hint's removals.
+    removals: Vec<(u8, u8)>,
+}
+
 /// Finds every cycle and forcing chain hint into `s.hints`.
 pub(super) fn search(
     s: &mut Searcher,
@@ -32,18 +46,29 @@ pub(super) fn search(
     source: Option<&Cands>,
     budget: &mut Budget,
 ) -> Result<(), OutOfBudget> {
+    let mut scratch = std::mem::take(&mut s.unary);
+    let result = search_with(s, grid, source, budget, &mut scratch);
+    s.unary = scratch;
+    result
+}
+
+/// [`search`] with its working lists.
+fn search_with(
+    s: &mut Searcher,
+    grid: &Cands,
+    source: Option<&Cands>,
+    budget: &mut Budget,
+    scratch: &mut Scratch,
+) -> Result<(), OutOfBudget> {
     while s.outs.len() < 2 {
         s.outs.push(Outcome::new());
     }
-    let mut w = Walk {
-        now: Vec::new(),
-        next: Vec::new(),
-        found: Vec::new(),
-        path: Vec::new(),
-    };
-    let mut cycles = Vec::new();
-    let mut chains = Vec::new();
-    let mut removals = Vec::new();
+    let Scratch {
+        walk: w,
+        cycles,
+        chains,
+        removals,
+    } = scratch;
     for (y, x) in [(false, true), (true, false), (true, true)] {
         for cell in grid.empty().iter() {
             let here = grid.candidates(cell);
@@ -59,20 +84,20 @@ pub(super) fn search(
                 cycles.clear();
                 chains.clear();
                 let start = node::on(cell, digit);
-                do_cycles(s, grid, start, (y, x), &mut cycles, &mut w, budget)?;
+                do_cycles(s, grid, start, (y, x), cycles, w, budget)?;
                 if x {
-                    do_forcing(s, grid, start, y, &mut chains, &mut w, budget)?;
+                    do_forcing(s, grid, start, y, chains, w, budget)?;
                     let off = node::conjugate(start);
-                    do_forcing(s, grid, off, y, &mut chains, &mut w, budget)?;
+                    do_forcing(s, grid, off, y, chains, w, budget)?;
                 }
                 let (base, sort_key) = match (x, y) {
                     (true, true) => (7.0, 4),
                     (false, true) => (6.5, 3),
                     _ => (6.5, 2),
                 };
-                for &dst_on in &cycles {
+                for &dst_on in cycles.iter() {
                     let dst_off = reversed(s, dst_on, &mut w.path);
-                    cycle_removals(s, grid, dst_on, &mut removals);
+                    cycle_removals(s, grid, dst_on, removals);
                     let t = [dst_on, dst_off];
                     let shape = Shape {
                         targets: &t,
@@ -82,13 +107,13 @@ pub(super) fn search(
                         root: Cause::Root,
                         place: None,
                     };
-                    s.offer(&shape, &removals, grid, source);
+                    s.offer(&shape, removals, grid, source);
                 }
                 let (base, sort_key) = if y { (7.0, 4) } else { (6.6, 2) };
-                for &t in &chains {
+                for &t in chains.iter() {
                     let n = s.arena.node(t);
                     let place = if node::is_on(n) {
-                        others(grid, cell, digit, &mut removals);
+                        others(grid, cell, digit, removals);
                         Some((cell as u8, digit))
                     } else {
                         removals.clear();
@@ -104,7 +129,7 @@ pub(super) fn search(
                         root: Cause::Root,
                         place,
                     };
-                    s.offer(&shape, &removals, grid, source);
+                    s.offer(&shape, removals, grid, source);
                 }
             }
         }
