@@ -109,9 +109,9 @@ impl Job for RateJob {
                     row.ratings = Some(Ratings::from(rating));
                     Status::Rated
                 }
-                // Out of budget, or (for the puzzles that need Sudoku
-                // Explainer's nested forcing chains, not in the ladder yet)
-                // no technique applies: no rating either way.
+                // Out of budget, or no technique applies (past the
+                // ladder's last level, which no puzzle measured reaches):
+                // no rating either way.
                 Err(Unrated::OutOfBudget | Unrated::NoTechnique) => Status::Limit,
             },
             _ => Status::Multiple,

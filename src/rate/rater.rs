@@ -43,10 +43,8 @@ pub(crate) struct Rating {
 pub(crate) enum Unrated {
     /// The work budget ran out (status `limit`).
     OutOfBudget,
-    /// No technique of the ladder applies (cannot happen once the chains
-    /// are in for a puzzle with one solution; until then, a puzzle that
-    /// needs a chain). [`Rater::partial`] sums up the steps taken before
-    /// it stuck: its ED and EP are final when they were reached.
+    /// No technique of the ladder applies (past its last level, nested
+    /// chains of level 5, which no puzzle measured needs).
     NoTechnique,
 }
 
@@ -151,14 +149,6 @@ impl Rater {
             }
         }
         Ok(*rating)
-    }
-
-    /// The summary of the steps the last [`rate`](Self::rate) took, also
-    /// when it stopped without a rating (its ED, and its EP once a digit
-    /// was placed, are then already final).
-    #[cfg(test)]
-    pub(crate) fn partial(&self) -> &Rating {
-        &self.partial
     }
 }
 

@@ -7,10 +7,9 @@ use super::*;
 use crate::rate::chains::tests::{parse_fixture_line, result_of};
 
 /// Also compares complexities (the chain tests compare ratings and
-/// results); slow, so run on demand: `cargo test --release --lib
-/// nested_steps -- --ignored --nocapture`.
+/// results). About 20 s in a release build; `--nocapture` shows each
+/// step.
 #[test]
-#[ignore]
 fn nested_steps_agree_with_serate() {
     let path = std::env::var("BATCHDOKU_CHAIN_STEPS").unwrap_or_else(|_| {
         concat!(
