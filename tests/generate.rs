@@ -396,7 +396,7 @@ fn er_target_keeps_puzzles_in_range_and_counts_the_tries() {
     // The budget is rate's: the default spelled out changes nothing, and
     // it needs --er.
     let mut budget = one.clone();
-    budget.extend(["--limit", "200000000"]);
+    budget.extend(["--limit", "1000000000"]);
     assert_eq!(run(&budget, None).stdout, r.stdout);
     let bad = run(&["generate", "-n", "1", "--limit", "5"], None);
     assert_eq!(bad.code, 2, "{}", bad.stderr);

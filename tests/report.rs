@@ -538,6 +538,11 @@ fn summary_says_what_report_wrote_and_row_flags_are_refused() {
     }
 }
 
+/// A rating budget that rates most of the sample, its easier nested chains
+/// included, and stops the rest (`limit`) within a second or so: the
+/// default budget spends about 20 s on the sample's hardest puzzles.
+const QUICK: &str = "5000000";
+
 /// The ER distribution: read from `batchdoku rate` output (CSV and JSONL)
 /// it counts exactly that output's `er` and `status` columns, and `--rate`
 /// on the plain puzzles gives the same figures; a plain input without an
@@ -546,7 +551,7 @@ fn summary_says_what_report_wrote_and_row_flags_are_refused() {
 fn er_distribution_counts_the_rate_columns() {
     let dir = tempfile::tempdir().unwrap();
     let sample = data("sample.txt");
-    let rated = run_paths(&["rate", "-q"], &[&sample]);
+    let rated = run_paths(&["rate", "-q", "--limit", QUICK], &[&sample]);
     assert_eq!(rated.code, 0, "{}", rated.stderr);
     let (h, rows) = rated.csv();
     let mut by_er: BTreeMap<String, u64> = BTreeMap::new();
@@ -562,13 +567,16 @@ fn er_distribution_counts_the_rate_columns() {
     }
     assert!(!by_er.is_empty(), "the sample has rated puzzles");
     let csv = write(dir.path(), "rated.csv", &rated.stdout);
-    let jsonl_run = run_paths(&["rate", "-q", "--format", "jsonl"], &[&sample]);
+    let jsonl_run = run_paths(
+        &["rate", "-q", "--format", "jsonl", "--limit", QUICK],
+        &[&sample],
+    );
     let jsonl = write(dir.path(), "rated.jsonl", &jsonl_run.stdout);
     let count = |name: &str| by_status.get(name).copied().unwrap_or(0);
     for (args, path) in [
         (&[][..], &csv),
         (&[][..], &jsonl),
-        (&["--rate"][..], &sample),
+        (&["--rate", "--limit", QUICK][..], &sample),
     ] {
         let er = &report_json(args, path)["ratings"];
         assert_eq!(er["rated"], count("rated"), "{path:?} {er}");
@@ -591,7 +599,7 @@ fn er_distribution_counts_the_rate_columns() {
     }
     assert_eq!(report_json(&[], &csv)["ratings"]["source"], "columns");
     assert_eq!(
-        report_json(&["--rate"], &sample)["ratings"]["source"],
+        report_json(&["--rate", "--limit", QUICK], &sample)["ratings"]["source"],
         "rate"
     );
     assert!(report_json(&[], &sample)["ratings"].is_null());
@@ -612,7 +620,7 @@ fn er_distribution_counts_the_rate_columns() {
 #[test]
 fn report_rate_takes_a_budget_and_small_batches() {
     let sample = data("sample.txt");
-    let full = report_json(&["--rate"], &sample);
+    let full = report_json(&["--rate", "--limit", QUICK], &sample);
     let rated = full["ratings"]["rated"].as_u64().unwrap();
     assert!(rated > 0, "{full}");
     assert_eq!(full["run"]["options"]["batch_size"], 16);
@@ -622,7 +630,7 @@ fn report_rate_takes_a_budget_and_small_batches() {
         starved["ratings"]["limit"].as_u64().unwrap(),
         rated + full["ratings"]["limit"].as_u64().unwrap()
     );
-    let chosen = report_json(&["--rate", "--batch-size", "64"], &sample);
+    let chosen = report_json(&["--rate", "--batch-size", "64", "--limit", QUICK], &sample);
     assert_eq!(chosen["run"]["options"]["batch_size"], 64);
     let bad = run_paths(&["report", "--limit", "5"], &[&sample]);
     assert_eq!(bad.code, 2, "{}", bad.stderr);

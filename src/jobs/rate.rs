@@ -54,7 +54,7 @@ pub struct RateJob {
 
 impl RateJob {
     /// The default work limit per puzzle.
-    pub const DEFAULT_LIMIT: u64 = 200_000_000;
+    pub const DEFAULT_LIMIT: u64 = 1_000_000_000;
 
     /// The columns of `rate`, before the optional ones (`mean_guesses`,
     /// `mean_backtracks`, `trailing`, kept input columns).

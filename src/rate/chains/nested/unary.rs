@@ -6,7 +6,7 @@
 //! potentials and parents kept (static links: one parent each).
 
 use super::super::node;
-use super::arena::Cause;
+use super::arena::{Arena, Cause};
 use super::chaining::{off_to_on, on_to_off, Outcome};
 use super::{others, Searcher, Shape};
 use crate::rate::budget::{Budget, OutOfBudget};
@@ -137,6 +137,16 @@ fn search_with(
     Ok(())
 }
 
+/// The searcher's potentials and its "on" and "off" sets, the sets
+/// emptied for a new walk.
+fn fresh_sets(s: &mut Searcher) -> (&mut Arena, &mut Outcome, &mut Outcome) {
+    let (on_set, off_set) = s.outs.split_at_mut(1);
+    let (on_set, off_set) = (&mut on_set[0], &mut off_set[0]);
+    on_set.clear();
+    off_set.clear();
+    (&mut s.arena, on_set, off_set)
+}
+
 /// Sudoku Explainer's `doCycles` from `start` ("on"): each time an "off"
 /// potential leads back to the start after four or more links, the "on"
 /// potential met there goes to `cycles`.
@@ -149,11 +159,7 @@ fn do_cycles(
     w: &mut Walk,
     budget: &mut Budget,
 ) -> Result<(), OutOfBudget> {
-    let (arena, outs) = (&mut s.arena, &mut s.outs);
-    let (on_set, off_set) = outs.split_at_mut(1);
-    let (on_set, off_set) = (&mut on_set[0], &mut off_set[0]);
-    on_set.clear();
-    off_set.clear();
+    let (arena, on_set, off_set) = fresh_sets(s);
     let root = arena.push(start, Cause::Root, &[]);
     on_set.add(start, root);
     w.now.clear();
@@ -214,11 +220,7 @@ fn do_forcing(
     w: &mut Walk,
     budget: &mut Budget,
 ) -> Result<(), OutOfBudget> {
-    let (arena, outs) = (&mut s.arena, &mut s.outs);
-    let (on_set, off_set) = outs.split_at_mut(1);
-    let (on_set, off_set) = (&mut on_set[0], &mut off_set[0]);
-    on_set.clear();
-    off_set.clear();
+    let (arena, on_set, off_set) = fresh_sets(s);
     let id = arena.push(root, Cause::Root, &[]);
     let target = node::conjugate(root);
     let (pending_on, pending_off) = (&mut w.now, &mut w.next);
