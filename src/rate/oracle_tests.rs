@@ -108,12 +108,22 @@ fn fmt(r: u8) -> String {
     format!("{}.{}", r / 10, r % 10)
 }
 
+/// The budget a fixture gets: the nested forcing chains take more work.
+fn room(f: &Fixture) -> Budget {
+    Budget::new(if f.er >= FIRST_NESTED {
+        1_000_000_000
+    } else {
+        50_000_000
+    })
+}
+
 #[test]
 fn every_step_is_true_to_the_solution() {
     let mut rater = Rater::recording();
     for f in fixtures() {
         let sol = solution(&f.puzzle);
-        let _ = rater.rate(&f.puzzle, Budget::new(50_000_000));
+        let rated = rater.rate(&f.puzzle, room(&f));
+        assert!(rated.is_ok(), "{} not rated: {rated:?}", f.text);
         check_steps(&f.text, rater.trace(), &sol);
     }
 }
@@ -124,13 +134,7 @@ fn ratings_agree_with_serate() {
     let (mut simple, mut simple_ok, mut chained, mut chained_ok) = (0, 0, 0, 0);
     let mut misses = Vec::new();
     for f in fixtures() {
-        // The nested forcing chains take more work: their puzzles get room.
-        let room = if f.er >= FIRST_NESTED {
-            1_000_000_000
-        } else {
-            50_000_000
-        };
-        let got: Result<Rating, Unrated> = rater.rate(&f.puzzle, Budget::new(room));
+        let got: Result<Rating, Unrated> = rater.rate(&f.puzzle, room(&f));
         if f.er < FIRST_CHAIN {
             simple += 1;
             match got {

@@ -516,9 +516,9 @@ fn others(grid: &Cands, cell: usize, digit: u8, out: &mut Vec<(u8, u8)>) {
 }
 
 /// The rating (tenths) and complexity of the first hint of nested level
-/// `depth` in `cands`, for the oracle comparison.
+/// `depth` in `cands`, and its step, for the oracle comparison.
 #[cfg(test)]
-fn first_key(cands: &Cands, depth: u8) -> Option<(u8, u32)> {
+fn first_key(cands: &Cands, depth: u8) -> Option<((u8, u32), Step)> {
     let mut searcher = Searcher::new(Producer::Multiple {
         dynamic: true,
         level: depth,
@@ -526,11 +526,12 @@ fn first_key(cands: &Cands, depth: u8) -> Option<(u8, u32)> {
     searcher
         .search(cands, None, &mut Budget::new(u64::MAX))
         .unwrap();
+    let step = first_step(&searcher)?;
     searcher
         .hints
         .list
         .first()
-        .map(|h| (h.key.tenths(), h.key.complexity))
+        .map(|h| ((h.key.tenths(), h.key.complexity), step))
 }
 
 #[cfg(test)]

@@ -28,8 +28,7 @@ fn nested_steps_agree_with_serate() {
             unreachable!()
         };
         let started = std::time::Instant::now();
-        let key = first_key(&f.cands, depth);
-        let step = find(&f.cands, depth, &mut Budget::new(u64::MAX)).unwrap();
+        let (key, step) = first_key(&f.cands, depth).unzip();
         steps += 1;
         let got = step.as_ref().map(result_of);
         let ok = key == Some((f.rating, complexity)) && got.as_ref() == Some(&f.result);
@@ -39,7 +38,7 @@ fn nested_steps_agree_with_serate() {
             if ok { "same" } else { "DIFF" },
             f.rating,
             f.result,
-            started.elapsed() / 2
+            started.elapsed()
         );
     }
     eprintln!("nested steps: {same} of {steps} the same");
