@@ -16,13 +16,13 @@
 use super::best::Best;
 use super::memo::Memo;
 use super::node;
-use super::propagate::{box_row_column, Mode, Outcome, Propagation};
+use super::propagate::{regions_led_by, Mode, Outcome, Propagation};
 use super::rating::HintKey;
 use super::simpler::SimplerRules;
 use super::ChainLevel;
 use crate::rate::budget::{Budget, OutOfBudget};
 use crate::rate::cands::{ones, Cands};
-use crate::rate::cells::{CellSet, UNIT_SETS};
+use crate::rate::cells::CellSet;
 use crate::rate::step::Step;
 use crate::rate::technique::Technique;
 
@@ -274,11 +274,7 @@ fn regions(
     s: &mut Scratch,
     budget: &mut Budget,
 ) -> Result<(), OutOfBudget> {
-    for unit in box_row_column(cell) {
-        let places = cands.digit_cells(digit).and(UNIT_SETS[unit]);
-        if !places.at_least_two() || places.first() != Some(cell) {
-            continue;
-        }
+    for (_, places) in regions_led_by(cands, cell, digit) {
         let mut outcomes = [0usize; 9];
         let mut n = 0;
         for x in places.iter() {

@@ -17,7 +17,7 @@ use super::simpler::SimplerRules;
 use super::unit_places::{unit_cell, UnitPlaces, BOX_ROW_COLUMN};
 use crate::rate::budget::{Budget, OutOfBudget};
 use crate::rate::cands::{ones, Cands};
-use crate::rate::cells::{CellSet, CELL_UNITS};
+use crate::rate::cells::{CellSet, CELL_UNITS, UNIT_SETS};
 
 /// Words of an ancestor set (one bit per discovered potential).
 const WORDS: usize = NODES.div_ceil(64);
@@ -477,6 +477,20 @@ enum Hidden {
 pub(super) fn box_row_column(cell: usize) -> [usize; 3] {
     let [row, column, bx] = CELL_UNITS[cell];
     [usize::from(bx), usize::from(row), usize::from(column)]
+}
+
+/// The units of `cell` (box, row, column) where `cell` is the first of
+/// two or more places of `digit`, with those places: Sudoku Explainer's
+/// region chains start once per region, from its first place.
+pub(super) fn regions_led_by(
+    cands: &Cands,
+    cell: usize,
+    digit: u8,
+) -> impl Iterator<Item = (usize, CellSet)> + '_ {
+    box_row_column(cell).into_iter().filter_map(move |unit| {
+        let places = cands.digit_cells(digit).and(UNIT_SETS[unit]);
+        (places.at_least_two() && places.first() == Some(cell)).then_some((unit, places))
+    })
 }
 
 /// The number of ancestors in `set` (bits set among its first `slots`).

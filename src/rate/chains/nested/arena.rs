@@ -10,8 +10,8 @@
 //! search, per start of a unary one), so its vectors are allocated once.
 
 use super::super::node::{self, NODES};
+use super::chaining::removed_behind;
 use crate::rate::cands::Cands;
-use crate::rate::cells::UNIT_SETS;
 
 /// No potential (an empty slot of a map).
 pub(super) const NO: u32 = u32::MAX;
@@ -209,27 +209,7 @@ impl Arena {
             } else {
                 p.cause
             };
-            let (cell, digit) = (node::cell(n), node::digit(n));
-            match cause {
-                Cause::Cell => {
-                    let gone = source.candidates(cell) & !current.candidates(cell);
-                    for d in 1..=9u8 {
-                        if gone >> (d - 1) & 1 != 0 {
-                            add_once(out, from, node::off(cell, d));
-                        }
-                    }
-                }
-                Cause::Unit(u) => {
-                    let gone = source
-                        .digit_cells(digit)
-                        .minus(current.digit_cells(digit))
-                        .and(UNIT_SETS[usize::from(u)]);
-                    for x in gone.iter() {
-                        add_once(out, from, node::off(x, digit));
-                    }
-                }
-                Cause::Root | Cause::Advanced => {}
-            }
+            removed_behind(source, current, n, cause, |off| add_once(out, from, off));
         }
     }
 }

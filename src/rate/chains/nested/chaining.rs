@@ -54,6 +54,16 @@ impl Outcome {
         (id != NO).then_some(id)
     }
 
+    /// The "on" potentials' ids (`on`), or the "off" ones, in order.
+    #[inline]
+    pub(super) fn list(&self, on: bool) -> &[u32] {
+        if on {
+            &self.on
+        } else {
+            &self.off
+        }
+    }
+
     /// Adds potential `id` (of `node`) unless its node is held; whether
     /// it was added.
     pub(super) fn add(&mut self, node: usize, id: u32) -> bool {
@@ -234,9 +244,9 @@ pub(super) fn do_chaining(
 }
 
 /// The hidden parents of "on" potential `n` found through `cause`: the
-/// "off" potentials of the candidates removed (since `source`) from its
-/// cell, or from its digit's places in the unit (Sudoku Explainer's
-/// `addHiddenParentsOfCell` and `addHiddenParentsOfRegion`).
+/// "off" potentials of the candidates removed (since `source`) behind it
+/// (Sudoku Explainer's `addHiddenParentsOfCell` and
+/// `addHiddenParentsOfRegion`).
 fn hidden_parents(
     work: &Cands,
     source: &Cands,
@@ -245,27 +255,41 @@ fn hidden_parents(
     out: &Outcome,
     parents: &mut Vec<u32>,
 ) {
+    removed_behind(source, work, n, cause, |off| {
+        if let Some(id) = out.get(off) {
+            parents.push(id);
+        }
+    });
+}
+
+/// Calls `each` with the "off" node of every candidate of `source`
+/// missing from `current` behind "on" node `n` reached through `cause`:
+/// in its cell (a cell link, digits ascending) or among its digit's
+/// places in the unit (a unit link, cells ascending).
+pub(super) fn removed_behind(
+    source: &Cands,
+    current: &Cands,
+    n: usize,
+    cause: Cause,
+    mut each: impl FnMut(usize),
+) {
     let (c, digit) = (node::cell(n), node::digit(n));
     match cause {
         Cause::Cell => {
-            let gone = source.candidates(c) & !work.candidates(c);
+            let gone = source.candidates(c) & !current.candidates(c);
             for d in 1..=9u8 {
                 if gone >> (d - 1) & 1 != 0 {
-                    if let Some(id) = out.get(node::off(c, d)) {
-                        parents.push(id);
-                    }
+                    each(node::off(c, d));
                 }
             }
         }
         Cause::Unit(u) => {
             let gone = source
                 .digit_cells(digit)
-                .minus(work.digit_cells(digit))
+                .minus(current.digit_cells(digit))
                 .and(UNIT_SETS[usize::from(u)]);
             for x in gone.iter() {
-                if let Some(id) = out.get(node::off(x, digit)) {
-                    parents.push(id);
-                }
+                each(node::off(x, digit));
             }
         }
         Cause::Root | Cause::Advanced => {}

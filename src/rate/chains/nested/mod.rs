@@ -504,15 +504,28 @@ impl Searcher {
     }
 }
 
-/// The removals of an "on" hint at `cell`: its other candidates.
-fn others(grid: &Cands, cell: usize, digit: u8, out: &mut Vec<(u8, u8)>) {
+/// The removals of a hint that concludes `digit` at `cell` is `on` (a
+/// placement: the cell's other candidates) or off (the candidate itself)
+/// into `out`; the placement, if `on`.
+fn conclusion(
+    grid: &Cands,
+    cell: usize,
+    digit: u8,
+    on: bool,
+    out: &mut Vec<(u8, u8)>,
+) -> Option<(u8, u8)> {
     out.clear();
+    if !on {
+        out.push((cell as u8, digit));
+        return None;
+    }
     let here = grid.candidates(cell) & !(1 << (digit - 1));
     for d in 1..=9u8 {
         if here >> (d - 1) & 1 != 0 {
             out.push((cell as u8, d));
         }
     }
+    Some((cell as u8, digit))
 }
 
 /// The rating (tenths) and complexity of the first hint of nested level

@@ -5,13 +5,12 @@
 //! a region's first place) and, after the cell's digits, the cell chains.
 
 use super::super::node;
-use super::super::propagate::box_row_column;
+use super::super::propagate::regions_led_by;
 use super::arena::Cause;
 use super::chaining::{do_chaining, Mode, Outcome};
-use super::{others, Searcher, Shape};
+use super::{conclusion, Searcher, Shape};
 use crate::rate::budget::{Budget, OutOfBudget};
 use crate::rate::cands::{ones, Cands};
-use crate::rate::cells::UNIT_SETS;
 
 /// The outcome slot of the propagation from a candidate assumed off (the
 /// others hold propagations from candidates assumed on, each computed
@@ -52,10 +51,9 @@ pub(super) fn search(
             first.get_or_insert(k);
             cell_slots[usize::from(digit - 1)] = k;
             if let (true, Some((a, b))) = (dynamic, absurd) {
-                removals.clear();
-                removals.push((cell as u8, digit));
+                let place = conclusion(grid, cell, digit, false, &mut removals);
                 let t = [a, b];
-                let shape = binary(&t, base, 7, None);
+                let shape = binary(&t, base, 7, place);
                 s.offer(&shape, &removals, grid, source);
             }
             let absurd = if dynamic {
@@ -64,40 +62,27 @@ pub(super) fn search(
                 None
             };
             if let (true, Some((a, b))) = (dynamic, absurd) {
-                others(grid, cell, digit, &mut removals);
+                let place = conclusion(grid, cell, digit, true, &mut removals);
                 let t = [a, b];
-                let shape = binary(&t, base, 7, Some((cell as u8, digit)));
+                let shape = binary(&t, base, 7, place);
                 s.offer(&shape, &removals, grid, source);
             }
             if card >= 3 && dynamic {
-                for i in 0..s.outs[k].on.len() {
-                    let id = s.outs[k].on[i];
-                    let n = s.arena.node(id);
-                    if let Some(o) = s.outs[OFF].get(n) {
-                        let (c, d) = (node::cell(n), node::digit(n));
-                        others(grid, c, d, &mut removals);
-                        let t = [id, o];
-                        let shape = binary(&t, base, 1, Some((c as u8, d)));
-                        s.offer(&shape, &removals, grid, source);
-                    }
-                }
-                for i in 0..s.outs[k].off.len() {
-                    let id = s.outs[k].off[i];
-                    let n = s.arena.node(id);
-                    if let Some(o) = s.outs[OFF].get(n) {
-                        removals.clear();
-                        removals.push((node::cell(n) as u8, node::digit(n)));
-                        let t = [id, o];
-                        let shape = binary(&t, base, 1, None);
-                        s.offer(&shape, &removals, grid, source);
+                for on in [true, false] {
+                    for i in 0..s.outs[k].list(on).len() {
+                        let id = s.outs[k].list(on)[i];
+                        let n = s.arena.node(id);
+                        if let Some(o) = s.outs[OFF].get(n) {
+                            let (c, d) = (node::cell(n), node::digit(n));
+                            let place = conclusion(grid, c, d, on, &mut removals);
+                            let t = [id, o];
+                            let shape = binary(&t, base, 1, place);
+                            s.offer(&shape, &removals, grid, source);
+                        }
                     }
                 }
             }
-            for unit in box_row_column(cell) {
-                let places = grid.digit_cells(digit).and(UNIT_SETS[unit]);
-                if !places.at_least_two() || places.first() != Some(cell) {
-                    continue;
-                }
+            for (unit, places) in regions_led_by(grid, cell, digit) {
                 let mut slots = [0usize; 9];
                 let mut n = 0;
                 for x in places.iter() {
@@ -194,14 +179,7 @@ fn common(
                 continue;
             }
             let (c, d) = (node::cell(n), node::digit(n));
-            let place = if on {
-                others(grid, c, d, removals);
-                Some((c as u8, d))
-            } else {
-                removals.clear();
-                removals.push((c as u8, d));
-                None
-            };
+            let place = conclusion(grid, c, d, on, removals);
             let t = std::mem::take(targets);
             let shape = Shape {
                 targets: &t,

@@ -8,7 +8,7 @@
 use super::super::node;
 use super::arena::{Arena, Cause};
 use super::chaining::{off_to_on, on_to_off, Outcome};
-use super::{others, Searcher, Shape};
+use super::{conclusion, Searcher, Shape};
 use crate::rate::budget::{Budget, OutOfBudget};
 use crate::rate::cands::{ones, Cands};
 use crate::rate::cells::{CellSet, PEER_SETS};
@@ -112,14 +112,7 @@ fn search_with(
                 let (base, sort_key) = if y { (7.0, 4) } else { (6.6, 2) };
                 for &t in chains.iter() {
                     let n = s.arena.node(t);
-                    let place = if node::is_on(n) {
-                        others(grid, cell, digit, removals);
-                        Some((cell as u8, digit))
-                    } else {
-                        removals.clear();
-                        removals.push((cell as u8, digit));
-                        None
-                    };
+                    let place = conclusion(grid, cell, digit, node::is_on(n), removals);
                     let t = [t];
                     let shape = Shape {
                         targets: &t,
