@@ -15,7 +15,7 @@
 
 use std::time::{Duration, Instant};
 
-use batchdoku::{Canonicalizer, Grid, Rng};
+use batchdoku_core::{Canonicalizer, Grid, Rng};
 mod common;
 
 use common::{dig, public_sets, sample, sample_size, solutions, tiers};

@@ -32,7 +32,7 @@
 
 use std::time::{Duration, Instant};
 
-use batchdoku::{score, Grid, Rng, ScoreOptions, ScoreOutcome, Solver, Weights};
+use batchdoku_core::{score, Grid, Rng, ScoreOptions, ScoreOutcome, Solver, Weights};
 mod common;
 
 use common::{dig, solutions};

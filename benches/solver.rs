@@ -16,7 +16,7 @@
 
 use std::time::Duration;
 
-use batchdoku::{DlxSolver, Engine, Solver};
+use batchdoku_core::{DlxSolver, Engine, Solver};
 mod common;
 
 use common::{public_sets, sample, sample_size, tiers};

@@ -1,81 +1,15 @@
-//! # batchdoku
-//!
-//! A bulk 9x9 Sudoku engine: parse puzzle corpora in every common format,
-//! solve, count or score each puzzle with an allocation-free bitmask MRV
-//! solver, and stream the results out in input order.
-//!
-//! The crate root holds what a Rust user needs:
-//! - **Parsing:** [`Grid`], [`parse_line`] with [`ParseError`] and its
-//!   [`ParseErrorKind`], and the streaming [`RecordReader`] ([`Record`],
-//!   [`ReadOptions`], [`InputFormat`]).
-//! - **Engines:** the [`Engine`] interface ([`Outcome`], [`Stats`]) and its
-//!   two implementations, the bitmask [`Solver`] (on a [`SimdPath`]) and the
-//!   dancing-links [`DlxSolver`], kept to cross-check it.
-//! - **Scoring:** [`score`] finds the best weighted score over all
-//!   solutions ([`Weights`], [`ScoreOptions`], [`ScoreOutcome`]).
-//! - **Canonical forms:** [`Canonicalizer`] and the [`Transform`] between a
-//!   puzzle and its form.
-//! - **Generation:** [`Generator`] makes seeded unique puzzles to a [`Spec`]
-//!   ([`ClueTarget`], [`Symmetry`]); [`Rng`] is the seeded generator behind
-//!   it.
-//!
-//! Two modules are public on purpose: [`solver`], the extension point of
-//! the one search loop (a [`solver::Visitor`] over each [`solver::Node`]),
-//! and [`batch`], the ordered multicore run over a stream of records that
-//! the command-line tool and the Python package are built on.
-//!
-//! ## Example
-//! ```
-//! use batchdoku::{parse_line, Engine, Solver};
-//! let puzzle =
-//!     parse_line(b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..")
-//!         .unwrap();
-//! let mut solver = Solver::new(); // one per worker, reused for every puzzle
-//! let outcome = solver.count_solutions_up_to(&puzzle, 2).unwrap();
-//! assert_eq!(outcome.solutions, 1); // unique
-//! let solution = outcome.solution.unwrap();
-//! assert!(solution.solves(&puzzle));
-//! assert_eq!(outcome.stats.guesses, 0); // singles alone solve this one
-//! ```
+//! The `batchdoku` command-line tool: the binary's own code, as a library
+//! so that `src/main.rs` stays a few lines and the README's Rust examples
+//! run as doctests. Not an API: Rust users depend on
+//! [`batchdoku_core`] (grids, parsing, the solver, scoring, canonical forms,
+//! generation), [`batchdoku_batch`] (the ordered multicore run) and, for
+//! Sudoku Explainer's ratings, `batchdoku-rate` (LGPL-2.1-or-later).
 #![deny(missing_docs)]
-#![deny(missing_debug_implementations)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-pub mod batch;
-mod canon;
-mod difficulty;
-mod dlx;
-mod engine;
-mod generate;
-mod grid;
-mod jobs;
-mod names;
-mod output;
-mod parse;
-mod pipeline;
-
-mod rate;
-mod rng;
-mod score;
-pub mod solver;
-mod totals;
-
-pub use canon::{Canonicalizer, Transform, TransformError};
-pub use dlx::DlxSolver;
-pub use engine::{Engine, Outcome, Stats};
-pub use generate::{ClueTarget, GenerateError, Generated, Generator, Spec, SpecError, Symmetry};
-pub use grid::Grid;
-pub use parse::{
-    parse_line, ExpectedColumn, InputFormat, ParseError, ParseErrorKind, ReadOptions, Record,
-    RecordReader,
-};
-pub use rng::Rng;
-pub use score::{score, ScoreOptions, ScoreOutcome, Weights, WeightsError};
-pub use solver::{SimdPath, Solver};
-
-#[cfg(test)]
-mod testdata;
+#[doc(hidden)]
+pub mod cli;
 
 /// The README's Rust examples, run as doctests.
 #[cfg(doctest)]

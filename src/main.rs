@@ -1,8 +1,8 @@
 //! The `batchdoku` binary: parse the arguments, run the command, turn how
-//! it ended into the exit code. The binary lives in [`cli`]; every error
-//! is printed by one function, [`cli::print_error`].
+//! it ended into the exit code. The binary lives in `batchdoku::cli`; every
+//! error is printed by one function, `cli::print_error`.
 
-mod cli;
+use batchdoku::cli;
 
 use std::process::ExitCode;
 

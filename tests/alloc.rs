@@ -9,10 +9,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use std::sync::Arc;
 
-use batchdoku::batch::{
+use batchdoku_batch::{
     fill_row, Column, EngineKind, Job, OutputFormat, Position, RateJob, Row, RowEncoder, SolveJob,
 };
-use batchdoku::{parse_line, Canonicalizer, Engine, Grid, Record, ScoreOptions, Solver, Weights};
+use batchdoku_core::{parse_line, Canonicalizer, Engine, Grid, Record, ScoreOptions, Solver, Weights};
 
 struct Counting;
 
@@ -141,7 +141,7 @@ fn solving_and_encoding_do_not_allocate() {
     let mut best_sum = 0;
     let n_score = allocations_during(|| {
         for p in &puzzles {
-            let out = batchdoku::score(&mut solver, p, &weights, &opts).unwrap();
+            let out = batchdoku_core::score(&mut solver, p, &weights, &opts).unwrap();
             best_sum += out.best.map_or(0, |b| b.0);
         }
     });

@@ -1,7 +1,7 @@
 //! `batchdoku canon`: the sample's puzzles are pairwise inequivalent, and
 //! each row carries a transformation that reaches its canonical form.
 
-use batchdoku::{parse_line, Rng, Transform};
+use batchdoku_core::{parse_line, Rng, Transform};
 
 use crate::util::*;
 

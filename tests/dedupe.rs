@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use batchdoku::{Rng, Transform};
+use batchdoku_core::{Rng, Transform};
 
 use crate::util::*;
 

@@ -80,7 +80,7 @@ fn parse_input() -> impl Strategy<Value = Vec<u8>> {
 /// A block-format (nine-row) rendering of the sample puzzle, to seed block
 /// and Luogu inputs with a real grid.
 fn block_grid() -> Vec<u8> {
-    batchdoku::parse_line(PUZZLE)
+    batchdoku_core::parse_line(PUZZLE)
         .expect("the sample puzzle is well-formed")
         .to_block_string()
         .into_bytes()
@@ -180,7 +180,7 @@ proptest! {
 #[test]
 fn one_set_of_engines_over_many_puzzles() {
     let mut reused = Engines::default();
-    let mut rng = batchdoku::Rng::new(8);
+    let mut rng = batchdoku_core::Rng::new(8);
     for i in 0..300u32 {
         let mut cells = PUZZLE.to_vec();
         for c in cells.iter_mut() {

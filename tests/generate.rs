@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-use batchdoku::{parse_line, Grid, Symmetry};
+use batchdoku_core::{parse_line, Grid, Symmetry};
 
 use crate::util::*;
 

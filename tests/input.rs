@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use batchdoku::Rng;
+use batchdoku_core::Rng;
 
 use crate::util::*;
 

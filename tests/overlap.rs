@@ -2,7 +2,7 @@
 //! of training puzzles) are found whatever the thread count, and each row
 //! names its split and counts within it.
 
-use batchdoku::{Rng, Transform};
+use batchdoku_core::{Rng, Transform};
 
 use crate::util::*;
 

@@ -28,7 +28,7 @@ fn cr_only_and_mixed_line_endings_split_records() {
     assert_eq!(code, 0);
     assert_eq!(column(&h, &rows, "line"), ["1", "2", "3", "6", "8"]);
     // The same in block layout, CR only.
-    let block = batchdoku::parse_line(EASY.as_bytes())
+    let block = batchdoku_core::parse_line(EASY.as_bytes())
         .unwrap()
         .to_block_string()
         .replace('\n', "\r");
@@ -58,7 +58,7 @@ fn one_bad_first_line_never_decides_the_format() {
     }
     // Any amount of leading comment lines (here 200 KB) is skipped.
     let mut input = "# a comment line of some length\n".repeat(6500);
-    let block = batchdoku::parse_line(EASY.as_bytes())
+    let block = batchdoku_core::parse_line(EASY.as_bytes())
         .unwrap()
         .to_block_string();
     input.push_str(&block);

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use batchdoku::{Canonicalizer, Grid, Rng, Transform};
+use batchdoku_core::{Canonicalizer, Grid, Rng, Transform};
 
 use crate::util::*;
 
@@ -49,7 +49,7 @@ fn split(args: &[&str], stdin: Option<&[u8]>, code: i32) -> Run {
 /// The canonical form of a puzzle line.
 fn form(canon: &mut Canonicalizer, line: &str) -> Grid {
     canon
-        .canonical(&batchdoku::parse_line(line.as_bytes()).unwrap())
+        .canonical(&batchdoku_core::parse_line(line.as_bytes()).unwrap())
         .0
 }
 
@@ -136,10 +136,10 @@ fn equivalent_copies_land_together() {
 /// moved copy of it with one more given (from its solution).
 fn same_solution_pairs(n: usize) -> Vec<Grid> {
     let mut rng = Rng::new(9);
-    let mut engine = batchdoku::Solver::new();
+    let mut engine = batchdoku_core::Solver::new();
     let mut out = Vec::new();
     for p in sample_grids(n) {
-        use batchdoku::Engine as _;
+        use batchdoku_core::Engine as _;
         let outcome = engine.count_solutions_up_to(&p, 2).unwrap();
         if outcome.solutions != 1 {
             continue;

@@ -71,17 +71,17 @@ pub fn sample_and_junk(copies: usize) -> Vec<u8> {
 
 /// The first `n` puzzles of the bundled sample (pairwise inequivalent:
 /// `canon::sample_puzzles_are_pairwise_inequivalent` checks it).
-pub fn sample_grids(n: usize) -> Vec<batchdoku::Grid> {
+pub fn sample_grids(n: usize) -> Vec<batchdoku_core::Grid> {
     String::from_utf8(sample())
         .unwrap()
         .lines()
         .take(n)
-        .map(|l| batchdoku::parse_line(l.as_bytes()).unwrap())
+        .map(|l| batchdoku_core::parse_line(l.as_bytes()).unwrap())
         .collect()
 }
 
 /// Grids as a line file, one puzzle a line.
-pub fn lines_of(grids: &[batchdoku::Grid]) -> String {
+pub fn lines_of(grids: &[batchdoku_core::Grid]) -> String {
     grids.iter().map(|g| g.to_line_string() + "\n").collect()
 }
 
@@ -257,8 +257,8 @@ pub fn col(header: &[String], name: &str) -> usize {
 
 /// Checks that a solution string is a complete valid grid keeping the givens.
 pub fn assert_solves(puzzle: &str, solution: &str) {
-    let p = batchdoku::parse_line(puzzle.as_bytes()).unwrap();
-    let s = batchdoku::parse_line(solution.as_bytes()).unwrap();
+    let p = batchdoku_core::parse_line(puzzle.as_bytes()).unwrap();
+    let s = batchdoku_core::parse_line(solution.as_bytes()).unwrap();
     assert!(s.solves(&p), "{solution} does not solve {puzzle}");
 }
 
@@ -272,7 +272,7 @@ pub fn assert_rows_solve(h: &[String], rows: &[Vec<String>]) {
 /// The NOIP block layout of a line-form puzzle: nine rows of nine digits
 /// separated by spaces, `0` for blanks (`Grid::to_block_string`).
 pub fn to_block(line: impl AsRef<[u8]>) -> Vec<u8> {
-    batchdoku::parse_line(line.as_ref())
+    batchdoku_core::parse_line(line.as_ref())
         .expect("test puzzles are well-formed")
         .to_block_string()
         .into_bytes()

@@ -19,7 +19,7 @@
 
 use std::path::PathBuf;
 
-use batchdoku::{parse_line, ClueTarget, Generator, Grid, Rng, Solver, Spec};
+use batchdoku_core::{parse_line, ClueTarget, Generator, Grid, Rng, Solver, Spec};
 
 /// The committed tiered sets: name and text (one puzzle per line).
 pub const TIERS: [(&str, &str); 3] = [

@@ -7,10 +7,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use batchdoku::batch::{
+use batchdoku_batch::{
     ClassBy, ClassMap, DedupeJob, Equivalence, OverlapJob, Pass, Row, Split, Status,
 };
-use batchdoku::{ClueTarget, GenerateError, Generator, Grid, Solver, Spec, Symmetry};
+use batchdoku_core::{ClueTarget, GenerateError, Generator, Grid, Solver, Spec, Symmetry};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -157,7 +157,7 @@ struct PassColumns {
 
 /// Runs `job` over every puzzle of `view`, keeping [`PassColumns`]'s columns;
 /// `number(row)` is the row's number column.
-fn run_pass<J: batchdoku::batch::Job>(
+fn run_pass<J: batchdoku_batch::Job>(
     py: Python<'_>,
     job: &J,
     view: &crate::input::PuzzleView<'_>,

@@ -15,7 +15,7 @@
 //! row (read() marks malformed records so, and every function marks a grid
 //! it has not got so). Anything else raises `TypeError`.
 
-use batchdoku::{parse_line, Grid, ParseError};
+use batchdoku_core::{parse_line, Grid, ParseError};
 
 use crate::arrow::{self, Chunk, ChunkView};
 use numpy::{

@@ -1,7 +1,7 @@
 //! Python bindings: `batchdoku.solve`, `score`, `canon` and `read` (and,
 //! in `corpus.rs`, `generate`, `dedupe` and `overlap`) over NumPy arrays
-//! and Arrow arrays (`arrow.rs`). Each call runs a library job (`batchdoku::batch`, or the
-//! canonical-form job over `batchdoku::canon`) through the library's
+//! and Arrow arrays (`arrow.rs`). Each call runs a library job (`batchdoku_batch`, or the
+//! canonical-form job over `batchdoku_core::canon`) through the library's
 //! per-record step, with the GIL released (see `run.rs`), on a rayon pool
 //! built once per thread count for the process (see `pool.rs`). No second
 //! copy of any solver lives here: this crate only converts arrays.
@@ -15,10 +15,10 @@ mod run;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use batchdoku::batch::{
+use batchdoku_batch::{
     self as pipeline, CanonJob, EngineKind, RateJob, Row, ScoreJob, SolveJob, Status,
 };
-use batchdoku::{
+use batchdoku_core::{
     Grid, InputFormat, ReadOptions, Record, ScoreOptions, Transform, Weights, WeightsError,
 };
 use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
@@ -309,6 +309,7 @@ fn rate<'py>(
     seed: u64,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    RateJob::available().map_err(|why| pyo3::exceptions::PyRuntimeError::new_err(format!("rate: {why}")))?;
     let limit = limit
         .map(|k| at_least_one(k, "limit"))
         .transpose()?
@@ -398,7 +399,7 @@ fn rate<'py>(
 /// in :func:`solve`), ``canonical`` (uint8, (n, 81): the form of the givens even when they
 /// contradict each other, as the CLI writes it; a :data:`NO_GRID` row for a malformed puzzle),
 /// ``transform`` and ``error`` (lists: ``None`` or a string per puzzle). ``transform[i]`` maps
-/// puzzle ``i`` to its canonical form, in the library's text form (``batchdoku::Transform``):
+/// puzzle ``i`` to its canonical form, in the library's text form (``batchdoku_core::Transform``):
 /// ``"T;rows=...;cols=...;digits=..."``, where the first field is ``T`` (transpose first) or
 /// ``N``, ``rows``/``cols`` give the source row/column (of the possibly transposed grid) of
 /// output row/column 0..8, and ``digits`` the new label of digits 1..9; so ``canonical[r][c]``

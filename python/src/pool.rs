@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use batchdoku::batch as pipeline;
+use batchdoku_batch as pipeline;
 use rayon::{ThreadPool, ThreadPoolBuildError};
 
 /// The pools of one process.

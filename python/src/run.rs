@@ -10,14 +10,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
-use batchdoku::batch::Row;
-use batchdoku::batch::{self as pipeline, Job, Position};
-use batchdoku::Record;
+use batchdoku_batch::Row;
+use batchdoku_batch::{self as pipeline, Job, Position};
+use batchdoku_core::Record;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use batchdoku::batch::Status;
+use batchdoku_batch::Status;
 
 use crate::input::{PuzzleView, Unreadable};
 

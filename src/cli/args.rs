@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use batchdoku::batch::{ClassBy, EngineKind, OutputFormat};
-use batchdoku::{ExpectedColumn, InputFormat, SimdPath, Symmetry};
+use batchdoku_batch::{ClassBy, EngineKind, OutputFormat};
+use batchdoku_core::{ExpectedColumn, InputFormat, SimdPath, Symmetry};
 
 use crate::cli::progress::ProgressMode;
 
@@ -544,7 +544,7 @@ pub struct RateArgs {
 
     /// The work one puzzle's rating may take, in the rater's work units
     /// (about a chain step each); past it the puzzle gets status `limit`.
-    #[arg(long, value_name = "UNITS", default_value_t = batchdoku::batch::RateJob::DEFAULT_LIMIT,
+    #[arg(long, value_name = "UNITS", default_value_t = batchdoku_batch::RateJob::DEFAULT_LIMIT,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: u64,
 

@@ -6,11 +6,11 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use batchdoku::batch::EngineKind;
-use batchdoku::Grid;
-use batchdoku::Rng;
-use batchdoku::SimdPath;
-use batchdoku::Transform;
+use batchdoku_batch::EngineKind;
+use batchdoku_core::Grid;
+use batchdoku_core::Rng;
+use batchdoku_core::SimdPath;
+use batchdoku_core::Transform;
 
 /// Small sets are repeated up to this many puzzles so that every thread has
 /// work and warm-up does not dominate.
@@ -159,7 +159,7 @@ mod tests {
 
     #[test]
     fn measures_every_thread_and_counts_guesses() {
-        let easy = batchdoku::parse_line(
+        let easy = batchdoku_core::parse_line(
             b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
         )
         .unwrap();
@@ -175,7 +175,7 @@ mod tests {
         assert!(m.solved >= 20_000);
         // The first of the forum's hardest list: no solver here does it
         // without guessing.
-        let hard = batchdoku::parse_line(
+        let hard = batchdoku_core::parse_line(
             b"........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
         )
         .unwrap();
@@ -213,7 +213,7 @@ mod tests {
         ];
         let puzzles: Vec<Grid> = lines
             .iter()
-            .map(|l| batchdoku::parse_line(l).unwrap())
+            .map(|l| batchdoku_core::parse_line(l).unwrap())
             .collect();
         let plain = working_set(&puzzles, None);
         assert_eq!(plain.len(), 20_000);
@@ -224,7 +224,7 @@ mod tests {
         let permuted = working_set(&puzzles, Some(3));
         assert_eq!(permuted, working_set(&puzzles, Some(3)), "reproducible");
         assert_ne!(permuted, working_set(&puzzles, Some(4)));
-        let mut canon = batchdoku::Canonicalizer::new();
+        let mut canon = batchdoku_core::Canonicalizer::new();
         let forms: Vec<Grid> = puzzles.iter().map(|p| canon.canonical(p).0).collect();
         let mut changed = 0;
         for (i, p) in permuted.iter().take(200).enumerate() {

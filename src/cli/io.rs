@@ -15,9 +15,9 @@ use std::sync::Arc;
 use anyhow::Context;
 use tempfile::NamedTempFile;
 
-use batchdoku::batch::{self, Flushed, Input, OutputFormat, Reopenable, Sink};
-use batchdoku::ReadOptions;
-use batchdoku::Weights;
+use batchdoku_batch::{self as batch, Flushed, Input, OutputFormat, Reopenable, Sink};
+use batchdoku_core::ReadOptions;
+use batchdoku_core::Weights;
 
 use super::args::RecordArgs;
 use super::exit::Exit;

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use batchdoku::batch::Progress;
+use batchdoku_batch::Progress;
 
 /// When to show progress.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

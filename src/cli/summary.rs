@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use batchdoku::batch::{Status, Totals};
+use batchdoku_batch::{Status, Totals};
 
 /// The end-of-run summary.
 #[derive(Clone, Debug, Serialize)]
@@ -131,7 +131,7 @@ impl fmt::Display for Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use batchdoku::batch::Row;
+    use batchdoku_batch::Row;
 
     #[test]
     fn summary_mentions_nonzero_statuses() {
@@ -156,7 +156,7 @@ mod tests {
         let mut t = Totals::default();
         let row = Row {
             status: Status::Solved,
-            expected: Some(batchdoku::batch::Expected::Mismatch),
+            expected: Some(batchdoku_batch::Expected::Mismatch),
             ..Row::default()
         };
         t.add_row(&row);

@@ -8,10 +8,10 @@
 
 use std::io::{BufReader, Read};
 
-use batchdoku::DlxSolver;
-use batchdoku::{parse_line, InputFormat, ParseError, Record, RecordReader};
-use batchdoku::{score, ScoreOptions, Weights};
-use batchdoku::{Engine, Grid, Solver};
+use batchdoku_core::DlxSolver;
+use batchdoku_core::{parse_line, InputFormat, ParseError, Record, RecordReader};
+use batchdoku_core::{score, ScoreOptions, Weights};
+use batchdoku_core::{Engine, Grid, Solver};
 
 /// Node limit for the scored searches: enough to finish most puzzles,
 /// small enough that a fuzz iteration stays fast.

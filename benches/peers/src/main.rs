@@ -46,7 +46,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use batchdoku::{parse_line, Engine, Grid, Rng, Solver, Transform};
+use batchdoku_core::{parse_line, Engine, Grid, Rng, Solver, Transform};
 use sudoku::Sudoku;
 
 /// The two modes measured.

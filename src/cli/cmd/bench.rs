@@ -10,10 +10,10 @@ use std::time::Duration;
 use anyhow::Context;
 
 use crate::cli::bench::{self, Measurement};
-use batchdoku::batch;
-use batchdoku::batch::EngineKind;
-use batchdoku::{Grid, SimdPath};
-use batchdoku::{InputFormat, Record, RecordReader};
+use batchdoku_batch as batch;
+use batchdoku_batch::EngineKind;
+use batchdoku_core::{Grid, SimdPath};
+use batchdoku_core::{InputFormat, Record, RecordReader};
 
 use crate::cli::args::{BenchArgs, TableFormat};
 use crate::cli::exit::Exit;

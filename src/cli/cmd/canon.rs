@@ -1,10 +1,10 @@
 //! `batchdoku canon`: the canonical (minlex) form of each puzzle and the
 //! transformation that maps the puzzle to it.
 
-use batchdoku::batch::CanonJob;
-use batchdoku::batch::Column;
+use batchdoku_batch::CanonJob;
+use batchdoku_batch::Column;
 
-use batchdoku::batch::Input;
+use batchdoku_batch::Input;
 
 use super::{one_pass, OnePass};
 use crate::cli::args::CanonArgs;

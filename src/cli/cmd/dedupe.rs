@@ -2,8 +2,8 @@
 //! class's first record. Inputs that cannot be reopened (stdin, pipes) are
 //! spooled to temporary files so that they can be read twice.
 
-use batchdoku::batch::{ClassMap, DedupeJob, Equivalence, Pass};
-use batchdoku::batch::{Column, Status};
+use batchdoku_batch::{ClassMap, DedupeJob, Equivalence, Pass};
+use batchdoku_batch::{Column, Status};
 
 use super::{conclude, counting_pass, open_outputs, pass, settings, Ending};
 use crate::cli::args::DedupeArgs;

@@ -6,8 +6,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::Context;
 use serde::Serialize;
 
-use batchdoku::batch::{self, GenerateConfig, GenerateReport, RateJob};
-use batchdoku::{ClueTarget, Generator, Spec};
+use batchdoku_batch::{self as batch, ErTarget, GenerateConfig, GenerateReport, RateJob};
+use batchdoku_core::{ClueTarget, Generator, Spec};
 
 use crate::cli::args::{GenerateArgs, RunArgs};
 use crate::cli::exit::Exit;
@@ -21,9 +21,14 @@ const SLOW_BELOW: usize = 22;
 pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
     let spec = spec_of(args);
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let mut generator = Generator::new(spec, seed).context("generate")?;
-    if let Some((min, max)) = args.er {
-        generator = generator.with_er(min, max, args.limit.unwrap_or(RateJob::DEFAULT_LIMIT));
+    let generator = Generator::new(spec, seed).context("generate")?;
+    let er = args.er.map(|(min, max)| ErTarget {
+        min,
+        max,
+        limit: args.limit.unwrap_or(RateJob::DEFAULT_LIMIT),
+    });
+    if er.is_some() {
+        RateJob::available().map_err(|why| anyhow::anyhow!("generate --er: {why}"))?;
     }
     if args.start.checked_add(args.count).is_none() {
         anyhow::bail!("generate: --start plus --count overflows");
@@ -45,6 +50,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
             .rows
             .format_for(args.run.output.as_deref(), batch::OutputFormat::Line),
         header: !args.rows.no_header,
+        er,
     };
     let progress = StderrProgress::new(args.run.progress_mode());
     let mut sink = io::open_output(args.run.output.as_deref())?;

@@ -25,8 +25,8 @@ use std::path::Path;
 use anyhow::Context;
 
 use super::summary::Summary;
-use batchdoku::batch::{self, Config, Input, Job, Report, Sink};
-use batchdoku::batch::{Column, OutputFormat, Status};
+use batchdoku_batch::{self as batch, Config, Input, Job, Report, Sink};
+use batchdoku_batch::{Column, OutputFormat, Status};
 
 use super::args::{Command, InputArgs, RecordArgs, RowArgs, RunArgs};
 use super::exit::Exit;

@@ -4,8 +4,8 @@
 //! within that split. Exit code 1 when any test record leaks (or any
 //! record is invalid).
 
-use batchdoku::batch::{ClassBy, ClassMap, OverlapJob, Split};
-use batchdoku::batch::{Column, Status};
+use batchdoku_batch::{ClassBy, ClassMap, OverlapJob, Split};
+use batchdoku_batch::{Column, Status};
 
 use super::{conclude, open_outputs, pass, settings, Ending};
 use crate::cli::args::OverlapArgs;

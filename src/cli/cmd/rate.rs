@@ -1,7 +1,7 @@
 //! `batchdoku rate`: the human difficulty of each puzzle (Sudoku
 //! Explainer's ratings), and optionally invariant machine difficulty.
 
-use batchdoku::batch::{Column, Input, RateJob};
+use batchdoku_batch::{Column, Input, RateJob};
 
 use super::{one_pass, OnePass};
 use crate::cli::args::RateArgs;
@@ -9,6 +9,7 @@ use crate::cli::exit::Exit;
 
 /// Runs `rate`.
 pub fn run(args: &RateArgs) -> anyhow::Result<Exit> {
+    RateJob::available().map_err(|why| anyhow::anyhow!("rate: {why}"))?;
     let job = RateJob {
         limit: args.limit,
         invariant: args.invariant,

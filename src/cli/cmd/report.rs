@@ -10,8 +10,8 @@ use anyhow::Context;
 use crate::cli::report::{
     self, Format, InputInfo, RatingSource, ReportJob, ReportOptions, RunFacts, RunOptions,
 };
-use batchdoku::batch::{Column, RateJob, Status, Totals};
-use batchdoku::InputFormat;
+use batchdoku_batch::{Column, RateJob, Status, Totals};
+use batchdoku_core::InputFormat;
 
 use super::{conclude_saying, open_outputs, pass, settings, Ending};
 use crate::cli::args::{ReportArgs, RowArgs, RunArgs};
@@ -61,7 +61,7 @@ fn open_reading_ratings(
 }
 
 /// Whether every input that has columns has the same ones.
-fn same_columns(inputs: &[batchdoku::batch::Input]) -> bool {
+fn same_columns(inputs: &[batchdoku_batch::Input]) -> bool {
     let mut named = inputs.iter().filter_map(|i| i.kept_names());
     let first = named.next();
     named.all(|n| Some(n) == first)
@@ -69,6 +69,9 @@ fn same_columns(inputs: &[batchdoku::batch::Input]) -> bool {
 
 /// Runs `report`.
 pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
+    if args.rate {
+        RateJob::available().map_err(|why| anyhow::anyhow!("report --rate: {why}"))?;
+    }
     refuse_row_flags(args)?;
     let format = match (args.format, &args.run.output) {
         (Some(f), _) => f.into(),
@@ -101,7 +104,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
         .collect();
     // The pass writes no rows: no header, no columns.
     let rows = RowArgs {
-        format: Some(batchdoku::batch::OutputFormat::Csv),
+        format: Some(batchdoku_batch::OutputFormat::Csv),
         no_header: true,
     };
     let mut config = settings(

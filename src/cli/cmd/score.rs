@@ -1,11 +1,11 @@
 //! `batchdoku score`: the best weighted score over all solutions of each
 //! puzzle (branch-and-bound), optionally with the solutions counted.
 
-use batchdoku::batch::Column;
-use batchdoku::batch::ScoreJob;
-use batchdoku::ScoreOptions;
+use batchdoku_batch::Column;
+use batchdoku_batch::ScoreJob;
+use batchdoku_core::ScoreOptions;
 
-use batchdoku::batch::Input;
+use batchdoku_batch::Input;
 
 use super::{one_pass, OnePass};
 use crate::cli::args::ScoreArgs;
@@ -14,7 +14,7 @@ use crate::cli::io;
 
 /// Runs `score`.
 pub fn run(args: &ScoreArgs) -> anyhow::Result<Exit> {
-    if args.solver == batchdoku::batch::EngineKind::Dlx {
+    if args.solver == batchdoku_batch::EngineKind::Dlx {
         anyhow::bail!("score: the dlx engine does not support scored search; use --solver mrv");
     }
     let weights = io::load_weights(&args.weights)?;

@@ -1,10 +1,10 @@
 //! `batchdoku solve`: the first solution of each puzzle, or its solutions
 //! counted up to a limit, with optional difficulty columns.
 
-use batchdoku::batch::Column;
-use batchdoku::batch::SolveJob;
+use batchdoku_batch::Column;
+use batchdoku_batch::SolveJob;
 
-use batchdoku::batch::Input;
+use batchdoku_batch::Input;
 
 use super::{one_pass, OnePass};
 use crate::cli::args::SolveArgs;
@@ -12,7 +12,7 @@ use crate::cli::exit::Exit;
 
 /// Runs `solve`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
-    if args.rate && args.solver == batchdoku::batch::EngineKind::Dlx {
+    if args.rate && args.solver == batchdoku_batch::EngineKind::Dlx {
         anyhow::bail!("solve: --rate counts the mrv search; it cannot be used with --solver dlx");
     }
     let job = SolveJob {

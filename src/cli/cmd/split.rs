@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use batchdoku::batch::{Column, OutputFormat, Report, SplitJob, Stratify};
+use batchdoku_batch::{Column, OutputFormat, Report, SplitJob, Stratify};
 
 use super::{conclude, counting_pass, open_outputs_at, pass, settings, Ending};
 use crate::cli::args::SplitArgs;

@@ -10,8 +10,8 @@
 
 use std::collections::BTreeMap;
 
-use batchdoku::batch::{Row, Status};
-use batchdoku::Grid;
+use batchdoku_batch::{Row, Status};
+use batchdoku_core::Grid;
 
 use super::ratings::{ErTally, Outcome};
 
@@ -308,7 +308,7 @@ fn add_arrays(a: &mut [u64], b: &[u64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use batchdoku::Grid;
+    use batchdoku_core::Grid;
 
     #[test]
     fn log_bins_cover_every_value_once() {

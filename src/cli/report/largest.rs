@@ -17,7 +17,7 @@
 
 use std::sync::Arc;
 
-use batchdoku::Grid;
+use batchdoku_core::Grid;
 
 /// Classes one tracker keeps.
 pub const CAPACITY: usize = 64;
@@ -151,7 +151,7 @@ mod tests {
                 records.push((index, c));
             }
         }
-        let mut rng = batchdoku::Rng::new(3);
+        let mut rng = batchdoku_core::Rng::new(3);
         for parts in [1usize, 2, 5] {
             rng.shuffle(&mut records);
             let mut trackers: Vec<LargestClasses> =

@@ -1,5 +1,5 @@
 //! `report`: a corpus at a glance. One streaming pass through the
-//! [`batch::run`](batchdoku::batch::run) solves each puzzle counting to two with
+//! [`batch::run`](batchdoku_batch::run) solves each puzzle counting to two with
 //! the difficulty columns of `solve -k 2 --rate` (the same
 //! [`SolveJob`]), optionally scores it and finds its class up to
 //! symmetry, and feeds every finished row to a constant-memory
@@ -43,18 +43,18 @@ pub use summary::{CorpusReport, InputInfo, RunFacts, RunOptions};
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
-use batchdoku::batch::Job;
-use batchdoku::batch::{ClassMap, EngineKind, RateJob, ScoreJob, SolveJob};
+use batchdoku_batch::Job;
+use batchdoku_batch::{ClassMap, EngineKind, RateJob, ScoreJob, SolveJob};
 
 /// A class's first record and its size.
 type ClassCount = (u64, u64);
-use batchdoku::batch::{Row, Status};
-use batchdoku::Canonicalizer;
-use batchdoku::Engine;
-use batchdoku::Grid;
-use batchdoku::Record;
-use batchdoku::Solver;
-use batchdoku::{ScoreOptions, Weights};
+use batchdoku_batch::{Row, Status};
+use batchdoku_core::Canonicalizer;
+use batchdoku_core::Engine;
+use batchdoku_core::Grid;
+use batchdoku_core::Record;
+use batchdoku_core::Solver;
+use batchdoku_core::{ScoreOptions, Weights};
 
 /// How many of the largest classes a report lists.
 pub const LARGEST_CLASSES: usize = 10;
@@ -163,7 +163,7 @@ fn worker_slot(n: usize) -> usize {
 
 /// The per-record work of `report`: a [`Job`] that writes no rows and
 /// aggregates them instead. Make one per run, run it through
-/// [`pipeline::run`](batchdoku::batch::run), then call
+/// [`pipeline::run`](batchdoku_batch::run), then call
 /// [`finish`](ReportJob::finish).
 #[derive(Debug)]
 pub struct ReportJob {

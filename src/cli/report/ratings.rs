@@ -6,8 +6,8 @@
 
 use serde::Serialize;
 
-use batchdoku::batch::{Job, RateJob, Row, Status};
-use batchdoku::{Grid, Record};
+use batchdoku_batch::{Job, RateJob, Row, Status};
+use batchdoku_core::{Grid, Record};
 
 /// ER values a tally tells apart: every `u8` of tenths (0.0 to 25.5).
 pub const ER_VALUES: usize = 256;

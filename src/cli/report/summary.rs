@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::aggregate::{log_bin_range, Aggregate};
 use super::ratings::ErSummary;
-use batchdoku::batch::Status;
+use batchdoku_batch::Status;
 
 /// Bins the best-score table and plot aim for.
 const SCORE_BINS: usize = 20;

@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 
 use super::*;
-use batchdoku::batch::{self as pipeline, Config, Input, OutputFormat, RateJob, Sink};
-use batchdoku::{parse_line, Canonicalizer, ReadOptions, Rng, Transform};
+use batchdoku_batch::{self as pipeline, Config, Input, OutputFormat, RateJob, Sink};
+use batchdoku_core::{parse_line, Canonicalizer, ReadOptions, Rng, Transform};
 
 /// The sample's puzzles (each has one solution).
 fn sample() -> Vec<Grid> {
@@ -224,7 +224,7 @@ fn counts_agree_with_a_direct_count() {
     let mut forms = std::collections::HashMap::new();
     for line in text.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         records += 1;
-        let Ok(p) = batchdoku::parse_line(line) else {
+        let Ok(p) = batchdoku_core::parse_line(line) else {
             invalid += 1;
             continue;
         };

@@ -1,0 +1,168 @@
+//! The record side of the ordered pipeline: the [`Feed`] that cuts the
+//! inputs' records into batches (one input after the other, a batch never
+//! spanning two), and the [`Work`] that runs a command's [`Job`] on each
+//! record and encodes its row.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use crate::output::{Row, RowEncoder};
+use batchdoku_core::Record;
+use crate::totals::Totals;
+
+use super::{fill_row, Config, Fatal, Feed, Halt, Input, Job, PanicSite, Position, Stop, Work};
+
+/// A batch of records, reused: only the first `len` are this batch's.
+#[derive(Debug, Default)]
+pub(crate) struct Records {
+    /// Which input they come from (an index into the run's inputs).
+    source: usize,
+    /// The run-wide 1-based number of the first record.
+    first_index: u64,
+    records: Vec<Record>,
+    len: usize,
+}
+
+/// Reads the inputs in order into batches of `batch_size` records.
+pub(crate) struct RecordFeed {
+    /// The input being read, with its index, and the ones after it.
+    current: Option<(usize, Input)>,
+    rest: std::iter::Enumerate<std::vec::IntoIter<Input>>,
+    batch_size: usize,
+    /// The number of the next record.
+    index: u64,
+    bytes_read: Arc<AtomicU64>,
+    total_bytes: Option<u64>,
+}
+
+impl RecordFeed {
+    /// A feed over `inputs`, opened with the byte counter `bytes_read`.
+    pub(crate) fn new(inputs: Vec<Input>, batch_size: usize, bytes_read: Arc<AtomicU64>) -> Self {
+        let total_bytes = inputs.iter().map(|i| i.size).sum::<Option<u64>>();
+        let mut rest = inputs.into_iter().enumerate();
+        RecordFeed {
+            current: rest.next(),
+            rest,
+            batch_size: batch_size.max(1),
+            index: 1,
+            bytes_read,
+            total_bytes,
+        }
+    }
+}
+
+impl Feed for RecordFeed {
+    type Items = Records;
+
+    fn fill(&mut self, items: &mut Records) -> Result<bool, Fatal> {
+        items.len = 0;
+        loop {
+            let Some((source, input)) = self.current.as_mut() else {
+                return Ok(false);
+            };
+            let mut at_end = false;
+            while items.len < self.batch_size {
+                if items.len == items.records.len() {
+                    items.records.push(Record::default());
+                }
+                match input.read_record(&mut items.records[items.len]) {
+                    Ok(true) => items.len += 1,
+                    Ok(false) => {
+                        at_end = true;
+                        break;
+                    }
+                    Err(e) => {
+                        return Err(Fatal::Read {
+                            name: input.name.clone(),
+                            error: e,
+                        })
+                    }
+                }
+            }
+            let source = *source;
+            if at_end {
+                // Done with this input: close it now, not at the end.
+                self.current = self.rest.next();
+            }
+            if items.len > 0 {
+                items.source = source;
+                items.first_index = self.index;
+                self.index += items.len as u64;
+                return Ok(true);
+            }
+        }
+    }
+
+    fn position(&self) -> u64 {
+        self.bytes_read.load(Ordering::Relaxed)
+    }
+
+    fn total(&self) -> Option<u64> {
+        self.total_bytes
+    }
+
+    fn site(&self) -> PanicSite {
+        PanicSite::Reader {
+            source: self.current.as_ref().map(|(_, input)| input.name.clone()),
+        }
+    }
+}
+
+/// Runs `job` on each record and encodes its row.
+pub(crate) struct RecordWork<'a, J> {
+    pub job: &'a J,
+    pub config: &'a Config,
+    /// The inputs' names, by index.
+    pub names: &'a [Arc<str>],
+}
+
+impl<J: Job> Work for RecordWork<'_, J> {
+    type Items = Records;
+    type Scratch = (J::Scratch, RowEncoder, Row);
+    type Totals = Totals;
+
+    fn scratch(&self) -> Self::Scratch {
+        let config = self.config;
+        let encoder = RowEncoder::new(config.format, &config.columns, &config.kept_names);
+        (self.job.scratch(), encoder, Row::default())
+    }
+
+    fn len(&self, items: &Records) -> usize {
+        items.len
+    }
+
+    #[inline]
+    fn process(
+        &self,
+        (scratch, encoder, row): &mut Self::Scratch,
+        items: &Records,
+        k: usize,
+        out: &mut Vec<u8>,
+        totals: &mut Totals,
+        _stop: &Stop<'_>,
+    ) -> Result<(), Halt> {
+        let record = &items.records[k];
+        let at = Position {
+            source: &self.names[items.source],
+            line: record.line,
+            index: items.first_index + k as u64,
+        };
+        fill_row(self.job, scratch, record.puzzle.as_ref(), record, &at, row);
+        if self.job.writes(row) {
+            // Encoding into a Vec only fails on a serializer bug.
+            let _ = encoder.encode(row, record, out);
+            totals.add_row(row);
+        } else {
+            totals.add_record(row);
+        }
+        Ok(())
+    }
+
+    fn site(&self, items: &Records, k: usize) -> PanicSite {
+        PanicSite::Record {
+            index: items.first_index + k as u64,
+            source: self.names[items.source].clone(),
+            line: items.records[k].line,
+        }
+    }
+}

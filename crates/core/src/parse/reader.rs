@@ -1,0 +1,866 @@
+//! The streaming record reader: one [`RecordReader`] per input, yielding
+//! one [`Record`] per puzzle in any [`InputFormat`], with format detection,
+//! bounded memory per record and no allocation per record once its buffers
+//! have warmed up. Malformed input becomes invalid records, never an error:
+//! only genuine I/O failures are returned as `Err`.
+
+use std::fmt;
+use std::io::{self, BufRead, Read};
+
+use super::block::{classify_row, read_grid, RowClass};
+use super::csv_input::{
+    header_puzzle, is_puzzle_header, parse_puzzle_field, parse_solution_field, sniff_delimiter,
+    ColumnStats, CsvLayout, CsvRecord, CsvRows, ExpectedColumn,
+};
+use super::detect::{detect, parse_count, InputFormat, SAMPLE_LINES, SAMPLE_MAX_LINES};
+use super::jsonl::{JsonLayout, Members};
+use super::lines::{
+    is_blank, is_comment, next_byte, read_line, skip_line, LineEnd, Lines, Source, BOM,
+    MAX_LINE_BYTES,
+};
+use super::{is_separator, parse_line, ParseError, ParseErrorKind};
+use crate::grid::{Grid, CELLS};
+
+/// One input record, reused across reads (buffers kept).
+///
+/// # Example
+/// ```
+/// use batchdoku_core::{InputFormat, ParseErrorKind, Record, RecordReader};
+/// let input = "# two puzzles\n\
+///     ..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.. easy\n\
+///     ..3.2.6..9..3.5\n";
+/// let mut reader = RecordReader::new(input.as_bytes(), InputFormat::Line).unwrap();
+/// let mut record = Record::default(); // one per reader, reused
+///
+/// assert!(reader.read_record(&mut record).unwrap());
+/// assert_eq!(record.line, 2); // the comment line is not a record
+/// assert_eq!(record.puzzle.unwrap().given_count(), 32);
+/// assert_eq!(record.trailing, b"easy");
+///
+/// // A malformed record is data, not an error.
+/// assert!(reader.read_record(&mut record).unwrap());
+/// assert_eq!(record.line, 3);
+/// assert_eq!(record.puzzle.unwrap_err().kind, ParseErrorKind::TooShort { found: 15 });
+///
+/// assert!(!reader.read_record(&mut record).unwrap()); // end of input
+/// ```
+#[derive(Debug)]
+pub struct Record {
+    /// 1-based physical line where the record starts.
+    pub line: u64,
+    /// The puzzle, or what is wrong with it.
+    pub puzzle: Result<Grid, ParseError>,
+    /// The expected solution, when the input has a column of them (see
+    /// [`ExpectedColumn`]) and the record's cell is not empty (an empty
+    /// cell means no expected solution); `Err` when the cell is not a
+    /// complete grid.
+    pub expected: Option<Result<Grid, ParseError>>,
+    /// Line format: text after the 81 cells and their separator, trimmed;
+    /// else empty.
+    pub trailing: Vec<u8>,
+    /// CSV with [`ReadOptions::keep_columns`]: the row's other fields,
+    /// concatenated; `kept_ends[i]` ends field `i`. A quoted field is
+    /// what was inside its quotes, byte for byte (spaces and line breaks
+    /// included); an unquoted one is trimmed of surrounding whitespace.
+    pub kept: Vec<u8>,
+    /// End offsets of the kept fields in `kept`.
+    pub kept_ends: Vec<u32>,
+}
+
+impl Default for Record {
+    /// A record at line 0 with an empty puzzle (`Err(Empty)`).
+    fn default() -> Record {
+        Record {
+            line: 0,
+            puzzle: Err(ParseError::new(ParseErrorKind::Empty, 0)),
+            expected: None,
+            trailing: Vec::new(),
+            kept: Vec::new(),
+            kept_ends: Vec::new(),
+        }
+    }
+}
+
+impl Record {
+    /// Sets the record's line and puzzle, clearing the other fields.
+    fn set(&mut self, line: u64, puzzle: Result<Grid, ParseError>) {
+        self.line = line;
+        self.puzzle = puzzle;
+        self.expected = None;
+        self.trailing.clear();
+        self.kept.clear();
+        self.kept_ends.clear();
+    }
+
+    /// Kept field `i` (empty when the row had fewer fields than the
+    /// header).
+    pub fn kept_field(&self, i: usize) -> &[u8] {
+        let start = i
+            .checked_sub(1)
+            .map_or(0, |j| self.kept_ends.get(j).map_or(0, |&e| e as usize));
+        match self.kept_ends.get(i) {
+            Some(&end) => &self.kept[start..end as usize],
+            None => &[],
+        }
+    }
+}
+
+/// How to read an input.
+///
+/// # Example
+/// ```
+/// use batchdoku_core::{InputFormat, ReadOptions, Record, RecordReader};
+/// let csv = "id,quizzes,solutions\n\
+///     7,..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..,\
+///     483921657967345821251876493548132976729564138136798245372689514814253769695417382\n";
+/// let options = ReadOptions { keep_columns: true, ..ReadOptions::default() };
+/// let mut reader = RecordReader::with_options(csv.as_bytes(), &options).unwrap();
+/// assert_eq!(reader.format(), InputFormat::Csv); // detected from the header
+/// assert!(reader.has_expected()); // the `solutions` column
+/// assert_eq!(reader.kept_names().unwrap()[0], "id");
+///
+/// let mut record = Record::default();
+/// assert!(reader.read_record(&mut record).unwrap());
+/// assert_eq!(record.kept_field(0), b"7");
+/// let puzzle = record.puzzle.unwrap();
+/// assert!(record.expected.unwrap().unwrap().solves(&puzzle));
+///
+/// // A puzzle column the header does not have is refused up front.
+/// let options = ReadOptions { column: Some("grid".into()), ..ReadOptions::default() };
+/// let err = RecordReader::with_options(csv.as_bytes(), &options).unwrap_err();
+/// assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// The format, or [`InputFormat::Auto`] to detect it.
+    pub format: InputFormat,
+    /// CSV: the header name of the puzzle column (case-insensitive).
+    /// Implies CSV when the format is `Auto`.
+    pub column: Option<String>,
+    /// CSV: carry every column but the puzzle's into each record's
+    /// `kept` fields (see [`RecordReader::kept_names`]).
+    pub keep_columns: bool,
+    /// CSV: where the expected solutions are. [`ExpectedColumn::Named`]
+    /// implies CSV when the format is `Auto`.
+    pub expected: ExpectedColumn,
+    /// CSV: the field delimiter; `None` takes `,`, `;` or tab, whichever
+    /// the first line uses most. Implies CSV when the format is `Auto`.
+    pub delimiter: Option<u8>,
+}
+
+/// Why an input cannot be read with the options given.
+fn bad_options(msg: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, msg)
+}
+
+/// Per-format reading state.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    /// Line format (`end` lines skipped) or POJ (`end` stops the input).
+    Line { poj: bool, ended: bool },
+    /// Block grids; `luogu` holds the Luogu count state.
+    Block { luogu: Option<Luogu> },
+    /// CSV rows.
+    Csv { layout: CsvLayout },
+    /// JSON objects, one per line (the layout is the reader's `json`).
+    Jsonl,
+}
+
+/// What a Luogu batch file has promised and delivered so far.
+#[derive(Clone, Copy, Debug)]
+enum Luogu {
+    /// The count line has not been read yet.
+    NeedCount,
+    /// `promised` grids announced on line `count_line`; `seen` read so far.
+    Counting {
+        promised: u64,
+        count_line: u64,
+        seen: u64,
+    },
+    /// Nothing left to check (no count, or the shortfall was reported).
+    Done,
+}
+
+/// Reads puzzles one [`Record`] at a time from a buffered reader, in the
+/// given or detected [`InputFormat`].
+///
+/// Malformed records come out as records whose `puzzle` is an `Err`; only
+/// I/O failures are errors. To read files with decompression and run a job
+/// over them on several threads, see [`batch::run`](crate::batch::run).
+///
+/// CSV records are RFC 4180's, with one bound so that a stray quote costs
+/// one record and never the ones after it: a quoted field still open at
+/// the end of a physical line goes on to the next line only while the
+/// record stays within 16 lines and 4096 bytes of content, and only
+/// when that line, read alone, does not hold a puzzle in the puzzle
+/// column (unless the quote closes on it and the record so ended holds
+/// its puzzle). Otherwise the record is its first line alone, a
+/// [`ParseErrorKind::UnclosedQuote`] record, and every line after it is
+/// read again. A CSV needs no header: a first record that holds a puzzle
+/// in some field is a record, and the puzzle column is then the one that
+/// holds puzzles in the first records.
+///
+/// # Example
+/// ```
+/// use batchdoku_core::{parse_line, InputFormat, Record, RecordReader};
+/// let puzzle = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// // Two grids in block form (nine lines of nine cells), a blank line between.
+/// let text = format!("{}\n{}", puzzle.to_block_string(), puzzle.to_block_string());
+/// let mut reader = RecordReader::new(text.as_bytes(), InputFormat::Auto).unwrap();
+/// assert_eq!(reader.format(), InputFormat::Block);
+///
+/// let mut record = Record::default();
+/// let mut lines = Vec::new();
+/// while reader.read_record(&mut record).unwrap() {
+///     assert_eq!(record.puzzle, Ok(puzzle));
+///     lines.push(record.line);
+/// }
+/// assert_eq!(lines, [1, 11]);
+/// ```
+pub struct RecordReader<R: BufRead> {
+    format: InputFormat,
+    mode: Mode,
+    lines: Lines<R>,
+    /// CSV: the record being read, reused.
+    csv: Box<CsvRecord>,
+    /// CSV: the record reader (lines held for replay, reused buffers).
+    csv_rows: Box<CsvRows>,
+    /// CSV: the first record is already in `csv` (a headerless file).
+    csv_pending: bool,
+    /// CSV and JSONL: names of the kept columns, when keeping them.
+    kept_names: Option<Vec<String>>,
+    /// JSONL: which keys hold what.
+    json: Option<Box<JsonLayout>>,
+}
+
+impl<R: BufRead> fmt::Debug for RecordReader<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RecordReader")
+            .field("format", &self.format)
+            .field("mode", &self.mode)
+            .field("line", &self.lines.line_no())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Reads the lines format detection weighs into `look`, to be replayed:
+/// leading blank and comment lines, however many and however long, are
+/// read and dropped (their count is returned with the format, so line
+/// numbers stay true); then up to [`SAMPLE_LINES`] meaningful lines
+/// (within [`SAMPLE_MAX_LINES`] lines) are kept, each with its line ending
+/// as read (`\n`, or `\r` whose `\n`, if any, is skipped on replay as on
+/// first reading). An overlong meaningful line ends the lookahead: only
+/// its first [`MAX_LINE_BYTES`] are kept, the rest is left in `rdr`.
+/// Memory: at most [`SAMPLE_MAX_LINES`] capped lines.
+fn detect_from_lookahead<R: BufRead>(
+    rdr: &mut R,
+    look: &mut Vec<u8>,
+) -> io::Result<(InputFormat, u64)> {
+    let mut after_cr = false;
+    let mut skipped = 0u64;
+    let mut sample: Vec<(usize, usize)> = Vec::new();
+    let mut seen = 0;
+    while sample.len() < SAMPLE_LINES && seen < SAMPLE_MAX_LINES {
+        if std::mem::take(&mut after_cr) {
+            // Settle a `\r\n` here, so that the replay (which sees the
+            // `\r`) finds its `\n` too, rather than the next line's.
+            if next_byte(rdr)? == Some(b'\n') {
+                rdr.consume(1);
+                if !sample.is_empty() {
+                    look.push(b'\n');
+                }
+            }
+        }
+        let start = look.len();
+        let first_line = skipped == 0 && sample.is_empty();
+        let keep = MAX_LINE_BYTES + if first_line { BOM.len() } else { 0 };
+        let Some(mut end) = read_line(rdr, look, keep, &mut after_cr)? else {
+            break;
+        };
+        let bom = if first_line && look[start..].starts_with(BOM) {
+            BOM.len()
+        } else {
+            0
+        };
+        let text = start + bom;
+        let mut meaningful_cut = false;
+        if end == LineEnd::Cut {
+            let prefix = &look[text..];
+            if is_comment(prefix) {
+                end = skip_line(rdr, &mut after_cr, &mut |_| {})?;
+            } else if is_blank(prefix) {
+                // Whitespace: blank unless something else follows it.
+                match skip_whitespace(rdr, &mut after_cr)? {
+                    Some(e) => end = e,
+                    None => meaningful_cut = true,
+                }
+            } else {
+                meaningful_cut = true;
+            }
+        }
+        let line = &look[text..];
+        let meaningful = meaningful_cut || !(is_blank(line) || is_comment(line));
+        if !meaningful && sample.is_empty() {
+            skipped += 1;
+            look.truncate(start);
+            continue;
+        }
+        if sample.is_empty() {
+            seen = 0;
+        }
+        seen += 1;
+        if meaningful {
+            sample.push((text, look.len()));
+        }
+        if meaningful_cut {
+            break;
+        }
+        match end {
+            LineEnd::Newline | LineEnd::Cut => look.push(b'\n'),
+            LineEnd::Return => look.push(b'\r'),
+            LineEnd::Eof => {}
+        }
+    }
+    let lines: Vec<&[u8]> = sample.iter().map(|&(s, e)| &look[s..e]).collect();
+    Ok((detect(&lines), skipped))
+}
+
+/// Consumes whitespace up to the end of the line; returns how the line
+/// ended, or `None` when a non-whitespace byte comes first (left unread).
+fn skip_whitespace<R: BufRead>(rdr: &mut R, after_cr: &mut bool) -> io::Result<Option<LineEnd>> {
+    loop {
+        let avail = match rdr.fill_buf() {
+            Ok([]) => return Ok(Some(LineEnd::Eof)),
+            Ok(avail) => avail,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let n = avail
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r' || !b.is_ascii_whitespace());
+        match n.map(|i| (i, avail[i])) {
+            Some((i, b'\n')) => {
+                rdr.consume(i + 1);
+                return Ok(Some(LineEnd::Newline));
+            }
+            Some((i, b'\r')) => {
+                rdr.consume(i + 1);
+                *after_cr = true;
+                return Ok(Some(LineEnd::Return));
+            }
+            Some((i, _)) => {
+                rdr.consume(i);
+                return Ok(None);
+            }
+            None => {
+                let n = avail.len();
+                rdr.consume(n);
+            }
+        }
+    }
+}
+
+impl<R: BufRead> RecordReader<R> {
+    /// A reader of `rdr` in `format`. With [`InputFormat::Auto`] it reads a
+    /// small lookahead (up to the first meaningful line) to pick the format;
+    /// nothing is lost, the lookahead is replayed. A CSV input's header row
+    /// is read here, so [`RecordReader::has_expected`] is known at once.
+    pub fn new(rdr: R, format: InputFormat) -> io::Result<Self> {
+        Self::with_options(
+            rdr,
+            &ReadOptions {
+                format,
+                ..ReadOptions::default()
+            },
+        )
+    }
+
+    /// A reader of `rdr` with `options` (see [`RecordReader::new`]). Fails
+    /// with `InvalidInput` when the options do not fit the input: a
+    /// `column` not in the CSV header, or CSV options on another format.
+    pub fn with_options(mut rdr: R, options: &ReadOptions) -> io::Result<Self> {
+        let mut look = Vec::new();
+        let csv_named = options.column.is_some()
+            || options.delimiter.is_some()
+            || matches!(options.expected, ExpectedColumn::Named(_));
+        let csv_wanted = csv_named || options.keep_columns;
+        let (format, skipped) = match options.format {
+            // Named columns mean CSV, or JSONL keys when the input is JSONL.
+            InputFormat::Auto if csv_named => match detect_from_lookahead(&mut rdr, &mut look)? {
+                (InputFormat::Jsonl, skipped) if options.delimiter.is_none() => {
+                    (InputFormat::Jsonl, skipped)
+                }
+                (_, skipped) => (InputFormat::Csv, skipped),
+            },
+            InputFormat::Auto => detect_from_lookahead(&mut rdr, &mut look)?,
+            f => (f, 0),
+        };
+        let keyed = format == InputFormat::Jsonl
+            && options.delimiter.is_none()
+            && (csv_named || options.keep_columns);
+        if csv_wanted && format != InputFormat::Csv && !keyed {
+            return Err(bad_options(format!(
+                "CSV options (a puzzle or expected column, kept columns, a delimiter) need CSV input, \
+                 but this input reads as {format}"
+            )));
+        }
+        let src: Source<R> = io::Cursor::new(look).chain(rdr);
+        let mode = match format {
+            InputFormat::Line | InputFormat::Auto => Mode::Line {
+                poj: false,
+                ended: false,
+            },
+            InputFormat::Poj => Mode::Line {
+                poj: true,
+                ended: false,
+            },
+            InputFormat::Block => Mode::Block { luogu: None },
+            InputFormat::Luogu => Mode::Block {
+                luogu: Some(Luogu::NeedCount),
+            },
+            InputFormat::Csv => Mode::Csv {
+                layout: CsvLayout {
+                    puzzle: 0,
+                    expected: None,
+                },
+            },
+            InputFormat::Jsonl => Mode::Jsonl,
+        };
+        let mut reader = RecordReader {
+            format: if format == InputFormat::Auto {
+                InputFormat::Line
+            } else {
+                format
+            },
+            mode,
+            lines: Lines::after(src, skipped),
+            csv: Box::default(),
+            csv_rows: Box::default(),
+            csv_pending: false,
+            kept_names: None,
+            json: None,
+        };
+        if format == InputFormat::Csv {
+            reader.read_csv_header(options)?;
+        }
+        if format == InputFormat::Jsonl {
+            reader.read_json_layout(options)?;
+        }
+        Ok(reader)
+    }
+
+    /// CSV read with `keep_columns`: the names of the kept columns, in
+    /// order (`field_N` for a headerless file). `None` otherwise.
+    pub fn kept_names(&self) -> Option<&[String]> {
+        self.kept_names.as_deref()
+    }
+
+    /// The format being read (resolved: never `Auto`).
+    pub fn format(&self) -> InputFormat {
+        self.format
+    }
+
+    /// True for CSV inputs with a solution column: their records carry
+    /// `expected`.
+    pub fn has_expected(&self) -> bool {
+        match self.mode {
+            Mode::Csv { layout } => layout.expected.is_some(),
+            Mode::Jsonl => self.json.as_ref().is_some_and(|j| j.expected.is_some()),
+            _ => false,
+        }
+    }
+
+    /// Reads the next record into `rec`, reusing its buffers. Returns false
+    /// at the end of input (leaving `rec` unchanged). Blank lines, `#`
+    /// comment lines and box separators are not records.
+    pub fn read_record(&mut self, rec: &mut Record) -> io::Result<bool> {
+        match self.mode {
+            Mode::Line { poj, ended } => {
+                if ended {
+                    return Ok(false);
+                }
+                self.read_line_record(poj, rec)
+            }
+            Mode::Block { luogu: None } => self.read_block_record(rec),
+            Mode::Block { luogu: Some(state) } => self.read_luogu_record(state, rec),
+            Mode::Csv { layout } => self.read_csv_record(layout, rec),
+            Mode::Jsonl => self.read_json_record(rec),
+        }
+    }
+
+    /// Sets the JSONL layout from the first meaningful line, which is left
+    /// to be read again as the first record.
+    fn read_json_layout(&mut self, options: &ReadOptions) -> io::Result<()> {
+        let first = match self.peek_meaningful_line()? {
+            true => Members::parse(self.lines.line()),
+            false => None,
+        };
+        let layout = JsonLayout::new(first.as_ref(), options.column.as_deref(), &options.expected)
+            .map_err(bad_options)?;
+        if options.keep_columns {
+            self.kept_names = Some(layout.kept.clone());
+        }
+        self.json = Some(Box::new(layout));
+        Ok(())
+    }
+
+    fn read_json_record(&mut self, rec: &mut Record) -> io::Result<bool> {
+        let Some(layout) = self.json.as_deref() else {
+            return Ok(false);
+        };
+        loop {
+            if !self.lines.next_line()? {
+                return Ok(false);
+            }
+            let line = self.lines.line();
+            let overlong = self.lines.overlong();
+            if is_comment(line) || (!overlong && is_blank(line)) {
+                continue;
+            }
+            if overlong {
+                let limit = MAX_LINE_BYTES as u32;
+                let err = ParseError::new(ParseErrorKind::LineTooLong { limit }, 0);
+                rec.set(self.lines.line_no(), Err(err));
+                return Ok(true);
+            }
+            let members = Members::parse(line);
+            rec.set(self.lines.line_no(), layout.puzzle(members.as_ref()));
+            if let Some(members) = &members {
+                rec.expected = layout.expected(members);
+                if self.kept_names.is_some() {
+                    for i in 0..layout.kept.len() {
+                        rec.kept
+                            .extend_from_slice(layout.kept(members, i).as_bytes());
+                        rec.kept_ends.push(rec.kept.len() as u32);
+                    }
+                }
+            }
+            return Ok(true);
+        }
+    }
+
+    fn read_line_record(&mut self, poj: bool, rec: &mut Record) -> io::Result<bool> {
+        loop {
+            if !self.lines.next_line()? {
+                return Ok(false);
+            }
+            let line = self.lines.line();
+            let indent = line.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            let body = &line[indent..];
+            let overlong = self.lines.overlong();
+            // A body starting with a cell is a record (the common case).
+            let starts_with_cell = body
+                .first()
+                .is_some_and(|&b| super::cell_value(b).is_some());
+            if !starts_with_cell {
+                // Comments are known by their start, even when overlong;
+                // blank and `end` lines only when seen whole.
+                if body.first() == Some(&b'#') || (!overlong && body.is_empty()) {
+                    continue;
+                }
+                if !overlong && body.trim_ascii_end() == b"end" {
+                    if poj {
+                        self.mode = Mode::Line { poj, ended: true };
+                        return Ok(false);
+                    }
+                    continue;
+                }
+            }
+            rec.set(self.lines.line_no(), Ok(Grid::empty()));
+            if overlong {
+                let limit = MAX_LINE_BYTES as u32;
+                rec.puzzle = Err(ParseError::new(ParseErrorKind::LineTooLong { limit }, 0));
+                return Ok(true);
+            }
+            rec.puzzle = parse_line(body).map_err(|mut e| {
+                if e.col > 0 {
+                    e.col += indent as u32;
+                }
+                e
+            });
+            if rec.puzzle.is_ok() {
+                if let Some(rest) = body.get(CELLS..) {
+                    let rest = rest
+                        .iter()
+                        .position(|&b| !(is_separator(b) || b.is_ascii_whitespace()))
+                        .map_or(&[][..], |start| rest[start..].trim_ascii_end());
+                    rec.trailing.extend_from_slice(rest);
+                }
+            }
+            return Ok(true);
+        }
+    }
+
+    fn read_block_record(&mut self, rec: &mut Record) -> io::Result<bool> {
+        match read_grid(&mut self.lines)? {
+            Some((line, puzzle)) => {
+                rec.set(line, puzzle);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    fn read_luogu_record(&mut self, state: Luogu, rec: &mut Record) -> io::Result<bool> {
+        let state = match state {
+            Luogu::NeedCount => match self.read_count(rec)? {
+                CountLine::Count(state) => state,
+                CountLine::Bad => return Ok(true),
+                CountLine::Eof => return Ok(false),
+            },
+            s => s,
+        };
+        if self.read_block_record(rec)? {
+            if let Luogu::Counting {
+                promised,
+                count_line,
+                seen,
+            } = state
+            {
+                let seen = seen + 1;
+                self.mode = Mode::Block {
+                    luogu: Some(Luogu::Counting {
+                        promised,
+                        count_line,
+                        seen,
+                    }),
+                };
+            }
+            return Ok(true);
+        }
+        self.mode = Mode::Block {
+            luogu: Some(Luogu::Done),
+        };
+        match state {
+            Luogu::Counting {
+                promised,
+                count_line,
+                seen,
+            } if seen < promised => {
+                let kind = ParseErrorKind::MissingGrids {
+                    found: seen,
+                    promised,
+                };
+                rec.set(count_line, Err(ParseError::new(kind, 0)));
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// Reads the Luogu count line. On a bad one, fills `rec` with a
+    /// `BadCount` record and switches to plain block reading (a line that
+    /// looks like part of a grid is kept for it).
+    fn read_count(&mut self, rec: &mut Record) -> io::Result<CountLine> {
+        loop {
+            if !self.lines.next_line()? {
+                return Ok(CountLine::Eof);
+            }
+            let line = self.lines.line();
+            if !self.lines.overlong() && (is_blank(line) || is_comment(line)) {
+                continue;
+            }
+            let count = if self.lines.overlong() {
+                None
+            } else {
+                parse_count(line)
+            };
+            if let Some(promised) = count {
+                let state = Luogu::Counting {
+                    promised,
+                    count_line: self.lines.line_no(),
+                    seen: 0,
+                };
+                self.mode = Mode::Block { luogu: Some(state) };
+                return Ok(CountLine::Count(state));
+            }
+            rec.set(
+                self.lines.line_no(),
+                Err(ParseError::new(ParseErrorKind::BadCount, 0)),
+            );
+            if !self.lines.overlong()
+                && matches!(classify_row(line), RowClass::Row(_) | RowClass::Separator)
+            {
+                self.lines.push_back();
+            }
+            self.mode = Mode::Block {
+                luogu: Some(Luogu::Done),
+            };
+            return Ok(CountLine::Bad);
+        }
+    }
+
+    /// Reads the CSV header record (skipping blank and comment lines; its
+    /// first line read whole, however long) and sets the layout. No single
+    /// line decides: a first record that holds a grid in some field is
+    /// data, not a header (unless a `column` was named, which means there
+    /// is a header), and is kept for the first read; when no header names
+    /// the puzzle column, it is the column that holds puzzles in the first
+    /// records ([`SAMPLE_LINES`] of them, read ahead and replayed).
+    fn read_csv_header(&mut self, options: &ReadOptions) -> io::Result<()> {
+        self.lines.set_cap(usize::MAX);
+        let delimiter = match options.delimiter {
+            Some(d) => d,
+            None => self.sniff_delimiter()?,
+        };
+        self.csv.set_delimiter(delimiter);
+        self.csv_rows.set_delimiter(delimiter);
+        let found = self
+            .csv_rows
+            .read(&mut self.lines, &mut self.csv, usize::MAX, None)?;
+        self.lines.set_cap(MAX_LINE_BYTES);
+        let longest = self.csv_rows.longest();
+        if found {
+            let named = options.column.is_some()
+                || matches!(options.expected, ExpectedColumn::Named(_))
+                || (0..self.csv.len())
+                    .any(|i| self.csv.field(i).is_some_and(|(f, _)| is_puzzle_header(f)));
+            let mut stats = ColumnStats::default();
+            let headerless = !named && self.csv.holds_grid();
+            if headerless {
+                stats.add(&self.csv);
+            }
+            // The records after the first say which columns hold puzzles
+            // and grids: the puzzle column when no header names it, the
+            // expected solutions always.
+            // Records are sampled as they will be read: a quoted field
+            // goes on past a line holding a grid in any column only while
+            // the header names no puzzle column.
+            let named_puzzle = match headerless {
+                true => None,
+                false => header_puzzle(&self.csv.names(), options.column.as_deref())
+                    .map_err(bad_options)?,
+            };
+            let mut sample = Box::<CsvRecord>::default();
+            sample.set_delimiter(delimiter);
+            self.csv_rows.sample(
+                &mut self.lines,
+                &mut sample,
+                &mut stats,
+                named_puzzle,
+                (SAMPLE_LINES, SAMPLE_MAX_LINES),
+            )?;
+            let headerless_layout = headerless
+                .then(|| CsvLayout::headerless(&stats, &options.expected))
+                .flatten();
+            let layout = match headerless_layout {
+                Some(layout) => layout,
+                None => CsvLayout::from_header(
+                    &self.csv,
+                    options.column.as_deref(),
+                    &options.expected,
+                    &stats,
+                )
+                .map_err(bad_options)?,
+            };
+            if options.keep_columns {
+                let names = (0..self.csv.len())
+                    .filter(|&i| i != layout.puzzle)
+                    .map(|i| {
+                        if headerless {
+                            format!("field_{}", i + 1)
+                        } else {
+                            let name = self.csv.field(i).map_or(&[][..], |f| f.0);
+                            String::from_utf8_lossy(name).into_owned()
+                        }
+                    })
+                    .collect();
+                self.kept_names = Some(names);
+            }
+            if headerless {
+                // Read without the cap: held to it now, as any record.
+                if longest > MAX_LINE_BYTES || self.csv.len() > MAX_LINE_BYTES {
+                    self.csv.set_too_long();
+                }
+                self.csv_pending = true;
+            }
+            self.mode = Mode::Csv { layout };
+        }
+        if options.keep_columns && self.kept_names.is_none() {
+            self.kept_names = Some(Vec::new()); // an empty file
+        }
+        Ok(())
+    }
+
+    /// The delimiter of a CSV input, sniffed from its first meaningful
+    /// line, which is left to be read again.
+    fn sniff_delimiter(&mut self) -> io::Result<u8> {
+        Ok(match self.peek_meaningful_line()? {
+            true => sniff_delimiter(self.lines.line()),
+            false => b',',
+        })
+    }
+
+    /// Moves to the first meaningful (not blank, not comment) line, left
+    /// current (see [`Lines::line`]) and to be read again by the next
+    /// read; false at the end of input.
+    fn peek_meaningful_line(&mut self) -> io::Result<bool> {
+        while self.lines.next_line()? {
+            let line = self.lines.line();
+            if is_comment(line) || (!self.lines.overlong() && is_blank(line)) {
+                continue;
+            }
+            self.lines.push_back();
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    fn read_csv_record(&mut self, layout: CsvLayout, rec: &mut Record) -> io::Result<bool> {
+        if !std::mem::take(&mut self.csv_pending)
+            && !self.csv_rows.read(
+                &mut self.lines,
+                &mut self.csv,
+                MAX_LINE_BYTES,
+                Some(layout.puzzle),
+            )?
+        {
+            return Ok(false);
+        }
+        let csv = &*self.csv;
+        let broken = if csv.too_long() {
+            let limit = MAX_LINE_BYTES as u32;
+            Some(ParseError::new(ParseErrorKind::LineTooLong { limit }, 0))
+        } else {
+            csv.unclosed()
+                .map(|col| ParseError::new(ParseErrorKind::UnclosedQuote, col))
+        };
+        if let Some(err) = broken {
+            rec.set(csv.line(), Err(err));
+            rec.expected = layout.expected.map(|_| Err(err));
+            return Ok(true);
+        }
+        rec.set(csv.line(), parse_puzzle_field(csv, layout.puzzle));
+        // An empty solution cell means no expected solution.
+        rec.expected = layout.expected.and_then(|i| match csv.field(i) {
+            Some((&[], _)) => None,
+            _ => Some(parse_solution_field(csv, i)),
+        });
+        if let Some(names) = &self.kept_names {
+            let kept = (0..csv.len()).filter(|&i| i != layout.puzzle);
+            for i in kept.take(names.len()) {
+                if let Some(field) = csv.kept(i) {
+                    rec.kept.extend_from_slice(field);
+                }
+                rec.kept_ends.push(rec.kept.len() as u32);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// The outcome of looking for a Luogu count line.
+enum CountLine {
+    /// A count: the new state.
+    Count(Luogu),
+    /// Not a count: a `BadCount` record was produced.
+    Bad,
+    /// End of input before any meaningful line.
+    Eof,
+}
+
+#[cfg(test)]
+mod tests;

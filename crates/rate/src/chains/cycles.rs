@@ -1,0 +1,447 @@
+//! The first chain producer (Sudoku Explainer's `Chaining(false, false,
+//! false, 0)`): bidirectional cycles and forcing chains with static links,
+//! searched three times (X links only, on one digit; Y links only, from
+//! and through bivalue cells; both), from every candidate of every cell
+//! with two or more, in row-major order.
+//!
+//! Cycles: a breadth-first walk alternating "on" and "off" layers in
+//! which "on" potentials are met once but "off" ones once per path (only
+//! never twice on one path); each time the walk comes back to its start
+//! after four or more links, the loop is a cycle and removes every
+//! candidate that sees both an "on" and an "off" potential of its digit.
+//! Forcing chains: a plain walk from the candidate assumed on (or off)
+//! that reaches the same candidate in the other state.
+
+use super::best::Best;
+use super::forcing::{forcing_chain_from_off, forcing_chain_from_on, Walked};
+use super::node;
+use super::propagate::box_row_column;
+use super::rating::HintKey;
+use super::unit_places::{unit_cell, UnitPlaces, BOX_ROW_COLUMN, SEEN_BEFORE};
+use batchdoku_core::internal::CELLS;
+use crate::budget::{Budget, OutOfBudget};
+use crate::cands::{ones, Cands};
+use crate::cells::{CellSet, PEER_SETS, UNIT_SETS};
+use crate::step::Step;
+use crate::technique::Technique;
+
+/// Which links a search uses.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Links {
+    /// Links inside a cell (bivalue cells; an "on" cell's other digits).
+    pub(super) y: bool,
+    /// Conjugate links of a digit in a box, row or column.
+    pub(super) x: bool,
+}
+
+/// Reusable working memory of the search.
+pub(super) struct Scratch {
+    /// The current layer of the walk.
+    layer: Vec<u16>,
+    /// The layer being built.
+    next: Vec<u16>,
+    /// The potential each potential met was first reached from.
+    parent: Vec<u16>,
+    /// For each "on" potential met, which closing potentials (see
+    /// [`cycles`]) lie on its path, one bit each.
+    closing_on_path: Vec<u8>,
+    /// The cycle closings of the current layer: (the "on" potential, the
+    /// closing "off" potential it implies).
+    closings: Vec<(u16, u16)>,
+    /// What the last walk met, for the forcing chain from its start.
+    walked: Walked,
+    /// For each potential, its index among the current walk's closing
+    /// potentials ([`NOT_CLOSING`] for the others): one load instead of
+    /// a search of the list at each potential met.
+    closing_index: Vec<u8>,
+    /// The closing potentials marked in `closing_index` (cleared at the
+    /// next walk's start, so that a walk cut short leaves none behind).
+    closing: [usize; 4],
+    /// How many of `closing` are in use.
+    closing_len: usize,
+}
+
+/// [`Scratch::closing_index`] of a potential that does not close a cycle.
+const NOT_CLOSING: u8 = u8::MAX;
+
+impl Scratch {
+    /// Empty working memory.
+    pub(super) fn new() -> Scratch {
+        Scratch {
+            layer: Vec::with_capacity(node::CANDIDATES),
+            next: Vec::with_capacity(node::CANDIDATES),
+            parent: vec![0; node::NODES],
+            closing_on_path: vec![0; node::NODES],
+            closings: Vec::with_capacity(64),
+            walked: Walked::new(),
+            closing_index: vec![NOT_CLOSING; node::NODES],
+            closing: [0; 4],
+            closing_len: 0,
+        }
+    }
+}
+
+/// The conjugate (X) links of a grid, worked out once per search: for each
+/// digit and cell, the other place of the digit in the cell's box, row and
+/// column, in that order, where the digit has exactly two places there
+/// ([`Partners::NONE`] where it has not); and the same as one set.
+pub(super) struct Partners {
+    /// By digit and cell: box, row, column.
+    lists: [[[u8; 3]; CELLS]; 9],
+    /// By digit and cell: the union of the list.
+    sets: [[CellSet; CELLS]; 9],
+    /// The places of each digit in each unit.
+    units: UnitPlaces,
+}
+
+impl Partners {
+    /// No partner in that unit.
+    const NONE: u8 = u8::MAX;
+
+    /// The links of `cands`.
+    fn new(cands: &Cands) -> Partners {
+        let mut partners = Partners {
+            lists: [[[Partners::NONE; 3]; CELLS]; 9],
+            sets: [[CellSet::EMPTY; CELLS]; 9],
+            units: UnitPlaces::of(cands),
+        };
+        for d in 0..9 {
+            let places = cands.digit_cells(d as u8 + 1);
+            for c in places.iter() {
+                for (k, unit) in box_row_column(c).into_iter().enumerate() {
+                    let here = places.and(UNIT_SETS[unit]);
+                    if here.is_pair() {
+                        let other = here.minus(CellSet::single(c));
+                        partners.lists[d][c][k] = other.first().expect("two places") as u8;
+                        partners.sets[d][c] = partners.sets[d][c].or(other);
+                    }
+                }
+            }
+        }
+        partners
+    }
+
+    /// The partners of `digit` (1..=9) in `cell`: box, row, column.
+    #[inline(always)]
+    fn of(&self, cell: usize, digit: u8) -> impl Iterator<Item = usize> + '_ {
+        self.lists[usize::from(digit - 1)][cell]
+            .iter()
+            .filter(|&&o| o != Partners::NONE)
+            .map(|&o| usize::from(o))
+    }
+
+    /// The partners of `digit` (1..=9) in `cell` as a set.
+    #[inline(always)]
+    pub(super) fn set(&self, cell: usize, digit: u8) -> CellSet {
+        self.sets[usize::from(digit - 1)][cell]
+    }
+}
+
+/// Offers every cycle and forcing chain hint of `cands` to `best`, in
+/// Sudoku Explainer's order.
+pub(super) fn search(
+    cands: &Cands,
+    best: &mut Best,
+    scratch: &mut Scratch,
+    budget: &mut Budget,
+) -> Result<(), OutOfBudget> {
+    let partners = Partners::new(cands);
+    for links in [
+        Links { y: false, x: true },
+        Links { y: true, x: false },
+        Links { y: true, x: true },
+    ] {
+        for cell in cands.empty().iter() {
+            let here = cands.candidates(cell);
+            if ones(here) < 2 || (ones(here) > 2 && !links.x) {
+                continue;
+            }
+            for digit in digits(here) {
+                cycles(cands, &partners, cell, digit, links, best, scratch, budget)?;
+                if links.x {
+                    // The cycle walk has walked the same links from the
+                    // same start as the forcing chain from it "on".
+                    let start = (cell, digit);
+                    let walked = (&mut scratch.walked, &scratch.layer[..]);
+                    forcing_chain_from_on(cands, &partners, start, links, walked, best, budget)?;
+                    forcing_chain_from_off(cands, &partners, start, links, best, budget)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The digits (1..=9) of a candidate mask, in increasing order.
+fn digits(mut mask: u16) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let d = mask.trailing_zeros() as u8 + 1;
+            mask &= mask - 1;
+            d
+        })
+    })
+}
+
+/// The "off" potentials an "on" one implies, in Sudoku Explainer's order
+/// (the cell's other digits with Y links, then the digit's other places
+/// in the box, row and column), each once, with their cells and digits.
+#[inline(always)]
+fn on_to_off(
+    cands: &Cands,
+    units: &UnitPlaces,
+    p: usize,
+    links: Links,
+    mut visit: impl FnMut(usize, usize, u8),
+) {
+    let (c, digit) = node::on_cell_digit(p);
+    if links.y {
+        for w in digits(cands.candidates(c) & !(1 << (digit - 1))) {
+            visit(node::off(c, w), c, w);
+        }
+    }
+    let d0 = usize::from(digit - 1);
+    for (k, &(unit, _)) in BOX_ROW_COLUMN[c].iter().enumerate() {
+        let unit = usize::from(unit);
+        let mut places = units.get(d0, unit) & !SEEN_BEFORE[c][k];
+        while places != 0 {
+            let x = unit_cell(unit, places.trailing_zeros());
+            places &= places - 1;
+            visit(node::off(x, digit), x, digit);
+        }
+    }
+}
+
+/// The "on" potentials an "off" one implies: the other candidate of a
+/// bivalue cell (Y links), the other place of a digit with two in a box,
+/// row or column (X links), with their cells and digits.
+#[inline(always)]
+fn off_to_on(
+    cands: &Cands,
+    partners: &Partners,
+    p: usize,
+    links: Links,
+    mut visit: impl FnMut(usize, usize, u8),
+) {
+    let (c, digit) = node::on_cell_digit(node::conjugate(p));
+    if links.y {
+        let here = cands.candidates(c);
+        if ones(here) == 2 {
+            let w = (here & !(1 << (digit - 1))).trailing_zeros() as u8 + 1;
+            visit(node::on(c, w), c, w);
+        }
+    }
+    if links.x {
+        for other in partners.of(c, digit) {
+            visit(node::on(other, digit), other, digit);
+        }
+    }
+}
+
+/// The base rating and sort key of a cycle with these links.
+fn cycle_kind(links: Links) -> (f64, u8, Technique) {
+    match (links.x, links.y) {
+        (true, true) => (7.0, 4, Technique::BidirectionalCycle),
+        (false, true) => (6.5, 3, Technique::YCycle),
+        _ => (6.5, 2, Technique::XCycle),
+    }
+}
+
+/// The cycle walk from `digit` on in `cell`, offering each cycle found.
+///
+/// Sudoku Explainer's walk meets "off" potentials once per path, but
+/// only the first meeting of each can reach an "on" potential not yet
+/// met, so the walk here is a plain breadth-first one; the other
+/// meetings matter only when they close a cycle, which only the few
+/// "closing" potentials (those that imply the start) can do: each time
+/// an "on" potential implies one that is not on its own path, a cycle
+/// of that length closes, in the order Sudoku Explainer meets it.
+#[allow(clippy::too_many_arguments)]
+fn cycles(
+    cands: &Cands,
+    partners: &Partners,
+    cell: usize,
+    digit: u8,
+    links: Links,
+    best: &mut Best,
+    s: &mut Scratch,
+    budget: &mut Budget,
+) -> Result<(), OutOfBudget> {
+    let start = node::on(cell, digit);
+    let target = node::conjugate(start);
+    let mut closing = [usize::MAX; 4];
+    let mut n = 0;
+    off_to_on_sources(cands, partners, start, links, |q| {
+        closing[n] = q;
+        n += 1;
+    });
+    s.walked.start();
+    mark(&mut s.walked.met, true, cell, digit);
+    s.layer.clear();
+    s.layer.push(start as u16);
+    if n == 0 {
+        return Ok(());
+    }
+    let closing = &closing[..n];
+    let (base, sort_key, _) = cycle_kind(links);
+    s.closing_on_path[start] = 0;
+    for &q in &s.closing[..s.closing_len] {
+        s.closing_index[q] = NOT_CLOSING;
+    }
+    for (k, &q) in closing.iter().enumerate() {
+        // The first index of a potential listed twice, as a search finds.
+        if s.closing_index[q] == NOT_CLOSING {
+            s.closing_index[q] = k as u8;
+        }
+    }
+    s.closing[..n].copy_from_slice(closing);
+    s.closing_len = n;
+    let mut iteration: u32 = 0;
+    while !s.layer.is_empty() {
+        iteration += 1;
+        // Cycles closing in this iteration have 2 * iteration potentials.
+        if iteration >= 2 && !best.wants(&HintKey::new(base, 2 * iteration, sort_key)) {
+            break;
+        }
+        s.next.clear();
+        s.closings.clear();
+        for i in 0..s.layer.len() {
+            let p = usize::from(s.layer[i]);
+            let on_path = s.closing_on_path[p];
+            let (next, closings, parent, walked) =
+                (&mut s.next, &mut s.closings, &mut s.parent, &mut s.walked);
+            let (met, closing_index) = (&mut walked.met, &s.closing_index);
+            on_to_off(cands, &partners.units, p, links, |q, x, d| {
+                if iteration >= 2 {
+                    let k = closing_index[q];
+                    if k != NOT_CLOSING && on_path >> k & 1 == 0 {
+                        closings.push((p as u16, q as u16));
+                    }
+                }
+                if mark(met, false, x, d) {
+                    parent[q] = p as u16;
+                    next.push(q as u16);
+                    if q == target {
+                        walked.target = 2 * iteration - 1;
+                    }
+                }
+            });
+        }
+        for i in 0..s.closings.len() {
+            let (p, q) = s.closings[i];
+            let (p, q) = (usize::from(p), usize::from(q));
+            // `p` is in the layer met in 2 * (iteration - 1) links.
+            let depth = 2 * (iteration - 1);
+            offer_cycle(cands, start, (p, depth), q, links, best, s);
+        }
+        budget.spend(s.next.len() as u64 + 1)?;
+        s.walked.sizes.push(s.next.len() as u32);
+        std::mem::swap(&mut s.layer, &mut s.next);
+        s.next.clear();
+        for i in 0..s.layer.len() {
+            let q = usize::from(s.layer[i]);
+            let p = usize::from(s.parent[q]);
+            let k = s.closing_index[q];
+            let bit = if k == NOT_CLOSING { 0 } else { 1u8 << k };
+            let on_path = s.closing_on_path[p] | bit;
+            let (next, parent, paths, met) = (
+                &mut s.next,
+                &mut s.parent,
+                &mut s.closing_on_path,
+                &mut s.walked.met,
+            );
+            off_to_on(cands, partners, q, links, |r, x, d| {
+                if mark(met, true, x, d) {
+                    parent[r] = q as u16;
+                    paths[r] = on_path;
+                    next.push(r as u16);
+                }
+            });
+        }
+        budget.spend(s.next.len() as u64 + 1)?;
+        s.walked.sizes.push(s.next.len() as u32);
+        std::mem::swap(&mut s.layer, &mut s.next);
+    }
+    Ok(())
+}
+
+/// The "off" potentials that imply `start` (an "on" potential): the
+/// other candidate of its cell if bivalue (Y links), the other place of
+/// its digit in a box, row or column with two (X links).
+fn off_to_on_sources(
+    cands: &Cands,
+    partners: &Partners,
+    start: usize,
+    links: Links,
+    mut visit: impl FnMut(usize),
+) {
+    // The links are symmetric: what `start` off implies on, off implies it.
+    off_to_on(cands, partners, node::conjugate(start), links, |q, _, _| {
+        visit(node::conjugate(q))
+    });
+}
+
+/// Marks the potential of `digit` (1..=9) in `cell`, "on" or not, met;
+/// whether it is new.
+#[inline(always)]
+fn mark(met: &mut [[CellSet; 9]; 2], on: bool, cell: usize, digit: u8) -> bool {
+    let set = &mut met[usize::from(!on)][usize::from(digit - 1)];
+    let fresh = !set.contains(cell);
+    set.insert(cell);
+    fresh
+}
+
+/// Offers the cycle closed when "on" potential `p` (met `depth` links
+/// from the start) implies `closing`, which implies the start again.
+fn offer_cycle(
+    cands: &Cands,
+    start: usize,
+    (p, depth): (usize, u32),
+    closing: usize,
+    links: Links,
+    best: &mut Best,
+    s: &Scratch,
+) {
+    let (base, sort_key, technique) = cycle_kind(links);
+    let complexity = depth + 2;
+    let key = HintKey::new(base, complexity, sort_key);
+    if !best.wants(&key) {
+        return;
+    }
+    // The cycle's potentials: the start, the closing one, and the path
+    // from `p` back to the start.
+    let mut cells = CellSet::single(node::cell(start));
+    let mut seen_on = [CellSet::EMPTY; 9];
+    let mut seen_off = [CellSet::EMPTY; 9];
+    let mut mark_seen = |q: usize| {
+        let (c, d) = (node::cell(q), node::digit(q));
+        let sees = PEER_SETS[c].and(cands.digit_cells(d));
+        let set = if node::is_on(q) {
+            &mut seen_on
+        } else {
+            &mut seen_off
+        };
+        set[usize::from(d - 1)] = set[usize::from(d - 1)].or(sees);
+    };
+    mark_seen(start);
+    cells.insert(node::cell(closing));
+    mark_seen(closing);
+    let mut at = p;
+    while at != start {
+        cells.insert(node::cell(at));
+        mark_seen(at);
+        at = usize::from(s.parent[at]);
+    }
+    let mut step = Step::removing(technique, key.tenths());
+    let mut any = false;
+    for d in 0..9 {
+        let gone = seen_on[d].and(seen_off[d]).minus(cells);
+        if !gone.is_empty() {
+            any = true;
+            step.eliminate(d as u8 + 1, gone);
+        }
+    }
+    if any {
+        best.offer(key, step);
+    }
+}

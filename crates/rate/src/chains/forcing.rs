@@ -1,0 +1,382 @@
+//! The forcing chains of the first chain producer (see [`super::cycles`]):
+//! from a candidate assumed on (or off), a breadth-first walk over static
+//! links that reaches the same candidate in the other state.
+//!
+//! The walk goes a whole layer at a time, each layer a cell set per
+//! digit. Layers are small (a few cells of one or two digits), so each
+//! keeps the mask of the digits it holds and a step touches only those.
+
+use super::best::Best;
+use super::cycles::{Links, Partners};
+use super::node;
+use super::rating::HintKey;
+use crate::budget::{Budget, OutOfBudget};
+use crate::cands::{ones, Cands};
+use crate::cells::{CellSet, PEER_SETS};
+use crate::step::Step;
+use crate::technique::Technique;
+
+/// What the cycle walk from an "on" potential met (it walks the same
+/// links as the forcing chain from that potential, layer by layer), so
+/// that the forcing chain takes its layers from there and walks on only
+/// past the layer where the cycle walk stopped.
+pub(super) struct Walked {
+    /// How many potentials each layer held, from the start's (one) to
+    /// the last one reached.
+    pub(super) sizes: Vec<u32>,
+    /// The layer in which the start's "off" potential was met, if it was
+    /// ([`Walked::NEVER`] if not).
+    pub(super) target: u32,
+    /// The potentials met, "on" then "off", per digit.
+    pub(super) met: [[CellSet; 9]; 2],
+}
+
+impl Walked {
+    /// [`Walked::target`] when the start's "off" potential was not met.
+    pub(super) const NEVER: u32 = u32::MAX;
+
+    /// No walk yet.
+    pub(super) fn new() -> Walked {
+        Walked {
+            sizes: Vec::with_capacity(node::NODES),
+            target: Walked::NEVER,
+            met: [[CellSet::EMPTY; 9]; 2],
+        }
+    }
+
+    /// A walk begins: one layer, the start (to be marked in `met`).
+    pub(super) fn start(&mut self) {
+        self.sizes.clear();
+        self.sizes.push(1);
+        self.target = Walked::NEVER;
+        self.met = [[CellSet::EMPTY; 9]; 2];
+    }
+}
+
+/// A chain of this producer's forcing chains: its rating base and sort
+/// key, and its technique, with these links.
+fn kind(links: Links) -> (f64, u8, Technique) {
+    if links.y {
+        (7.0, 4, Technique::ForcingChain)
+    } else {
+        (6.6, 2, Technique::ForcingXChain)
+    }
+}
+
+/// The forcing chain from `digit` in `cell` assumed on, offered when the
+/// walk reaches the candidate off (first reached: the shortest), which
+/// removes it. `walked` is the cycle walk from the same potential with
+/// the same links, with its last layer ("on" potentials): its layers are
+/// this walk's, counted (for the budget) as this walk counts them; the
+/// walk goes on from its last layer (and its `met`, which it updates).
+pub(super) fn forcing_chain_from_on(
+    cands: &Cands,
+    partners: &Partners,
+    (cell, digit): (usize, u8),
+    links: Links,
+    (walked, layer): (&mut Walked, &[u16]),
+    best: &mut Best,
+    budget: &mut Budget,
+) -> Result<(), OutOfBudget> {
+    let (base, sort_key, technique) = kind(links);
+    let last = walked.sizes.len() - 1;
+    let mut found = None;
+    for k in 0..last {
+        // A target reached from layer k has k + 2 potentials.
+        if !best.wants(&HintKey::new(base, k as u32 + 2, sort_key)) {
+            return Ok(());
+        }
+        budget.spend(1 + u64::from(walked.sizes[k]))?;
+        if walked.target == k as u32 + 1 {
+            found = Some(k as u32 + 2);
+            break;
+        }
+        if walked.sizes[k + 1] == 0 {
+            return Ok(());
+        }
+    }
+    if found.is_none() {
+        // Walk on from the cycle walk's last layer (an "on" one).
+        let d0 = usize::from(digit - 1);
+        let target = (cell, digit, true);
+        let from = Layer {
+            depth: last as u32,
+            on: true,
+        };
+        let mut front = [CellSet::EMPTY; 9];
+        for &p in layer {
+            let p = usize::from(p);
+            front[usize::from(node::digit(p) - 1)].insert(node::cell(p));
+        }
+        let kind = (base, sort_key);
+        found = if links.y {
+            let state = (&mut front, &mut walked.met);
+            walk(cands, partners, target, kind, state, from, best, budget)?
+        } else {
+            let state = (front[d0], [walked.met[0][d0], walked.met[1][d0]]);
+            walk_one_digit(cands, partners, target, kind, state, from, best, budget)?
+        };
+    }
+    if let Some(complexity) = found {
+        let key = HintKey::new(base, complexity, sort_key);
+        if best.wants(&key) {
+            let mut step = Step::removing(technique, key.tenths());
+            step.eliminate(digit, CellSet::single(cell));
+            best.offer(key, step);
+        }
+    }
+    Ok(())
+}
+
+/// The forcing chain from `digit` in `cell` assumed off, offered when the
+/// walk reaches the candidate on (first reached: the shortest), which
+/// places it.
+pub(super) fn forcing_chain_from_off(
+    cands: &Cands,
+    partners: &Partners,
+    (cell, digit): (usize, u8),
+    links: Links,
+    best: &mut Best,
+    budget: &mut Budget,
+) -> Result<(), OutOfBudget> {
+    let (base, sort_key, technique) = kind(links);
+    let d0 = usize::from(digit - 1);
+    let target = (cell, digit, false);
+    let start = CellSet::single(cell);
+    let from = Layer {
+        depth: 0,
+        on: false,
+    };
+    let found = if links.y {
+        let mut front = [CellSet::EMPTY; 9];
+        front[d0] = start;
+        let mut met = [[CellSet::EMPTY; 9], front];
+        let state = (&mut front, &mut met);
+        walk(
+            cands,
+            partners,
+            target,
+            (base, sort_key),
+            state,
+            from,
+            best,
+            budget,
+        )?
+    } else {
+        let state = (start, [CellSet::EMPTY, start]);
+        walk_one_digit(
+            cands,
+            partners,
+            target,
+            (base, sort_key),
+            state,
+            from,
+            best,
+            budget,
+        )?
+    };
+    if let Some(complexity) = found {
+        let key = HintKey::new(base, complexity, sort_key);
+        if best.wants(&key) {
+            best.offer(key, Step::place(technique, key.tenths(), cell, digit));
+        }
+    }
+    Ok(())
+}
+
+/// Where a walk goes on from: the layer's depth and whether it holds
+/// "on" potentials.
+#[derive(Clone, Copy)]
+struct Layer {
+    /// Links from the start.
+    depth: u32,
+    /// Whether the layer's potentials are "on" ones.
+    on: bool,
+}
+
+/// The walk with both kinds of links (X and Y) from `from`, the layer
+/// `front` with `met` met ("on" then "off", per digit), towards the
+/// start's candidate (`cell`, `digit`) in the state other than the
+/// start's (`from_on`): the chain's complexity (the layer at which the
+/// target is first reached, plus two), if found while `best` wants a
+/// chain of that kind (`base` difficulty and sort key).
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    cands: &Cands,
+    partners: &Partners,
+    (cell, digit, from_on): (usize, u8, bool),
+    (base, sort_key): (f64, u8),
+    (front, met): (&mut [CellSet; 9], &mut [[CellSet; 9]; 2]),
+    from: Layer,
+    best: &Best,
+    budget: &mut Budget,
+) -> Result<Option<u32>, OutOfBudget> {
+    let d0 = usize::from(digit - 1);
+    let mut next = [CellSet::EMPTY; 9];
+    let mut live: u16 = 0;
+    for (d, f) in front.iter().enumerate() {
+        if !f.is_empty() {
+            live |= 1 << d;
+        }
+    }
+    let (mut on_layer, mut layer_depth) = (from.on, from.depth);
+    while live != 0 {
+        // A target reached from this layer has layer_depth + 2 potentials.
+        if !best.wants(&HintKey::new(base, layer_depth + 2, sort_key)) {
+            return Ok(None);
+        }
+        let (next_live, visited, met) = if on_layer {
+            let (l, v) = ons_imply_offs(cands, front, live, &mut next);
+            (l, v, &mut met[1])
+        } else {
+            let (l, v) = offs_imply_ons(cands, partners, front, live, &mut next);
+            (l, v, &mut met[0])
+        };
+        budget.spend(1 + visited)?;
+        // The target is the start's candidate in the other state.
+        if on_layer == from_on && next[d0].contains(cell) {
+            return Ok(Some(layer_depth + 2));
+        }
+        let mut new_live = 0;
+        for d in indices(live | next_live) {
+            front[d] = next[d].minus(met[d]);
+            met[d] = met[d].or(next[d]);
+            if !front[d].is_empty() {
+                new_live |= 1 << d;
+            }
+        }
+        live = new_live;
+        on_layer = !on_layer;
+        layer_depth += 1;
+    }
+    Ok(None)
+}
+
+/// The walk with X links only, which never leaves the start's digit: one
+/// cell set per layer, `front` and `met` ("on" then "off"), otherwise as
+/// [`walk`].
+#[allow(clippy::too_many_arguments)]
+fn walk_one_digit(
+    cands: &Cands,
+    partners: &Partners,
+    (cell, digit, from_on): (usize, u8, bool),
+    (base, sort_key): (f64, u8),
+    (mut front, mut met): (CellSet, [CellSet; 2]),
+    from: Layer,
+    best: &Best,
+    budget: &mut Budget,
+) -> Result<Option<u32>, OutOfBudget> {
+    let places = cands.digit_cells(digit);
+    let (mut on_layer, mut layer_depth) = (from.on, from.depth);
+    while !front.is_empty() {
+        if !best.wants(&HintKey::new(base, layer_depth + 2, sort_key)) {
+            return Ok(None);
+        }
+        let mut next = CellSet::EMPTY;
+        let mut visited = 0;
+        for c in front.iter() {
+            visited += 1;
+            next = next.or(if on_layer {
+                PEER_SETS[c].and(places)
+            } else {
+                partners.set(c, digit)
+            });
+        }
+        budget.spend(1 + visited)?;
+        if on_layer == from_on && next.contains(cell) {
+            return Ok(Some(layer_depth + 2));
+        }
+        let met = &mut met[usize::from(on_layer)];
+        front = next.minus(*met);
+        *met = met.or(next);
+        on_layer = !on_layer;
+        layer_depth += 1;
+    }
+    Ok(None)
+}
+
+/// The digit indices (0..9) of a mask, in increasing order.
+#[inline(always)]
+fn indices(mut mask: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let d = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            d
+        })
+    })
+}
+
+/// Writes to `out` the "off" potentials (per digit, the cells) that the
+/// "on" potentials `front` (its digits `live`) imply: the other candidates
+/// of their cells, the other places of their digits in their units. Returns the mask of the digits `out` holds and how many
+/// potentials `front` held (the work done, for the budget).
+#[inline(always)]
+fn ons_imply_offs(
+    cands: &Cands,
+    front: &[CellSet; 9],
+    live: u16,
+    out: &mut [CellSet; 9],
+) -> (u16, u64) {
+    *out = [CellSet::EMPTY; 9];
+    let mut out_live = 0;
+    let mut visited = 0;
+    // A cell's other candidates go off (fronts hold a few cells: cell by
+    // cell is cheaper than digit by digit).
+    for d in indices(live) {
+        for c in front[d].iter() {
+            let others = cands.candidates(c) & !(1 << d);
+            out_live |= others;
+            for w in indices(others) {
+                out[w].insert(c);
+            }
+        }
+    }
+    for d in indices(live) {
+        let places = cands.digit_cells(d as u8 + 1);
+        let mut offs = out[d];
+        for c in front[d].iter() {
+            visited += 1;
+            offs = offs.or(PEER_SETS[c].and(places));
+        }
+        out[d] = offs;
+        if !offs.is_empty() {
+            out_live |= 1 << d;
+        }
+    }
+    (out_live, visited)
+}
+
+/// Writes to `out` the "on" potentials that the "off" potentials `front`
+/// (its digits `live`) imply: the other candidate of a bivalue cell, the
+/// other place of a digit with two in a box, row or column. Returns the mask of the digits `out` holds and
+/// how many potentials `front` held.
+#[inline(always)]
+fn offs_imply_ons(
+    cands: &Cands,
+    partners: &Partners,
+    front: &[CellSet; 9],
+    live: u16,
+    out: &mut [CellSet; 9],
+) -> (u16, u64) {
+    *out = [CellSet::EMPTY; 9];
+    let mut out_live = 0;
+    let mut visited = 0;
+    for d in indices(live) {
+        let digit = d as u8 + 1;
+        for c in front[d].iter() {
+            visited += 1;
+            let here = cands.candidates(c);
+            if ones(here) == 2 {
+                let w = (here & !(1 << d)).trailing_zeros() as usize;
+                out[w].insert(c);
+                out_live |= 1 << w;
+            }
+            out[d] = out[d].or(partners.set(c, digit));
+        }
+        if !out[d].is_empty() {
+            out_live |= 1 << d;
+        }
+    }
+    (out_live, visited)
+}

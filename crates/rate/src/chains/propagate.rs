@@ -1,0 +1,502 @@
+//! One chain propagation (Sudoku Explainer's `doChaining`): from one
+//! assumed potential, every potential that must follow, in the order
+//! Sudoku Explainer finds them (an "on" potential is expanded as soon as
+//! it is found; "off" ones wait in a queue), until nothing follows or a
+//! candidate would have to be both on and off (a contradiction).
+//!
+//! Static chains read the grid as it is. Dynamic chains remove each
+//! "off" candidate from a copy of the grid once it is expanded, so later
+//! singles see the reduced grid; a potential found that way rests on the
+//! removed candidates too (its "hidden parents"), which the ancestor
+//! sets record. The complexity of a potential is the number of distinct
+//! potentials among itself and its ancestors.
+
+use super::node::{self, CANDIDATES, NODES};
+use super::reads::Reads;
+use super::simpler::SimplerRules;
+use super::unit_places::{unit_cell, UnitPlaces, BOX_ROW_COLUMN};
+use crate::budget::{Budget, OutOfBudget};
+use crate::cands::{ones, Cands};
+use crate::cells::{CellSet, CELL_UNITS, UNIT_SETS};
+
+/// Words of an ancestor set (one bit per discovered potential).
+const WORDS: usize = NODES.div_ceil(64);
+
+/// How one propagation draws its implications.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Mode {
+    /// Remove expanded "off" candidates from the working grid.
+    pub(super) dynamic: bool,
+    /// Use the links inside a cell (naked singles, the other candidates
+    /// of an "on" cell); Nishio chains use one digit's links only.
+    pub(super) cell_links: bool,
+    /// Ask the simpler rules when the plain implications run dry.
+    pub(super) simpler: bool,
+}
+
+/// What a propagation found: the potentials that follow, in the order
+/// found, and the complexity of each.
+#[derive(Clone)]
+pub(super) struct Outcome {
+    /// For each digit (index `d - 1`), the cells whose candidate is on.
+    pub(super) on: [CellSet; 9],
+    /// For each digit, the cells whose candidate is off.
+    pub(super) off: [CellSet; 9],
+    /// The potentials found, one bit each by index (`on` and `off` again,
+    /// for the one-bit test of [`Outcome::holds`]).
+    found: [u64; WORDS],
+    /// The "on" potentials in the order found (the assumption first when
+    /// it is an "on" one).
+    pub(super) on_order: [u16; CANDIDATES],
+    /// How many of `on_order` are filled.
+    pub(super) on_len: usize,
+    /// The "off" potentials in the order found.
+    pub(super) off_order: [u16; CANDIDATES],
+    /// How many of `off_order` are filled.
+    pub(super) off_len: usize,
+    /// The complexity of each potential found (index by potential).
+    pub(super) complexity: [u16; NODES],
+    /// The complexities of the two potentials that clash, when the
+    /// propagation stopped on a contradiction (on, then off).
+    pub(super) contradiction: Option<(u32, u32)>,
+    /// What the propagation read of its grid (see [`Reads`]; not kept
+    /// with simpler rules, which read the whole grid).
+    pub(super) reads: Reads,
+    /// The work units it spent.
+    pub(super) spent: u64,
+}
+
+impl Outcome {
+    /// Whether potential `node` follows.
+    #[inline(always)]
+    pub(super) fn holds(&self, node: usize) -> bool {
+        self.found[node / 64] >> (node % 64) & 1 != 0
+    }
+
+    /// The "on" potentials in the order found.
+    pub(super) fn ons(&self) -> impl Iterator<Item = usize> + '_ {
+        self.on_order[..self.on_len].iter().map(|&n| usize::from(n))
+    }
+
+    /// The "off" potentials in the order found.
+    pub(super) fn offs(&self) -> impl Iterator<Item = usize> + '_ {
+        self.off_order[..self.off_len]
+            .iter()
+            .map(|&n| usize::from(n))
+    }
+}
+
+/// A reusable propagation: the outcome being built and the working state.
+pub(super) struct Propagation {
+    /// The outcome of the last run (boxed: a caller keeping outcomes swaps
+    /// it out instead of copying its few kilobytes).
+    pub(super) out: Box<Outcome>,
+    /// The working grid (reduced as it goes, for dynamic chains).
+    grid: Cands,
+    /// The working grid's places per unit (reduced with it).
+    units: UnitPlaces,
+    /// The grid the runs start from (see [`Propagation::prepare`]).
+    source: Cands,
+    /// The source grid's places per unit.
+    source_units: UnitPlaces,
+    /// The discovery slot of each potential found.
+    slot_of: [u16; NODES],
+    /// For an "off" slot found from an "on" one: that slot.
+    parent_slot: [u16; NODES],
+    /// Whether a slot has its own ancestor set (else its parent's plus itself).
+    own_set: [bool; NODES],
+    /// The ancestor sets, by slot (dynamic runs only).
+    sets: Vec<[u64; WORDS]>,
+    /// Slots handed out.
+    slots: usize,
+}
+
+impl Propagation {
+    /// An empty propagation (allocates its ancestor sets once).
+    pub(super) fn new() -> Box<Propagation> {
+        Box::new(Propagation {
+            out: Box::new(Outcome {
+                on: [CellSet::EMPTY; 9],
+                off: [CellSet::EMPTY; 9],
+                found: [0; WORDS],
+                on_order: [0; CANDIDATES],
+                on_len: 0,
+                off_order: [0; CANDIDATES],
+                off_len: 0,
+                complexity: [0; NODES],
+                contradiction: None,
+                reads: Reads::NONE,
+                spent: 0,
+            }),
+            grid: Cands::new(&batchdoku_core::Grid::empty()),
+            units: UnitPlaces::EMPTY,
+            source: Cands::new(&batchdoku_core::Grid::empty()),
+            source_units: UnitPlaces::EMPTY,
+            slot_of: [0; NODES],
+            parent_slot: [0; NODES],
+            own_set: [false; NODES],
+            sets: vec![[0; WORDS]; NODES],
+            slots: 0,
+        })
+    }
+
+    /// Sets the grid that the next runs start from (worked out once per
+    /// grid rather than once per run).
+    pub(super) fn prepare(&mut self, cands: &Cands) {
+        self.source = *cands;
+        self.source_units = UnitPlaces::of(cands);
+    }
+
+    /// Propagates the assumption `root` in the prepared grid (`cands`,
+    /// given again to check it); the outcome is in `self.out`.
+    pub(super) fn run(
+        &mut self,
+        cands: &Cands,
+        root: usize,
+        mode: Mode,
+        rules: &mut dyn SimplerRules,
+        budget: &mut Budget,
+    ) -> Result<(), OutOfBudget> {
+        debug_assert!(self.source == *cands, "run on the prepared grid");
+        self.grid = self.source;
+        self.units = self.source_units;
+        self.out.on = [CellSet::EMPTY; 9];
+        self.out.off = [CellSet::EMPTY; 9];
+        self.out.found = [0; WORDS];
+        self.out.on_len = 0;
+        self.out.off_len = 0;
+        self.out.contradiction = None;
+        self.out.reads = Reads::NONE;
+        self.slots = 0;
+        self.add(root, None, mode);
+        let (mut on_head, mut off_head) = (0, 0);
+        let mut spent = 0;
+        loop {
+            budget.spend(1)?;
+            spent += 1;
+            let p = if on_head < self.out.on_len {
+                on_head += 1;
+                usize::from(self.out.on_order[on_head - 1])
+            } else if off_head < self.out.off_len {
+                off_head += 1;
+                usize::from(self.out.off_order[off_head - 1])
+            } else {
+                break;
+            };
+            let (c, digit) = (node::cell(p), node::digit(p));
+            let d0 = usize::from(digit - 1);
+            self.out.reads.read(c, d0, mode.cell_links);
+            let stop = if node::is_on(p) {
+                self.expand_on(p, mode)
+            } else {
+                self.expand_off(p, mode)
+            };
+            if stop {
+                self.out.spent = spent;
+                return Ok(());
+            }
+            if mode.simpler && on_head == self.out.on_len && off_head == self.out.off_len {
+                self.ask_simpler_rules(rules);
+            }
+        }
+        self.out.spent = spent;
+        Ok(())
+    }
+
+    /// Records potential `node` as found; `parent` is the "on" potential
+    /// an "off" one follows from, or `None` for the root (a set of its own).
+    fn add(&mut self, node: usize, parent: Option<usize>, mode: Mode) {
+        let slot = self.slots;
+        self.slots += 1;
+        self.slot_of[node] = slot as u16;
+        self.out.found[node / 64] |= 1 << (node % 64);
+        let d = usize::from(node::digit(node) - 1);
+        let c = node::cell(node);
+        if node::is_on(node) {
+            self.out.on[d].insert(c);
+            self.out.on_order[self.out.on_len] = node as u16;
+            self.out.on_len += 1;
+        } else {
+            self.out.off[d].insert(c);
+            self.out.off_order[self.out.off_len] = node as u16;
+            self.out.off_len += 1;
+        }
+        match parent {
+            Some(p) => {
+                self.out.complexity[node] = self.out.complexity[p] + 1;
+                self.own_set[slot] = false;
+                self.parent_slot[slot] = self.slot_of[p];
+            }
+            None => {
+                self.out.complexity[node] = 1;
+                self.own_set[slot] = true;
+                if mode.dynamic {
+                    self.sets[slot] = [0; WORDS];
+                    self.sets[slot][slot / 64] |= 1 << (slot % 64);
+                }
+            }
+        }
+    }
+
+    /// Records `node` found with its ancestors already gathered in `acc`
+    /// (its own bit not yet in).
+    fn add_with_set(&mut self, node: usize, mut acc: [u64; WORDS], mode: Mode) {
+        self.add(node, None, mode);
+        let slot = self.slots - 1;
+        acc[slot / 64] |= 1 << (slot % 64);
+        self.out.complexity[node] = ancestor_count(&acc, self.slots) as u16;
+        self.sets[slot] = acc;
+    }
+
+    /// Adds the ancestors of found "off" potential `q` (itself included)
+    /// to `acc`.
+    fn gather(&self, q: usize, acc: &mut [u64; WORDS]) {
+        let s = usize::from(self.slot_of[q]);
+        let words = self.slots.div_ceil(64);
+        if self.own_set[s] {
+            for (a, b) in acc[..words].iter_mut().zip(&self.sets[s][..words]) {
+                *a |= b;
+            }
+        } else {
+            let p = usize::from(self.parent_slot[s]);
+            for (a, b) in acc[..words].iter_mut().zip(&self.sets[p][..words]) {
+                *a |= b;
+            }
+            acc[s / 64] |= 1 << (s % 64);
+        }
+    }
+
+    /// Expands "on" potential `p`: the cell's other candidates (with cell
+    /// links) and the digit's other places in the box, row and column go
+    /// off. Whether a contradiction stopped it.
+    fn expand_on(&mut self, p: usize, mode: Mode) -> bool {
+        let (c, digit) = (node::cell(p), node::digit(p));
+        if mode.cell_links {
+            let mut others = self.grid.candidates(c) & !(1u16 << (digit - 1));
+            while others != 0 {
+                let w = others.trailing_zeros() as u8 + 1;
+                others &= others - 1;
+                if self.found_off((c, w), p) {
+                    return true;
+                }
+            }
+        }
+        let d0 = usize::from(digit - 1);
+        for (unit, pos) in BOX_ROW_COLUMN[c] {
+            let unit = usize::from(unit);
+            let mut places = self.units.get(d0, unit) & !(1 << pos);
+            while places != 0 {
+                let x = unit_cell(unit, places.trailing_zeros());
+                places &= places - 1;
+                if self.found_off((x, digit), p) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Handles "off" potential `q` found from "on" potential `p`: a
+    /// contradiction if its candidate is on, else recorded once.
+    #[inline(always)]
+    fn found_off(&mut self, (cell, digit): (usize, u8), p: usize) -> bool {
+        let q = node::off(cell, digit);
+        let on = node::conjugate(q);
+        if self.out.holds(on) {
+            let q_complexity = u32::from(self.out.complexity[p]) + 1;
+            self.out.contradiction = Some((u32::from(self.out.complexity[on]), q_complexity));
+            return true;
+        }
+        if !self.out.holds(q) {
+            self.add_off((cell, digit), p);
+        }
+        false
+    }
+
+    /// Records "off" potential `digit` (1..=9) in `cell` as found from
+    /// "on" potential `p`: what [`Propagation::add`] does with a parent,
+    /// inlined into the most frequent caller.
+    #[inline(always)]
+    fn add_off(&mut self, (cell, digit): (usize, u8), p: usize) {
+        let q = node::off(cell, digit);
+        let slot = self.slots;
+        self.slots += 1;
+        self.slot_of[q] = slot as u16;
+        self.out.found[q / 64] |= 1 << (q % 64);
+        self.out.off[usize::from(digit - 1)].insert(cell);
+        self.out.off_order[self.out.off_len] = q as u16;
+        self.out.off_len += 1;
+        self.out.complexity[q] = self.out.complexity[p] + 1;
+        self.own_set[slot] = false;
+        self.parent_slot[slot] = self.slot_of[p];
+    }
+
+    /// Expands "off" potential `p`: the last candidate of its cell (with
+    /// cell links) and the last place of its digit in a box, row or
+    /// column go on; then, for dynamic chains, the candidate leaves the
+    /// working grid. Whether a contradiction stopped it.
+    fn expand_off(&mut self, p: usize, mode: Mode) -> bool {
+        let (c, digit) = (node::cell(p), node::digit(p));
+        // Up to four consequences, each with where its hidden parents lie.
+        let mut found: [(usize, Hidden); 4] = [(0, Hidden::None); 4];
+        let mut n = 0;
+        if mode.cell_links {
+            let here = self.grid.candidates(c);
+            if ones(here) == 2 {
+                let w = (here & !(1u16 << (digit - 1))).trailing_zeros() as u8 + 1;
+                found[n] = (node::on(c, w), Hidden::Cell(c));
+                n += 1;
+            }
+        }
+        let d0 = usize::from(digit - 1);
+        for (unit, pos) in BOX_ROW_COLUMN[c] {
+            let unit = usize::from(unit);
+            let places = self.units.get(d0, unit);
+            if ones(places) == 2 {
+                let rest = places & !(1 << pos);
+                // The lower of the two when `c` is not among them.
+                let other = unit_cell(unit, rest.trailing_zeros());
+                found[n] = (node::on(other, digit), Hidden::Unit(unit, digit));
+                n += 1;
+            }
+        }
+        if mode.dynamic {
+            self.grid.eliminate(c, digit);
+            self.units.remove(c, d0);
+        }
+        for &(q, hidden) in &found[..n] {
+            let off = node::conjugate(q);
+            let clash = self.out.holds(off);
+            if !clash && self.out.holds(q) {
+                continue;
+            }
+            if mode.dynamic {
+                let mut acc = [0u64; WORDS];
+                self.gather(p, &mut acc);
+                self.gather_hidden(hidden, &mut acc);
+                if clash {
+                    let q_complexity = ancestor_count(&acc, self.slots) + 1;
+                    self.out.contradiction =
+                        Some((q_complexity, u32::from(self.out.complexity[off])));
+                    return true;
+                }
+                self.add_with_set(q, acc, mode);
+            } else {
+                if clash {
+                    let q_complexity = u32::from(self.out.complexity[p]) + 1;
+                    self.out.contradiction =
+                        Some((q_complexity, u32::from(self.out.complexity[off])));
+                    return true;
+                }
+                self.add(q, Some(p), mode);
+            }
+        }
+        false
+    }
+
+    /// Adds to `acc` the candidates removed (by this run) from the cell or
+    /// the unit's digit places behind a single: its hidden parents.
+    fn gather_hidden(&self, hidden: Hidden, acc: &mut [u64; WORDS]) {
+        match hidden {
+            Hidden::None => {}
+            Hidden::Cell(c) => {
+                let mut gone = self.source.candidates(c) & !self.grid.candidates(c);
+                while gone != 0 {
+                    let w = gone.trailing_zeros() as u8 + 1;
+                    gone &= gone - 1;
+                    self.gather(node::off(c, w), acc);
+                }
+            }
+            Hidden::Unit(unit, digit) => {
+                let d0 = usize::from(digit - 1);
+                let mut gone = self.source_units.get(d0, unit) & !self.units.get(d0, unit);
+                while gone != 0 {
+                    let x = unit_cell(unit, gone.trailing_zeros());
+                    gone &= gone - 1;
+                    self.gather(node::off(x, digit), acc);
+                }
+            }
+        }
+    }
+
+    /// Asks the simpler rules for more "off" potentials on the reduced
+    /// grid; each rests on the removed candidates the rule names. Kept
+    /// out of line: the levels without simpler rules never call it, and
+    /// inlined it slows their propagation loop.
+    #[inline(never)]
+    fn ask_simpler_rules(&mut self, rules: &mut dyn SimplerRules) {
+        let (grid, source) = (self.grid, self.source);
+        let mode = Mode {
+            dynamic: true,
+            cell_links: true,
+            simpler: true,
+        };
+        rules.eliminations(&grid, &source, &mut |cell, digit, parents| {
+            let q = node::off(cell, digit);
+            if self.out.holds(q) {
+                return;
+            }
+            let mut acc = [0u64; WORDS];
+            for &(pc, pd) in parents {
+                let parent = node::off(usize::from(pc), pd);
+                debug_assert!(
+                    self.out.holds(parent),
+                    "a rule parent is a removed candidate"
+                );
+                if self.out.holds(parent) {
+                    self.gather(parent, &mut acc);
+                }
+            }
+            self.add_with_set(q, acc, mode);
+        });
+    }
+}
+
+impl Mode {
+    /// Static chains with cell links (forcing and multiple chains).
+    pub(super) const STATIC: Mode = Mode {
+        dynamic: false,
+        cell_links: true,
+        simpler: false,
+    };
+}
+
+/// Where the hidden parents of an "on" potential lie.
+#[derive(Clone, Copy, Debug)]
+enum Hidden {
+    /// None (static chains).
+    None,
+    /// The removed candidates of this cell.
+    Cell(usize),
+    /// The removed places of this digit in this unit.
+    Unit(usize, u8),
+}
+
+/// The units of `cell` in Sudoku Explainer's order: box, row, column.
+#[inline(always)]
+pub(super) fn box_row_column(cell: usize) -> [usize; 3] {
+    let [row, column, bx] = CELL_UNITS[cell];
+    [usize::from(bx), usize::from(row), usize::from(column)]
+}
+
+/// The units of `cell` (box, row, column) where `cell` is the first of
+/// two or more places of `digit`, with those places: Sudoku Explainer's
+/// region chains start once per region, from its first place.
+pub(super) fn regions_led_by(
+    cands: &Cands,
+    cell: usize,
+    digit: u8,
+) -> impl Iterator<Item = (usize, CellSet)> + '_ {
+    box_row_column(cell).into_iter().filter_map(move |unit| {
+        let places = cands.digit_cells(digit).and(UNIT_SETS[unit]);
+        (places.at_least_two() && places.first() == Some(cell)).then_some((unit, places))
+    })
+}
+
+/// The number of ancestors in `set` (bits set among its first `slots`).
+fn ancestor_count(set: &[u64; WORDS], slots: usize) -> u32 {
+    set[..slots.div_ceil(64).max(1)]
+        .iter()
+        .map(|w| w.count_ones())
+        .sum()
+}
