@@ -12,7 +12,9 @@ use std::sync::Arc;
 use batchdoku_batch::{
     fill_row, Column, EngineKind, Job, OutputFormat, Position, RateJob, Row, RowEncoder, SolveJob,
 };
-use batchdoku_core::{parse_line, Canonicalizer, Engine, Grid, Record, ScoreOptions, Solver, Weights};
+use batchdoku_core::{
+    parse_line, Canonicalizer, Engine, Grid, Record, ScoreOptions, Solver, Weights,
+};
 
 struct Counting;
 
@@ -85,7 +87,7 @@ fn solving_and_encoding_do_not_allocate() {
     let job = SolveJob {
         count_limit: 10,
         engine: EngineKind::Mrv,
-        rate: true,
+        difficulty: true,
     };
     let mut scratch = job.scratch();
     let source: Arc<str> = Arc::from("input.txt");

@@ -194,7 +194,7 @@ fn solve<'py>(
     let job = SolveJob {
         count_limit,
         engine,
-        rate: false,
+        difficulty: false,
     };
     let mut status = vec![0u8; n];
     let mut solution = vec![NO_GRID; n * Grid::CELLS];
@@ -309,7 +309,8 @@ fn rate<'py>(
     seed: u64,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    RateJob::available().map_err(|why| pyo3::exceptions::PyRuntimeError::new_err(format!("rate: {why}")))?;
+    RateJob::available()
+        .map_err(|why| pyo3::exceptions::PyRuntimeError::new_err(format!("rate: {why}")))?;
     let limit = limit
         .map(|k| at_least_one(k, "limit"))
         .transpose()?
@@ -478,7 +479,7 @@ fn read<'py>(
             column,
             ..Default::default()
         };
-        let mut input = pipeline::Input::open(path, &options, Default::default())?;
+        let mut input = pipeline::plumbing::Input::open(path, &options, Default::default())?;
         let has_expected = input.has_expected();
         let mut rec = Record::default();
         let (mut cells, mut lines, mut expected, mut errors) =

@@ -43,7 +43,7 @@ pub fn pool(threads: usize) -> Result<Arc<ThreadPool>, ThreadPoolBuildError> {
     if let Some(pool) = pools.by_threads.get(&threads) {
         return Ok(Arc::clone(pool));
     }
-    let pool = Arc::new(pipeline::build_pool(threads)?);
+    let pool = Arc::new(pipeline::plumbing::build_pool(threads)?);
     pools.by_threads.insert(threads, Arc::clone(&pool));
     Ok(pool)
 }

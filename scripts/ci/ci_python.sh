@@ -11,8 +11,9 @@ if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
 fi
 PIP=("$VENV/bin/pip" install -q --disable-pip-version-check)
-# numpy is the package's one dependency; the rest is what the README's recipes and the checks need.
-"${PIP[@]}" maturin numpy pytest mypy pandas pandas-stubs pyarrow "dask[dataframe]" "ray[data]"
+# numpy is the package's one dependency; the rest is what the README's recipes and the checks need (maturin 1.9.2 or
+# later writes pyproject.toml's PEP 639 licence metadata).
+"${PIP[@]}" "maturin>=1.9.2,<2" numpy pytest mypy pandas pandas-stubs pyarrow "dask[dataframe]" "ray[data]"
 WHEELS="$PWD/target/wheels"
 rm -rf "$WHEELS"
 "$VENV/bin/maturin" build --release --quiet --manifest-path python/Cargo.toml --out "$WHEELS"

@@ -15,7 +15,8 @@ use std::sync::Arc;
 use anyhow::Context;
 use tempfile::NamedTempFile;
 
-use batchdoku_batch::{self as batch, Flushed, Input, OutputFormat, Reopenable, Sink};
+use batchdoku_batch::plumbing::{Flushed, Input, Reopenable, Sink};
+use batchdoku_batch::{self as batch, OutputFormat};
 use batchdoku_core::ReadOptions;
 use batchdoku_core::Weights;
 
@@ -133,7 +134,12 @@ pub fn open_inputs(
             .collect::<anyhow::Result<Vec<_>>>()?,
         None => paths
             .iter()
-            .map(|p| open(batch::Input::open(p, &options, counter.clone()), p))
+            .map(|p| {
+                open(
+                    batch::plumbing::Input::open(p, &options, counter.clone()),
+                    p,
+                )
+            })
             .collect::<anyhow::Result<Vec<_>>>()?,
     };
     Ok((inputs, counter))
@@ -186,7 +192,7 @@ pub fn open_output(output: Option<&Path>) -> anyhow::Result<Sink> {
         None => stdout_sink("rows"),
         Some(path) if path == Path::new("-") => stdout_sink("rows"),
         Some(path) => open_file(path, "-o")?
-            .compress(batch::Compression::from_path(path))
+            .compress(batch::plumbing::Compression::from_path(path))
             .with_context(|| format!("-o {}", path.display())),
     }
 }
@@ -340,10 +346,10 @@ pub fn keep_all(
         .collect();
     let persist = || -> anyhow::Result<()> {
         for part in parts {
-            part.persist().map_err(batch::Fatal::Write)?;
+            part.persist().map_err(batch::plumbing::Fatal::Write)?;
         }
         if let Some(rows) = rows {
-            rows.persist().map_err(batch::Fatal::Write)?;
+            rows.persist().map_err(batch::plumbing::Fatal::Write)?;
         }
         if let Some(file) = summary {
             file.persist().context("--summary-json: cannot rename")?;

@@ -17,11 +17,11 @@ use std::ops::AddAssign;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use batchdoku_core::{GenerateError, Generated, Generator};
 use crate::output::{Column, OutputFormat, Row, RowEncoder, Status};
-use batchdoku_core::Record;
 use crate::pipeline::{self, Fatal, Feed, Halt, PanicSite, Progress, Shape, Sink, Stop, Work};
 use batchdoku_core::solver::Solver;
+use batchdoku_core::Record;
+use batchdoku_core::{GenerateError, Generated, Generator};
 
 /// Makes puzzle `index`: a [`Generator`], or in the tests a wrapper that
 /// fails on purpose.
@@ -95,7 +95,8 @@ impl MakePuzzle for Rated<'_> {
 /// # Example
 /// ```
 /// use std::sync::atomic::AtomicBool;
-/// use batchdoku_batch::{self as batch, GenerateConfig, OutputFormat, Sink};
+/// use batchdoku_batch::{self as batch, OutputFormat};
+/// use batchdoku_batch::plumbing::{GenerateConfig, Sink};
 /// use batchdoku_core::{parse_line, Generator, Solver, Spec};
 ///
 /// // Resume a run at puzzle 5: the same puzzles as a run from 0 would make.
@@ -112,7 +113,7 @@ impl MakePuzzle for Rated<'_> {
 /// let dir = tempfile::tempdir()?;
 /// let path = dir.path().join("puzzles.txt");
 /// let mut sink = Sink::file(&path)?;
-/// batch::generate(&generator, &mut sink, &config, &AtomicBool::new(false), &())?;
+/// batch::plumbing::generate(&generator, &mut sink, &config, &AtomicBool::new(false), &())?;
 /// sink.finish()?;
 ///
 /// let text = std::fs::read_to_string(&path)?;
@@ -151,7 +152,8 @@ pub struct StreamConfig {
 /// # Example
 /// ```
 /// # use std::sync::atomic::AtomicBool;
-/// # use batchdoku_batch::{self as batch, GenerateConfig, OutputFormat, Sink};
+/// # use batchdoku_batch::{self as batch, OutputFormat};
+/// # use batchdoku_batch::plumbing::{GenerateConfig, Sink};
 /// # use batchdoku_core::{Generator, Spec};
 /// # let generator = Generator::new(Spec::default(), 42)?;
 /// # let config = GenerateConfig {
@@ -167,7 +169,7 @@ pub struct StreamConfig {
 /// # let mut sink = Sink::file(&dir.path().join("puzzles.txt"))?;
 /// # let quit = AtomicBool::new(false);
 /// // After a run of 10 puzzles (see `batch::generate`):
-/// let report = batch::generate(&generator, &mut sink, &config, &quit, &())?;
+/// let report = batch::plumbing::generate(&generator, &mut sink, &config, &quit, &())?;
 /// assert_eq!(report.puzzles, 10);
 /// assert!(report.attempts >= report.puzzles); // retries, when an attempt missed the spec
 /// assert!(report.givens >= 17 * report.puzzles);
@@ -222,7 +224,8 @@ pub(crate) fn columns(format: OutputFormat) -> &'static [Column] {
 /// # Example
 /// ```
 /// use std::sync::atomic::AtomicBool;
-/// use batchdoku_batch::{self as batch, GenerateConfig, OutputFormat, Sink};
+/// use batchdoku_batch::{self as batch, OutputFormat};
+/// use batchdoku_batch::plumbing::{GenerateConfig, Sink};
 /// use batchdoku_core::{parse_line, ClueTarget, Engine, Generator, Solver, Spec};
 ///
 /// let spec = Spec { clues: ClueTarget::AtLeast(24), ..Spec::default() };
@@ -240,9 +243,9 @@ pub(crate) fn columns(format: OutputFormat) -> &'static [Column] {
 ///     er: None,
 /// };
 /// let quit = AtomicBool::new(false); // raise it (from a Ctrl-C handler) to stop early
-/// let mut report = batch::generate(&generator, &mut sink, &config, &quit, &())?;
+/// let mut report = batch::plumbing::generate(&generator, &mut sink, &config, &quit, &())?;
 /// assert_eq!(report.puzzles, 20);
-/// if let Some(flushed) = batch::flush(sink, report.interrupted, &mut report.broken_pipe)? {
+/// if let Some(flushed) = batch::plumbing::flush(sink, report.interrupted, &mut report.broken_pipe)? {
 ///     flushed.persist()?;
 /// }
 ///
@@ -466,8 +469,8 @@ impl<G: MakePuzzle> Work for Puzzles<'_, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use batchdoku_core::{ClueTarget, Spec};
     use crate::pipeline::tests::within;
+    use batchdoku_core::{ClueTarget, Spec};
 
     fn generator(seed: u64) -> Generator {
         Generator::new(Spec::default(), seed).unwrap()

@@ -1,48 +1,46 @@
-//! The ordered run: a stream of records through a pool of workers, one
-//! output row per record, written in input order.
+//! # batchdoku-batch
 //!
-//! Public on purpose: the `batchdoku` command-line tool and the Python
-//! package are both built on it, and a Rust user who streams corpora gets
-//! the same ordered, panic-safe, bounded-memory run. A [`Job`] fills a
-//! [`Row`] for each record (the jobs of the commands: [`SolveJob`],
-//! [`ScoreJob`], [`CanonJob`], [`DedupeJob`], [`OverlapJob`],
-//! [`SplitJob`]); [`run`]
-//! streams the records of its [`Input`]s through the job on
-//! [`Config::threads`] workers, encodes each row with a [`RowEncoder`] in
-//! one [`OutputFormat`] and writes the rows in input order to a [`Sink`],
-//! which [`flush`] and [`Flushed::persist`] keep once the run has
-//! completed. [`fill_row`] is the same per-record step for callers that
-//! hold their puzzles in memory; [`generate`] streams generated puzzles
-//! through the same pipeline.
+//! The ordered multicore run of batchdoku: a stream of Sudoku records
+//! (plain lines, blocks, CSV, JSON lines; gzip or zstd) through a pool of
+//! workers, one output row per record, written in input order as CSV,
+//! JSON lines or Parquet, in memory that does not grow with the input.
 //!
-//! [`run`] has the example of a whole run over a file.
+//! A [`Batch`] is configured step by step and runs a [`Job`] over files
+//! into a file (written atomically) or any writer. A job fills a [`Row`]
+//! for each record; the stock jobs are the commands of the `batchdoku`
+//! tool: [`SolveJob`], [`ScoreJob`], [`RateJob`] (Sudoku Explainer's
+//! ratings, with the `rate` feature), [`CanonJob`], [`DedupeJob`],
+//! [`OverlapJob`] and [`SplitJob`]. [`fill_row`] is the same per-record
+//! step for callers that hold their puzzles in memory, and
+//! [`Batch::generate_to_file`] streams generated puzzles through the same
+//! pipeline.
+//!
+//! Grids, parsing, the solver and the other engines are in
+//! [`batchdoku_core`]. The `rate` feature links `batchdoku-rate`, which is
+//! LGPL-2.1-or-later (a derivative of Sudoku Explainer); without it this
+//! crate and everything it depends on are MIT OR Apache-2.0, and
+//! [`RateJob::available`] says why rating is not possible.
 //!
 //! # Example
 //! ```
-//! use std::sync::Arc;
-//! use batchdoku_batch::{fill_row, Column, EngineKind, Job, OutputFormat, Position};
-//! use batchdoku_batch::{Row, RowEncoder, SolveJob, Status};
-//! use batchdoku_core::{parse_line, Record};
+//! use batchdoku_batch::{Batch, Column, EngineKind, SolveJob, Status};
 //!
-//! let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, rate: false };
-//! let mut scratch = job.scratch(); // one per worker
-//! let record = Record::default();
-//! let mut row = Row::default();
-//! let source: Arc<str> = Arc::from("memory");
-//! let at = Position { source: &source, line: 1, index: 1 };
-//! let puzzle = parse_line(
-//!     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
-//! );
-//! fill_row(&job, &mut scratch, puzzle.as_ref(), &record, &at, &mut row);
-//! assert_eq!(row.status, Status::Unique);
-//!
-//! let columns = [Column::Index, Column::Status, Column::Solution];
-//! let mut encoder = RowEncoder::new(OutputFormat::Csv, &columns, &[]);
+//! let dir = tempfile::tempdir()?;
+//! let input = dir.path().join("puzzles.txt");
+//! std::fs::write(
+//!     &input,
+//!     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n",
+//! )?;
+//! let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, difficulty: false };
 //! let mut out = Vec::new();
-//! encoder.encode(&row, &record, &mut out).unwrap();
-//! assert!(out.starts_with(b"1,unique,483921657"));
+//! let report = Batch::new()
+//!     .threads(2)
+//!     .columns(&[Column::Index, Column::Status, Column::Solution])
+//!     .run_to_writer(&job, [&input], &mut out)?;
+//! assert_eq!(report.totals.count(Status::Unique), 1);
+//! assert!(String::from_utf8(out)?.starts_with("index,status,solution\n1,unique,483921657"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-
 #![deny(missing_docs)]
 #![deny(missing_debug_implementations)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -52,21 +50,31 @@ mod generate;
 mod jobs;
 mod output;
 mod pipeline;
+mod run;
 mod totals;
 
-pub use crate::generate::{
-    run as generate, ErTarget, StreamConfig as GenerateConfig, StreamReport as GenerateReport,
-};
+pub use crate::generate::{ErTarget, StreamReport as GenerateReport};
 pub use crate::jobs::{
     CanonJob, ClassBy, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass, RateJob,
     RateScratch, ScoreJob, SolveJob, SplitJob, Stratify,
 };
 pub use crate::output::{Column, Expected, OutputFormat, Ratings, Row, RowEncoder, Split, Status};
-pub use crate::pipeline::{
-    build_pool, fill_row, flush, run, Compression, Config, Fatal, Flushed, Input, Job, PanicSite,
-    Position, Progress, Reopenable, Report, Sink,
-};
+pub use crate::pipeline::{fill_row, Job, Position, Progress, Report};
+pub use crate::run::{Batch, Error};
 pub use crate::totals::Totals;
+
+/// The pipeline's own parts, for the `batchdoku` binary and the Python
+/// binding: sinks and inputs, the run with its counters, generation's
+/// configuration. Not part of the documented API and not covered by
+/// semver: use [`Batch`].
+#[doc(hidden)]
+pub mod plumbing {
+    pub use crate::generate::{run as generate, StreamConfig as GenerateConfig};
+    pub use crate::pipeline::{
+        build_pool, flush, run, Compression, Config, Fatal, Flushed, Input, PanicSite, Reopenable,
+        Sink,
+    };
+}
 
 /// The error of a command that needs Sudoku Explainer's ratings in a
 /// build without them.

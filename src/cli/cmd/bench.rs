@@ -35,8 +35,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Exit> {
         args.files
             .iter()
             .map(|f| {
-                let mut input = batch::Input::open(f, &Default::default(), Default::default())
-                    .with_context(|| f.clone())?;
+                let mut input =
+                    batch::plumbing::Input::open(f, &Default::default(), Default::default())
+                        .with_context(|| f.clone())?;
                 Ok((
                     f.clone(),
                     read_all(|rec| input.read_record(rec)).with_context(|| f.clone())?,

@@ -4,7 +4,7 @@
 use batchdoku_batch::CanonJob;
 use batchdoku_batch::Column;
 
-use batchdoku_batch::Input;
+use batchdoku_batch::plumbing::Input;
 
 use super::{one_pass, OnePass};
 use crate::cli::args::CanonArgs;

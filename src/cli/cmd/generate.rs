@@ -6,7 +6,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::Context;
 use serde::Serialize;
 
-use batchdoku_batch::{self as batch, ErTarget, GenerateConfig, GenerateReport, RateJob};
+use batchdoku_batch::plumbing::GenerateConfig;
+use batchdoku_batch::{self as batch, ErTarget, GenerateReport, RateJob};
 use batchdoku_core::{ClueTarget, Generator, Spec};
 
 use crate::cli::args::{GenerateArgs, RunArgs};
@@ -56,8 +57,9 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
     let mut sink = io::open_output(args.run.output.as_deref())?;
     io::refuse_binary_on_terminal(&sink, config.format)?;
     let summary_sink = io::open_summary(args.summary_json.as_deref(), &sink)?;
-    let mut report = batch::generate(&generator, &mut sink, &config, interrupt::flag(), &progress)?;
-    let puzzles = batch::flush(sink, report.interrupted, &mut report.broken_pipe)?;
+    let mut report =
+        batch::plumbing::generate(&generator, &mut sink, &config, interrupt::flag(), &progress)?;
+    let puzzles = batch::plumbing::flush(sink, report.interrupted, &mut report.broken_pipe)?;
     let facts = Facts::of(seed, args.er, &config, &report);
     let summary_file = match (args.summary_json.as_deref(), summary_sink) {
         (Some(path), Some(sink)) => Some(io::write_summary_json(sink, path, &facts)?),

@@ -25,7 +25,8 @@ use std::path::Path;
 use anyhow::Context;
 
 use super::summary::Summary;
-use batchdoku_batch::{self as batch, Config, Input, Job, Report, Sink};
+use batchdoku_batch::plumbing::{Config, Input, Sink};
+use batchdoku_batch::{self as batch, Job, Report};
 use batchdoku_batch::{Column, OutputFormat, Status};
 
 use super::args::{Command, InputArgs, RecordArgs, RowArgs, RunArgs};
@@ -239,7 +240,7 @@ fn pass<J: Job>(
 ) -> anyhow::Result<Report> {
     io::refuse_binary_on_terminal(sink, config.format)?;
     let progress = StderrProgress::new(run.progress_mode());
-    Ok(batch::run(
+    Ok(batch::plumbing::run(
         job,
         inputs,
         sink,
@@ -291,11 +292,15 @@ fn conclude_saying(
     ending: Ending,
     line: Option<String>,
 ) -> anyhow::Result<Exit> {
-    let rows = batch::flush(outputs.rows, report.interrupted, &mut report.broken_pipe)?;
+    let rows = batch::plumbing::flush(outputs.rows, report.interrupted, &mut report.broken_pipe)?;
     let mut parts = Vec::with_capacity(outputs.parts.len());
     for sink in outputs.parts {
         // A part file is never stdout: no closed pipe to find here.
-        parts.extend(batch::flush(sink, report.interrupted, &mut false)?);
+        parts.extend(batch::plumbing::flush(
+            sink,
+            report.interrupted,
+            &mut false,
+        )?);
     }
     let mut summary = Summary::new(command, &report.totals, report.elapsed, run.thread_count());
     summary.interrupted = report.interrupted;

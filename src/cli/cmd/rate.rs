@@ -1,7 +1,8 @@
 //! `batchdoku rate`: the human difficulty of each puzzle (Sudoku
 //! Explainer's ratings), and optionally invariant machine difficulty.
 
-use batchdoku_batch::{Column, Input, RateJob};
+use batchdoku_batch::plumbing::Input;
+use batchdoku_batch::{Column, RateJob};
 
 use super::{one_pass, OnePass};
 use crate::cli::args::RateArgs;

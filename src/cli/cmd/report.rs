@@ -61,7 +61,7 @@ fn open_reading_ratings(
 }
 
 /// Whether every input that has columns has the same ones.
-fn same_columns(inputs: &[batchdoku_batch::Input]) -> bool {
+fn same_columns(inputs: &[batchdoku_batch::plumbing::Input]) -> bool {
     let mut named = inputs.iter().filter_map(|i| i.kept_names());
     let first = named.next();
     named.all(|n| Some(n) == first)

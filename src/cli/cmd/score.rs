@@ -5,7 +5,7 @@ use batchdoku_batch::Column;
 use batchdoku_batch::ScoreJob;
 use batchdoku_core::ScoreOptions;
 
-use batchdoku_batch::Input;
+use batchdoku_batch::plumbing::Input;
 
 use super::{one_pass, OnePass};
 use crate::cli::args::ScoreArgs;

@@ -4,7 +4,7 @@
 use batchdoku_batch::Column;
 use batchdoku_batch::SolveJob;
 
-use batchdoku_batch::Input;
+use batchdoku_batch::plumbing::Input;
 
 use super::{one_pass, OnePass};
 use crate::cli::args::SolveArgs;
@@ -12,13 +12,15 @@ use crate::cli::exit::Exit;
 
 /// Runs `solve`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
-    if args.rate && args.solver == batchdoku_batch::EngineKind::Dlx {
-        anyhow::bail!("solve: --rate counts the mrv search; it cannot be used with --solver dlx");
+    if args.difficulty && args.solver == batchdoku_batch::EngineKind::Dlx {
+        anyhow::bail!(
+            "solve: --difficulty counts the mrv search; it cannot be used with --solver dlx"
+        );
     }
     let job = SolveJob {
         count_limit: args.count_limit,
         engine: args.solver,
-        rate: args.rate,
+        difficulty: args.difficulty,
     };
     let flags = OnePass {
         inputs: &args.inputs,
@@ -29,7 +31,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
     };
     let columns = |inputs: &[Input]| {
         let mut columns = SolveJob::COLUMNS.to_vec();
-        if args.rate {
+        if args.difficulty {
             let at = columns
                 .iter()
                 .position(|&c| c == Column::Guesses)

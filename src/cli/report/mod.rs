@@ -197,7 +197,7 @@ impl ReportJob {
             solve: SolveJob {
                 count_limit: 2,
                 engine: EngineKind::Mrv,
-                rate: true,
+                difficulty: true,
             },
             score: options.score.map(|(name, weights)| {
                 (

@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 
 use super::*;
-use batchdoku_batch::{self as pipeline, Config, Input, OutputFormat, RateJob, Sink};
+use batchdoku_batch::plumbing::{Config, Input, Sink};
+use batchdoku_batch::{self as pipeline, OutputFormat, RateJob};
 use batchdoku_core::{parse_line, Canonicalizer, ReadOptions, Rng, Transform};
 
 /// The sample's puzzles (each has one solution).
@@ -161,7 +162,8 @@ fn report_reading(
     let job = ReportJob::new(options, threads);
     let mut sink = Sink::file(&dir.path().join("out")).unwrap();
     let quit = AtomicBool::new(false);
-    let run = pipeline::run(&job, vec![input], &mut sink, &config, &quit, &counter, &()).unwrap();
+    let run = pipeline::plumbing::run(&job, vec![input], &mut sink, &config, &quit, &counter, &())
+        .unwrap();
     assert_eq!(run.totals.rows, 0, "a report writes no rows");
     job.finish(RunFacts {
         inputs: info,

@@ -4,11 +4,11 @@
 
 use std::fmt::Write as _;
 
+use crate::output::{Column, Row, Status, CANON_COLUMNS};
+use crate::pipeline::Job;
 use batchdoku_core::Canonicalizer;
 use batchdoku_core::Grid;
-use crate::output::{Column, Row, Status, CANON_COLUMNS};
 use batchdoku_core::Record;
-use crate::pipeline::Job;
 
 /// Writes the canonical form of each puzzle. Puzzles with contradictory
 /// givens still get their canonical form (it is well defined) but are
@@ -47,6 +47,10 @@ impl CanonJob {
 
 impl Job for CanonJob {
     type Scratch = Canonicalizer;
+
+    fn columns(&self) -> &'static [Column] {
+        Self::COLUMNS
+    }
 
     fn scratch(&self) -> Canonicalizer {
         Canonicalizer::new()
@@ -136,9 +140,9 @@ pub(crate) fn class_of(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use batchdoku_core::Transform;
-    use batchdoku_core::Rng;
     use batchdoku_core::testdata::{grid, EASY};
+    use batchdoku_core::Rng;
+    use batchdoku_core::Transform;
 
     fn run(puzzle: &Grid) -> Row {
         let mut row = Row::default();

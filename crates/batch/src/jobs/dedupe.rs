@@ -11,11 +11,11 @@
 
 use super::canon::{class_of, Equivalence};
 use super::classes::ClassMap;
+use crate::output::{Column, Row, Status, DEDUPE_COLUMNS};
+use crate::pipeline::Job;
 use batchdoku_core::Canonicalizer;
 use batchdoku_core::Grid;
-use crate::output::{Column, Row, Status, DEDUPE_COLUMNS};
 use batchdoku_core::Record;
-use crate::pipeline::Job;
 
 /// Per class: the index of its first record and how many records it has
 /// (the values of [`DedupeJob::classes`]; see the [`DedupeJob`] example).
@@ -88,6 +88,10 @@ impl DedupeJob<'_> {
 
 impl Job for DedupeJob<'_> {
     type Scratch = Canonicalizer;
+
+    fn columns(&self) -> &'static [Column] {
+        Self::COLUMNS
+    }
 
     fn scratch(&self) -> Canonicalizer {
         Canonicalizer::new()

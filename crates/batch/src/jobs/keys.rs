@@ -4,11 +4,11 @@
 //! the puzzle's unique solution, so that puzzles whose solutions are
 //! equivalent share a key. One function serves both commands.
 
+use crate::output::{Row, Status};
+use batchdoku_core::solver::Solver;
 use batchdoku_core::Canonicalizer;
 use batchdoku_core::Engine;
 use batchdoku_core::Grid;
-use crate::output::{Row, Status};
-use batchdoku_core::solver::Solver;
 
 use super::canon::check_givens;
 
@@ -123,9 +123,9 @@ pub(crate) fn class_key(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use batchdoku_core::Transform;
-    use batchdoku_core::Rng;
     use batchdoku_core::testdata::{grid, EASY, HARD};
+    use batchdoku_core::Rng;
+    use batchdoku_core::Transform;
 
     fn key(by: ClassBy, puzzle: &Grid) -> (Option<Grid>, Status) {
         let mut row = Row::default();

@@ -7,10 +7,10 @@
 
 use super::classes::ClassMap;
 use super::keys::{class_key, key_scratch, ClassBy, KeyScratch};
-use batchdoku_core::Grid;
 use crate::output::{Column, Row, Status, OVERLAP_COLUMNS};
-use batchdoku_core::Record;
 use crate::pipeline::Job;
+use batchdoku_core::Grid;
+use batchdoku_core::Record;
 
 /// Which input an [`OverlapJob`] reads (`Train`: remember each class's
 /// first line; `Test`: report records whose class is remembered).
@@ -76,6 +76,10 @@ impl OverlapJob<'_> {
 
 impl Job for OverlapJob<'_> {
     type Scratch = KeyScratch;
+
+    fn columns(&self) -> &'static [Column] {
+        Self::COLUMNS
+    }
 
     fn scratch(&self) -> KeyScratch {
         key_scratch()

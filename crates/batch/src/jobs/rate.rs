@@ -10,18 +10,18 @@
 
 use std::fmt::Write as _;
 
-use batchdoku_core::{Canonicalizer, Transform};
-use batchdoku_core::Engine;
-use batchdoku_core::Grid;
 #[cfg(feature = "rate")]
 use crate::output::Ratings;
 use crate::output::{Column, Row, Status, RATE_COLUMNS};
-use batchdoku_core::Record;
 use crate::pipeline::{internal_error, Job};
+use batchdoku_core::solver::Solver;
+use batchdoku_core::Engine;
+use batchdoku_core::Grid;
+use batchdoku_core::Record;
+use batchdoku_core::Rng;
+use batchdoku_core::{Canonicalizer, Transform};
 #[cfg(feature = "rate")]
 use batchdoku_rate::{Budget, Rater, Rating, Unrated};
-use batchdoku_core::Rng;
-use batchdoku_core::solver::Solver;
 
 /// Rates each puzzle.
 ///
@@ -108,6 +108,10 @@ pub struct RateScratch {
 
 impl Job for RateJob {
     type Scratch = RateScratch;
+
+    fn columns(&self) -> &'static [Column] {
+        Self::COLUMNS
+    }
 
     fn scratch(&self) -> RateScratch {
         RateScratch {

@@ -3,12 +3,12 @@
 
 use std::fmt::Write as _;
 
-use batchdoku_core::Grid;
 use crate::output::{Column, Row, Status, SCORE_COLUMNS};
-use batchdoku_core::Record;
 use crate::pipeline::{internal_error, Job};
-use batchdoku_core::{score, ScoreOptions, Weights};
 use batchdoku_core::solver::Solver;
+use batchdoku_core::Grid;
+use batchdoku_core::Record;
+use batchdoku_core::{score, ScoreOptions, Weights};
 
 /// Scores each puzzle with one weight table.
 ///
@@ -52,6 +52,10 @@ impl ScoreJob {
 
 impl Job for ScoreJob {
     type Scratch = Solver;
+
+    fn columns(&self) -> &'static [Column] {
+        Self::COLUMNS
+    }
 
     fn scratch(&self) -> Solver {
         Solver::new()

@@ -3,14 +3,14 @@
 
 use std::fmt::Write as _;
 
+use crate::output::{Column, Expected, Row, Status, SOLVE_COLUMNS};
+use crate::pipeline::{internal_error, Job};
 use batchdoku_core::solved_by_singles;
+use batchdoku_core::solver::{SimdPath, Solver};
 use batchdoku_core::DlxSolver;
 use batchdoku_core::Engine;
 use batchdoku_core::Grid;
-use crate::output::{Column, Expected, Row, Status, SOLVE_COLUMNS};
 use batchdoku_core::Record;
-use crate::pipeline::{internal_error, Job};
-use batchdoku_core::solver::{SimdPath, Solver};
 
 /// Which engine solves.
 ///
@@ -103,14 +103,14 @@ impl std::str::FromStr for EngineKind {
 ///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
 /// )
 /// .unwrap();
-/// let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, rate: true };
+/// let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, difficulty: true };
 /// let mut engine = job.scratch(); // one per worker
 /// let (mut row, record) = (Row::default(), Record::default());
 ///
 /// job.process(&mut engine, &puzzle, &record, &mut row);
 /// assert_eq!((row.status, row.solutions), (Status::Unique, 1));
 /// assert!(row.solution.unwrap().solves(&puzzle));
-/// assert_eq!(row.singles, Some(true)); // rated: singles alone solve it
+/// assert_eq!(row.singles, Some(true)); // singles alone solve it
 ///
 /// row.reset(2, 2);
 /// job.process(&mut engine, &Grid::empty(), &record, &mut row);
@@ -127,11 +127,11 @@ pub struct SolveJob {
     pub count_limit: u64,
     /// The engine to use.
     pub engine: EngineKind,
-    /// Fill the rating columns: backtracks (the search's dead ends) and
-    /// whether naked and hidden singles alone solve the puzzle
+    /// Fill the difficulty columns: backtracks (the search's dead ends)
+    /// and whether naked and hidden singles alone solve the puzzle
     /// ([`Column::Backtracks`](crate::Column::Backtracks),
     /// [`Column::Singles`](crate::Column::Singles)).
-    pub rate: bool,
+    pub difficulty: bool,
 }
 
 impl SolveJob {
@@ -142,6 +142,10 @@ impl SolveJob {
 
 impl Job for SolveJob {
     type Scratch = Box<dyn Engine + Send>;
+
+    fn columns(&self) -> &'static [Column] {
+        Self::COLUMNS
+    }
 
     fn scratch(&self) -> Self::Scratch {
         self.engine.build()
@@ -163,7 +167,7 @@ impl Job for SolveJob {
         };
         row.guesses = outcome.stats.guesses;
         row.nodes = outcome.stats.nodes;
-        if self.rate {
+        if self.difficulty {
             row.backtracks = outcome.stats.dead_ends;
             row.singles = Some(solved_by_singles(puzzle));
         }

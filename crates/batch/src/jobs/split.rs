@@ -15,10 +15,10 @@
 use super::classes::ClassMap;
 use super::dedupe::Pass;
 use super::keys::{class_key, key_scratch, ClassBy, KeyScratch};
-use batchdoku_core::Grid;
 use crate::output::{Column, Row, Split, SPLIT_COLUMNS};
-use batchdoku_core::Record;
 use crate::pipeline::Job;
+use batchdoku_core::Grid;
+use batchdoku_core::Record;
 
 /// What each part is balanced within (`split --stratify`).
 ///
@@ -211,6 +211,10 @@ fn shuffle(seed: u64, key: u128) -> u64 {
 impl Job for SplitJob {
     type Scratch = KeyScratch;
 
+    fn columns(&self) -> &'static [Column] {
+        Self::COLUMNS
+    }
+
     fn scratch(&self) -> KeyScratch {
         key_scratch()
     }
@@ -292,9 +296,9 @@ impl<'a> Filler<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use batchdoku_core::Transform;
-    use batchdoku_core::Rng;
     use batchdoku_core::testdata::{grid, EASY, HARD};
+    use batchdoku_core::Rng;
+    use batchdoku_core::Transform;
 
     #[test]
     fn filler_hits_the_ratios_exactly_on_unit_classes() {

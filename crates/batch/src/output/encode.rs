@@ -117,7 +117,12 @@ impl std::str::FromStr for OutputFormat {
 
     /// Parses a format name (ASCII case-insensitive).
     fn from_str(s: &str) -> Result<OutputFormat, String> {
-        batchdoku_core::internal::parse_name("output format", &OutputFormat::ALL, OutputFormat::as_str, s)
+        batchdoku_core::internal::parse_name(
+            "output format",
+            &OutputFormat::ALL,
+            OutputFormat::as_str,
+            s,
+        )
     }
 }
 

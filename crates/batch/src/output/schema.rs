@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use batchdoku_core::Transform;
 use batchdoku_core::Grid;
+use batchdoku_core::Transform;
 
 /// The outcome class of one record.
 ///
@@ -405,7 +405,10 @@ impl Ratings {
     /// Each technique used and its step count, in ladder order.
     pub fn techniques(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
         #[cfg(feature = "rate")]
-        let counts = batchdoku_rate::Technique::ALL.iter().map(|t| t.name()).zip(self.counts);
+        let counts = batchdoku_rate::Technique::ALL
+            .iter()
+            .map(|t| t.name())
+            .zip(self.counts);
         // Without the rater no row has ratings.
         #[cfg(not(feature = "rate"))]
         let counts = std::iter::empty::<(&'static str, u32)>();

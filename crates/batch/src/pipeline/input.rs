@@ -170,7 +170,7 @@ pub type Source = Box<dyn BufRead + Send>;
 /// ```
 /// use std::sync::atomic::AtomicU64;
 /// use std::sync::Arc;
-/// use batchdoku_batch::Input;
+/// use batchdoku_batch::plumbing::Input;
 /// use batchdoku_core::{ReadOptions, Record};
 ///
 /// let csv = "puzzle,solution\n\
@@ -499,7 +499,7 @@ const NO_ZSTD: &str = "zstd-compressed input, but this build of batchdoku has no
 /// use std::io::{self, Read};
 /// use std::sync::atomic::AtomicU64;
 /// use std::sync::Arc;
-/// use batchdoku_batch::Reopenable;
+/// use batchdoku_batch::plumbing::Reopenable;
 /// use batchdoku_core::{ReadOptions, Record};
 ///
 /// let dir = tempfile::tempdir()?;

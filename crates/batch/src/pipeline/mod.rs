@@ -39,10 +39,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use batchdoku_core::Grid;
 use crate::output::{Column, OutputFormat, Row, RowEncoder, Status};
-use batchdoku_core::{ParseError, Record};
 use crate::totals::Totals;
+use batchdoku_core::Grid;
+use batchdoku_core::{ParseError, Record};
 
 /// The per-record work of a command (solve, score, ...), run by the workers.
 ///
@@ -111,6 +111,14 @@ pub trait Job: Sync {
     /// Makes one worker's scratch.
     fn scratch(&self) -> Self::Scratch;
 
+    /// The columns a run writes unless told otherwise
+    /// ([`Batch::columns`](crate::Batch::columns)): the stock jobs give
+    /// their command's columns; a job of one's own gets the index, the
+    /// status and the error.
+    fn columns(&self) -> &'static [Column] {
+        &[Column::Index, Column::Status, Column::Error]
+    }
+
     /// Fills `row` for a well-formed puzzle. `row` arrives reset with its
     /// index, line and puzzle set, and its status `Invalid`. For an invalid
     /// result, leave that status and write the bare message into
@@ -138,7 +146,8 @@ pub trait Job: Sync {
 ///
 /// # Example
 /// ```
-/// use batchdoku_batch::{Column, Config, OutputFormat, SolveJob};
+/// use batchdoku_batch::{Column, OutputFormat, SolveJob};
+/// use batchdoku_batch::plumbing::{Config};
 /// // What `batchdoku solve --count 2 --columns ...` asks for, on 4 threads.
 /// let config = Config {
 ///     threads: 4,
@@ -186,7 +195,8 @@ impl Config {
 /// ```
 /// # use std::sync::atomic::{AtomicBool, AtomicU64};
 /// # use std::sync::Arc;
-/// # use batchdoku_batch::{self as batch, Config, EngineKind, Input, OutputFormat, Sink};
+/// # use batchdoku_batch::{self as batch, EngineKind, OutputFormat};
+/// # use batchdoku_batch::plumbing::{Config, Input, Sink};
 /// # use batchdoku_batch::SolveJob;
 /// use batchdoku_batch::{Report, Status};
 /// # let dir = tempfile::tempdir()?;
@@ -202,12 +212,12 @@ impl Config {
 /// #     kept_names: Vec::new(),
 /// #     header: true,
 /// # };
-/// # let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, rate: false };
+/// # let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, difficulty: false };
 /// # let quit = AtomicBool::new(false);
 /// # let bytes_read = Arc::new(AtomicU64::new(0));
 /// // After a run over one well-formed unique puzzle (see `batch::run`):
 /// let report: Report =
-///     batch::run(&job, vec![input], &mut sink, &config, &quit, &bytes_read, &())?;
+///     batch::plumbing::run(&job, vec![input], &mut sink, &config, &quit, &bytes_read, &())?;
 /// assert_eq!(report.totals.records, 1);
 /// assert_eq!(report.totals.count(Status::Unique), 1);
 /// assert!(!report.interrupted && !report.broken_pipe); // the output may be kept
@@ -236,7 +246,8 @@ pub struct Report {
 /// use std::io::{self, BufReader, Read};
 /// use std::sync::atomic::{AtomicBool, AtomicU64};
 /// use std::sync::Arc;
-/// use batchdoku_batch::{self as batch, Config, EngineKind, Fatal, Input, OutputFormat, Sink};
+/// use batchdoku_batch::{self as batch, EngineKind, OutputFormat};
+/// use batchdoku_batch::plumbing::{Config, Fatal, Input, Sink};
 /// use batchdoku_batch::SolveJob;
 /// use batchdoku_core::{InputFormat, ReadOptions};
 ///
@@ -260,9 +271,9 @@ pub struct Report {
 ///     kept_names: Vec::new(),
 ///     header: true,
 /// };
-/// let job = SolveJob { count_limit: 1, engine: EngineKind::Mrv, rate: false };
+/// let job = SolveJob { count_limit: 1, engine: EngineKind::Mrv, difficulty: false };
 /// let (quit, bytes_read) = (AtomicBool::new(false), Arc::new(AtomicU64::new(0)));
-/// let err = batch::run(&job, vec![input], &mut sink, &config, &quit, &bytes_read, &())
+/// let err = batch::plumbing::run(&job, vec![input], &mut sink, &config, &quit, &bytes_read, &())
 ///     .unwrap_err();
 /// assert!(matches!(&err, Fatal::Read { name, .. } if &**name == "flaky"));
 /// assert_eq!(err.to_string(), "flaky: device not ready");
@@ -309,8 +320,10 @@ pub enum Fatal {
 /// ```
 /// use std::sync::atomic::{AtomicBool, AtomicU64};
 /// use std::sync::Arc;
-/// use batchdoku_batch::{self as batch, Config, Fatal, Input, Job, OutputFormat, PanicSite};
-/// use batchdoku_batch::{Column, Row, Sink};
+/// use batchdoku_batch::{self as batch, Job, OutputFormat};
+/// use batchdoku_batch::plumbing::{Config, Fatal, Input, PanicSite};
+/// use batchdoku_batch::{Column, Row};
+/// use batchdoku_batch::plumbing::{Sink};
 /// use batchdoku_core::{Grid, Record};
 ///
 /// /// A job with a bug: it panics on a full grid.
@@ -338,7 +351,7 @@ pub enum Fatal {
 /// };
 /// let (quit, bytes_read) = (AtomicBool::new(false), Arc::new(AtomicU64::new(0)));
 /// // The panic is caught: the run fails, naming the record; it does not hang.
-/// let err = batch::run(&Buggy, vec![input], &mut sink, &config, &quit, &bytes_read, &())
+/// let err = batch::plumbing::run(&Buggy, vec![input], &mut sink, &config, &quit, &bytes_read, &())
 ///     .unwrap_err();
 /// let Fatal::Panicked { site, message } = err else { panic!("{err}") };
 /// assert!(matches!(site, PanicSite::Record { index: 2, line: 2, .. }), "{site}");
@@ -405,7 +418,8 @@ impl std::fmt::Display for PanicSite {
 /// ```
 /// use std::sync::atomic::{AtomicBool, AtomicU64};
 /// use std::sync::Arc;
-/// use batchdoku_batch::{self as batch, Config, EngineKind, Input, OutputFormat, Sink};
+/// use batchdoku_batch::{self as batch, EngineKind, OutputFormat};
+/// use batchdoku_batch::plumbing::{Config, Input, Sink};
 /// use batchdoku_batch::{SolveJob, Status};
 /// use batchdoku_core::ReadOptions;
 ///
@@ -431,17 +445,17 @@ impl std::fmt::Display for PanicSite {
 ///     kept_names: Vec::new(),
 ///     header: true,
 /// };
-/// let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, rate: false };
+/// let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, difficulty: false };
 /// let quit = AtomicBool::new(false); // raise it (from a Ctrl-C handler) to stop early
 ///
 /// let mut report =
-///     batch::run(&job, inputs, &mut sink, &config, &quit, &bytes_read, &())?;
+///     batch::plumbing::run(&job, inputs, &mut sink, &config, &quit, &bytes_read, &())?;
 /// assert_eq!(report.totals.records, 3);
 /// assert_eq!(report.totals.count(Status::Unique), 2);
 /// assert_eq!(report.totals.count(Status::Invalid), 1);
 ///
 /// // Keep the output: flush it, then rename the temporary file into place.
-/// if let Some(flushed) = batch::flush(sink, report.interrupted, &mut report.broken_pipe)? {
+/// if let Some(flushed) = batch::plumbing::flush(sink, report.interrupted, &mut report.broken_pipe)? {
 ///     flushed.persist()?;
 /// }
 /// let csv = std::fs::read_to_string(&output_path)?;
@@ -514,7 +528,7 @@ pub(crate) fn finish(sink: Sink, report: &mut Report) -> Result<(), Fatal> {
 ///
 /// # Example
 /// ```
-/// use batchdoku_batch::{flush, Sink};
+/// use batchdoku_batch::plumbing::{flush, Sink};
 /// let dir = tempfile::tempdir()?;
 /// let path = dir.path().join("out.csv");
 ///
@@ -612,7 +626,7 @@ pub struct Position<'a> {
 ///     b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
 ///     b"4.....8.5.3....", // cut short
 /// ];
-/// let job = SolveJob { count_limit: 1, engine: EngineKind::Dlx, rate: false };
+/// let job = SolveJob { count_limit: 1, engine: EngineKind::Dlx, difficulty: false };
 /// let mut scratch = job.scratch(); // one per worker
 /// let (mut row, record) = (Row::default(), Record::default()); // reused
 /// let source: Arc<str> = Arc::from("memory");
@@ -657,7 +671,8 @@ pub fn fill_row<J: Job>(
 /// ```
 /// use std::sync::Arc;
 /// use rayon::prelude::*;
-/// use batchdoku_batch::{build_pool, fill_row, EngineKind, Job, Position, Row, SolveJob, Status};
+/// use batchdoku_batch::{fill_row, EngineKind, Job, Position, Row, SolveJob, Status};
+/// use batchdoku_batch::plumbing::{build_pool};
 /// use batchdoku_core::{Generator, Record, Solver, Spec};
 ///
 /// // 32 puzzles in memory, solved in parallel, results in input order.
@@ -668,7 +683,7 @@ pub fn fill_row<J: Job>(
 ///
 /// let pool = build_pool(2).unwrap();
 /// assert_eq!(pool.current_num_threads(), 2);
-/// let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, rate: false };
+/// let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, difficulty: false };
 /// let source: Arc<str> = Arc::from("memory");
 /// let statuses: Vec<Status> = pool.install(|| {
 ///     puzzles

@@ -15,7 +15,8 @@
 /// use std::cell::Cell;
 /// use std::sync::atomic::{AtomicBool, AtomicU64};
 /// use std::sync::Arc;
-/// use batchdoku_batch::{self as batch, Config, EngineKind, Input, OutputFormat, Progress, Sink};
+/// use batchdoku_batch::{self as batch, EngineKind, OutputFormat, Progress};
+/// use batchdoku_batch::plumbing::{Config, Input, Sink};
 /// use batchdoku_batch::SolveJob;
 ///
 /// /// Remembers the last update, as a progress bar would draw it.
@@ -54,10 +55,10 @@
 ///     kept_names: Vec::new(),
 ///     header: true,
 /// };
-/// let job = SolveJob { count_limit: 1, engine: EngineKind::Mrv, rate: false };
+/// let job = SolveJob { count_limit: 1, engine: EngineKind::Mrv, difficulty: false };
 /// let (quit, bytes_read) = (AtomicBool::new(false), Arc::new(AtomicU64::new(0)));
 /// let progress = Last::default();
-/// batch::run(&job, vec![input], &mut sink, &config, &quit, &bytes_read, &progress)?;
+/// batch::plumbing::run(&job, vec![input], &mut sink, &config, &quit, &bytes_read, &progress)?;
 /// assert_eq!(progress.total.get(), size); // the input's size in bytes
 /// assert_eq!(progress.records.get(), 10);
 /// assert!(progress.finished.get());

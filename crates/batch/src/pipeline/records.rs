@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::output::{Row, RowEncoder};
-use batchdoku_core::Record;
 use crate::totals::Totals;
+use batchdoku_core::Record;
 
 use super::{fill_row, Config, Fatal, Feed, Halt, Input, Job, PanicSite, Position, Stop, Work};
 

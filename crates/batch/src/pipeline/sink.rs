@@ -26,7 +26,7 @@ const WRITE_BUFFER: usize = 256 * 1024;
 ///
 /// # Example
 /// ```
-/// use batchdoku_batch::Sink;
+/// use batchdoku_batch::plumbing::Sink;
 /// let dir = tempfile::tempdir()?;
 /// let path = dir.path().join("out.csv");
 ///
@@ -62,6 +62,8 @@ enum Target {
     },
     /// An existing non-regular file (a device, a FIFO), written in place.
     Special(BufWriter<fs::File>),
+    /// A writer of the caller's.
+    Writer(BufWriter<Box<dyn Write + Send>>),
 }
 
 impl std::fmt::Debug for Sink {
@@ -70,6 +72,7 @@ impl std::fmt::Debug for Sink {
             Some(Target::Stdout(_)) => f.write_str("Sink::Stdout"),
             Some(Target::File { path, .. }) => write!(f, "Sink::File({})", path.display()),
             Some(Target::Special(_)) => f.write_str("Sink::Special"),
+            Some(Target::Writer(_)) => f.write_str("Sink::Writer"),
             None => f.write_str("Sink::Failed"),
         }
     }
@@ -80,8 +83,16 @@ impl Sink {
     pub fn temporary_path(&self) -> Option<&Path> {
         match self.target()? {
             Target::File { tmp, .. } => Some(tmp.get_ref().path()),
-            Target::Stdout(_) | Target::Special(_) => None,
+            Target::Stdout(_) | Target::Special(_) | Target::Writer(_) => None,
         }
+    }
+
+    /// A writer of the caller's, written as the rows come.
+    pub fn writer(writer: Box<dyn Write + Send>) -> Sink {
+        Sink::new(Target::Writer(BufWriter::with_capacity(
+            WRITE_BUFFER,
+            writer,
+        )))
     }
 
     /// Standard output.
@@ -113,7 +124,7 @@ impl Sink {
     /// allocation) learns its name before the next allocation can fail.
     ///
     /// ```
-    /// use batchdoku_batch::Sink;
+    /// use batchdoku_batch::plumbing::Sink;
     ///
     /// let dir = tempfile::tempdir()?;
     /// let mut created = None;
@@ -188,7 +199,7 @@ impl Sink {
     /// # Example
     /// ```
     /// use std::path::Path;
-    /// use batchdoku_batch::Sink;
+    /// use batchdoku_batch::plumbing::Sink;
     /// assert_eq!(Sink::named_descriptor(Path::new("/dev/stdout")), Some(1));
     /// assert_eq!(Sink::named_descriptor(Path::new("/proc/self/fd/7")), Some(7));
     /// assert_eq!(Sink::named_descriptor(Path::new("out.csv")), None);
@@ -255,7 +266,7 @@ impl Sink {
     /// same device and inode): an output that is one of a run's inputs.
     ///
     /// ```
-    /// use batchdoku_batch::Sink;
+    /// use batchdoku_batch::plumbing::Sink;
     ///
     /// let dir = tempfile::tempdir()?;
     /// let input = dir.path().join("puzzles.txt");
@@ -305,6 +316,7 @@ impl Sink {
             }
             Target::File { path, .. } => fs::metadata(path).ok()?,
             Target::Special(w) => w.get_ref().metadata().ok()?,
+            Target::Writer(_) => return None,
         };
         Some((meta.dev(), meta.ino()))
     }
@@ -354,7 +366,7 @@ impl Sink {
     ///
     /// ```
     /// use std::io::Read;
-    /// use batchdoku_batch::{Compression, Sink};
+    /// use batchdoku_batch::plumbing::{Compression, Sink};
     /// let dir = tempfile::tempdir()?;
     /// let path = dir.path().join("out.csv.gz");
     /// let mut sink = Sink::file(&path)?.compress(Compression::from_path(&path))?;
@@ -429,7 +441,7 @@ impl Sink {
         match self.target() {
             Some(Target::Stdout(_)) => io::stdout().is_terminal(),
             Some(Target::Special(w)) => w.get_ref().is_terminal(),
-            Some(Target::File { .. }) | None => false,
+            Some(Target::File { .. } | Target::Writer(_)) | None => false,
         }
     }
 
@@ -533,7 +545,7 @@ impl Write for Compressed {
 /// # Example
 /// ```
 /// use std::path::Path;
-/// use batchdoku_batch::Compression;
+/// use batchdoku_batch::plumbing::Compression;
 /// assert_eq!(Compression::from_path(Path::new("out.csv.gz")), Compression::Gzip);
 /// assert_eq!(Compression::from_path(Path::new("out.jsonl.ZST")), Compression::Zstd);
 /// assert_eq!(Compression::from_path(Path::new("out.parquet")), Compression::None);
@@ -571,6 +583,7 @@ impl Write for Target {
             Target::Stdout(w) => w.write(buf),
             Target::File { tmp, .. } => tmp.write(buf),
             Target::Special(w) => w.write(buf),
+            Target::Writer(w) => w.write(buf),
         }
     }
 
@@ -580,6 +593,7 @@ impl Write for Target {
             Target::Stdout(w) => w.write_all(bytes),
             Target::File { tmp, .. } => tmp.write_all(bytes),
             Target::Special(w) => w.write_all(bytes),
+            Target::Writer(w) => w.write_all(bytes),
         }
     }
 
@@ -588,6 +602,7 @@ impl Write for Target {
             Target::Stdout(w) => w.flush(),
             Target::File { tmp, .. } => tmp.flush(),
             Target::Special(w) => w.flush(),
+            Target::Writer(w) => w.flush(),
         }
     }
 }
@@ -603,6 +618,7 @@ impl Target {
                 Ok(Flushed::File { tmp, path })
             }
             Target::Special(mut w) => w.flush().map(|()| Flushed::Written),
+            Target::Writer(mut w) => w.flush().map(|()| Flushed::Written),
         }
     }
 }
@@ -612,7 +628,7 @@ impl Target {
 ///
 /// # Example
 /// ```
-/// use batchdoku_batch::Sink;
+/// use batchdoku_batch::plumbing::Sink;
 /// // Two outputs of one run, kept together or not at all.
 /// let dir = tempfile::tempdir()?;
 /// let (rows, summary) = (dir.path().join("rows.csv"), dir.path().join("summary.json"));

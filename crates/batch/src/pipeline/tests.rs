@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use super::*;
 use crate::jobs::{EngineKind, SolveJob};
-use batchdoku_core::{parse_line, InputFormat, ReadOptions};
 use batchdoku_core::testdata::{EASY, HARD};
+use batchdoku_core::{parse_line, InputFormat, ReadOptions};
 
 #[test]
 fn fill_row_keeps_the_position_of_invalid_records_as_data() {
@@ -23,7 +23,7 @@ fn fill_row_keeps_the_position_of_invalid_records_as_data() {
     let job = SolveJob {
         count_limit: 2,
         engine: EngineKind::Mrv,
-        rate: false,
+        difficulty: false,
     };
     let mut scratch = job.scratch();
     let record = Record::default();
@@ -98,7 +98,7 @@ fn solve_job() -> SolveJob {
     SolveJob {
         count_limit: 2,
         engine: EngineKind::Mrv,
-        rate: false,
+        difficulty: false,
     }
 }
 

@@ -249,4 +249,3 @@ fn a_stop_request_ends_the_retries() {
     let result = generator.puzzle(0, &mut Solver::new(), || true);
     assert_eq!(result, Err(GenerateError::Stopped));
 }
-
