@@ -23,7 +23,8 @@ use crate::cli::progress::ProgressMode;
     after_help = "Exit codes: 0 = all records processed, none invalid; 1 = some records invalid; \
 2 = fatal error (usage, unreadable input, unwritable output, out of memory); 130 = interrupted \
 (SIGINT, Ctrl-C); 143 = terminated (SIGTERM); 128 + N = stopped by another signal N (SIGHUP: 129, \
-SIGQUIT: 131)."
+SIGQUIT: 131). Licences: MIT OR Apache-2.0; the default build also contains the LGPL-2.1-or-later \
+rater batchdoku-rate (a derivative of Sudoku Explainer): `batchdoku licenses` says more."
 )]
 pub struct Cli {
     /// What to do.
@@ -77,6 +78,18 @@ pub enum Command {
     /// Print the man page (roff) to stdout (e.g. `batchdoku man | man -l -`),
     /// or a subcommand's page (`batchdoku man solve`).
     Man(ManArgs),
+    /// What this binary contains and under which licences: MIT OR
+    /// Apache-2.0, and with the rater (the default build) its LGPL-2.1
+    /// part and where that part's complete source is.
+    Licenses(LicensesArgs),
+}
+
+/// `batchdoku licenses`.
+#[derive(Debug, Args)]
+pub struct LicensesArgs {
+    /// Also print the rater's NOTICE and the full text of the LGPL-2.1.
+    #[arg(long)]
+    pub full: bool,
 }
 
 /// `batchdoku man`.

@@ -61,6 +61,14 @@ pub(crate) mod oracle_tests;
 #[cfg(test)]
 mod speed_tests;
 
+/// This crate's notice: what it derives from Sudoku Explainer, under which
+/// licence, and where its complete source is (the file `NOTICE`).
+pub const NOTICE: &str = include_str!("../NOTICE");
+
+/// The text of the GNU Lesser General Public License, version 2.1, this
+/// crate's licence (the file `LICENSE-LGPL-2.1`).
+pub const LICENSE: &str = include_str!("../LICENSE-LGPL-2.1");
+
 pub use budget::{Budget, OutOfBudget};
 pub use rater::{Rater, Rating, Unrated};
 pub use step::Step;

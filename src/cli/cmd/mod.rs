@@ -11,6 +11,7 @@ mod canon;
 mod completions;
 mod dedupe;
 mod generate;
+mod licenses;
 mod man;
 mod overlap;
 mod rate;
@@ -50,6 +51,7 @@ pub fn run(command: Command) -> anyhow::Result<Exit> {
         Command::Report(args) => report::run(&args),
         Command::Completions(args) => completions::run(&args),
         Command::Man(args) => man::run(&args),
+        Command::Licenses(args) => licenses::run(&args),
     }
 }
 
