@@ -268,7 +268,7 @@ fn jsonl_rows_have_exactly_the_documented_fields() {
     let conditions: BTreeSet<&str> = table.iter().map(|r| r[2].as_str()).collect();
     let expected_conditions = BTreeSet::from([
         "always",
-        "`--rate`",
+        "`--difficulty`",
         "CSV input with a solution column",
         "`--keep-trailing`",
     ]);
@@ -281,7 +281,7 @@ fn jsonl_rows_have_exactly_the_documented_fields() {
     let kaggle = fixture("formats/kaggle.csv");
     let runs = [
         (jsonl(&["-k", "2"], &statuses), when("always")),
-        (jsonl(&["--rate"], &statuses), when("`--rate`")),
+        (jsonl(&["--difficulty"], &statuses), when("`--difficulty`")),
         (
             jsonl(&[], &kaggle),
             when("CSV input with a solution column"),

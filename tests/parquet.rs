@@ -117,7 +117,7 @@ fn parquet_holds_the_csv_rows_of_every_command() {
     assert!(solve.rows.iter().any(|r| r[3] == "unsolvable"));
     assert!(solve.rows.iter().any(|r| r[3] == "multiple"));
     same_as_csv(&["solve"], &[&statuses, &sample]);
-    let rated = same_as_csv(&["solve", "--rate"], &[&statuses]);
+    let rated = same_as_csv(&["solve", "--difficulty"], &[&statuses]);
     assert!(rated.header.contains(&"singles".to_string()));
     same_as_csv(&["solve", "--keep-trailing"], &[&statuses]);
     let kept = same_as_csv(&["solve", "--keep-columns"], &[&kaggle]);
@@ -148,7 +148,7 @@ fn parquet_holds_the_csv_rows_of_every_command() {
 /// where its CSV cell can be empty.
 #[test]
 fn parquet_columns_have_the_documented_types() {
-    let table = same_as_csv(&["solve", "--rate"], &[&fixture("statuses.txt")]);
+    let table = same_as_csv(&["solve", "--difficulty"], &[&fixture("statuses.txt")]);
     let string = Some(LogicalType::String);
     let expect = [
         ("index", Physical::INT64, Repetition::REQUIRED, None),

@@ -59,7 +59,7 @@ fn report_json(args: &[&str], path: &Path) -> Value {
 fn json_numbers_match_a_recount_from_solve_csv() {
     let dir = tempfile::tempdir().unwrap();
     let input = mixed_input(dir.path());
-    let solved = run_paths(&["solve", "-k", "2", "--rate", "-q"], &[&input]);
+    let solved = run_paths(&["solve", "-k", "2", "--difficulty", "-q"], &[&input]);
     assert_eq!(solved.code, 1, "{}", solved.stderr);
     let (header, rows) = solved.csv();
     let (c_line, c_puzzle, c_status) = (

@@ -160,7 +160,7 @@ fn summary_reports_counts_and_json() {
 }
 
 #[test]
-fn rate_columns_are_thread_independent_and_mean_what_they_say() {
+fn difficulty_columns_are_thread_independent_and_mean_what_they_say() {
     // The first 20 puzzles of Norvig's top95 (a small copy of
     // ../shared/data/top95.txt, so the test never quietly runs without them).
     let hard = std::fs::read_to_string(fixture("top95_first20.txt")).unwrap();
@@ -173,15 +173,21 @@ fn rate_columns_are_thread_independent_and_mean_what_they_say() {
         SOLVED.replace('5', ".")
     );
     let one = run(
-        &["solve", "--rate", "-j", "1", "--batch-size", "5"],
+        &["solve", "--difficulty", "-j", "1", "--batch-size", "5"],
         Some(input.as_bytes()),
     );
     let two = run(
-        &["solve", "--rate", "-j", "2", "--batch-size", "3"],
+        &["solve", "--difficulty", "-j", "2", "--batch-size", "3"],
         Some(input.as_bytes()),
     );
     assert_eq!(one.code, 0, "{}", one.stderr);
     eqnice!(one.stdout, two.stdout);
+    // `--rate`, the flag's name before 0.3.0, is a hidden alias for this
+    // release.
+    let old_name = run(&["solve", "--rate", "-j", "2"], Some(input.as_bytes()));
+    eqnice!(one.stdout, old_name.stdout);
+    let help = run(&["solve", "--help"], None);
+    assert!(help.stdout.contains("--difficulty") && !help.stdout.contains("--rate"));
     let (h, rows) = one.csv();
     let (g, b, s) = (
         col(&h, "guesses"),
@@ -201,10 +207,11 @@ fn rate_columns_are_thread_independent_and_mean_what_they_say() {
     assert_eq!(rows.last().unwrap()[s], "true");
     assert!(rows.iter().filter(|r| r[s] == "false").count() > 100);
     let dlx = run(
-        &["solve", "--rate", "--solver", "dlx"],
+        &["solve", "--difficulty", "--solver", "dlx"],
         Some(input.as_bytes()),
     );
     assert_eq!(dlx.code, 2);
+    assert!(dlx.stderr.contains("--difficulty"), "{}", dlx.stderr);
 }
 
 #[test]

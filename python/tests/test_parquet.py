@@ -51,7 +51,7 @@ def as_csv_text(value):
 
 COMMANDS = [
     ("solve", "-k", "2", STATUSES),
-    ("solve", "--rate", STATUSES, SAMPLE),
+    ("solve", "--difficulty", STATUSES, SAMPLE),
     ("solve", "--keep-columns", KAGGLE),
     ("score", STATUSES),
     ("canon", STATUSES),
@@ -73,7 +73,7 @@ def test_parquet_reads_back_equal_to_the_csv(binary, args, tmp_path):
 
 def test_parquet_types_are_what_pandas_users_expect(binary, tmp_path):
     out = tmp_path / "out.parquet"
-    assert run(binary, ["solve", "-k", "2", "--rate", STATUSES], out) == 1
+    assert run(binary, ["solve", "-k", "2", "--difficulty", STATUSES], out) == 1
     schema = pq.read_schema(out)
     types = {name: schema.field(name).type for name in schema.names}
     nullable = {name: schema.field(name).nullable for name in schema.names}

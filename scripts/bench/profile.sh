@@ -10,7 +10,7 @@
 #    line of the inlined search, slower to resolve), the first TOP lines (default 40). Hardware events are used
 #    when the machine has them, else the kernel's cpu-clock (some VMs have no counters).
 #  - TOOL=callgrind: `valgrind --tool=callgrind` over one pass of the working set (`--min-time 0`), collecting only
-#    inside the engines' entry points (TOGGLE, default '*as batchdoku::engine::Engine>::*', so parsing and set-up
+#    inside the engines' entry points (TOGGLE, default '*as batchdoku_core::engine::Engine>::*', so parsing and set-up
 #    are left out; BRANCH_SIM=1 adds `--branch-sim=yes`: simulated mispredictions), then `callgrind_annotate`
 #    (first TOP lines: instructions by source file of the inlined code; INCLUSIVE=1 for inclusive counts by
 #    function). Valgrind's virtual CPU has no AVX-512, so the widest path it runs is AVX2 (the report says
@@ -34,7 +34,7 @@ K=${K:-1}
 MIN_TIME=${MIN_TIME:-3}
 SORT=${SORT:-symbol}
 TOP=${TOP:-40}
-TOGGLE=${TOGGLE:-*as batchdoku::engine::Engine>::*}
+TOGGLE=${TOGGLE:-*as batchdoku_core::engine::Engine>::*}
 OUT=${OUT:-target/profile/$(date +%Y-%m-%d)-$(hostname)}
 for f in "$@"; do [ -f "$f" ] || die "no such file: $f"; done
 

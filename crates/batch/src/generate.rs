@@ -51,6 +51,26 @@ impl MakePuzzle for Generator {
 /// Explainer's rating, in tenths: 23 is 2.3) is in `min..=max`, rated as
 /// [`RateJob`](crate::RateJob) with `limit` rates them. Needs the `rate`
 /// feature (the LGPL rater).
+///
+/// # Example
+/// ```
+/// use batchdoku_batch::{Batch, ErTarget, OutputFormat, RateJob};
+/// use batchdoku_core::{ClueTarget, Generator, Spec};
+/// let spec = Spec { clues: ClueTarget::AtLeast(30), ..Spec::default() };
+/// let generator = Generator::new(spec, 7)?;
+/// // Puzzles rated ER 1.0 to 2.5 only (easy ones), each rating within 1M units.
+/// let easy = ErTarget { min: 10, max: 25, limit: 1_000_000 };
+/// let mut out = Vec::new();
+/// let made = Batch::new().format(OutputFormat::Line).generate_to_writer(&generator, 0..2, Some(easy), &mut out);
+/// if RateJob::available().is_ok() {
+///     let report = made?;
+///     assert_eq!(report.puzzles, 2);
+///     assert!(report.rated >= 2); // every candidate kept was rated
+/// } else {
+///     assert!(made.unwrap_err().to_string().contains("`rate` feature"));
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ErTarget {
     /// The lowest ER kept, in tenths.
@@ -471,6 +491,50 @@ mod tests {
     use super::*;
     use crate::pipeline::tests::within;
     use batchdoku_core::{ClueTarget, Spec};
+
+    /// With an ER target every kept puzzle rates in range; the candidates
+    /// come from the plain generator's stream, so a first candidate in
+    /// range is the plain puzzle itself; and the target keeps
+    /// reproducibility.
+    #[cfg(feature = "rate")]
+    #[test]
+    fn an_er_target_keeps_only_puzzles_in_range() {
+        use batchdoku_core::Grid;
+        use batchdoku_rate::{Budget, Rater};
+        let spec = Spec {
+            clues: ClueTarget::AtLeast(30),
+            ..Spec::default()
+        };
+        let plain = Generator::new(spec, 3).unwrap();
+        let (min, max, limit) = (12, 15, 1_000_000);
+        let target = Rated {
+            generator: &plain,
+            target: ErTarget { min, max, limit },
+        };
+        let mut solver = Solver::new();
+        let mut rater = Rater::new();
+        let mut er = |p: &Grid| rater.rate(p, Budget::new(limit)).ok().map(|r| r.er);
+        for i in 0..12 {
+            let g = target.make_puzzle(i, &mut solver, &|| false).unwrap();
+            let kept = er(&g.puzzle);
+            assert!(
+                kept.is_some_and(|e| (min..=max).contains(&e)),
+                "{i}: {kept:?}"
+            );
+            assert!(g.tested >= 1 && g.tested <= g.attempts, "{g:?}");
+            let first = plain.puzzle(i, &mut solver, || false).unwrap();
+            assert_eq!(first.tested, 0);
+            if er(&first.puzzle).is_some_and(|e| (min..=max).contains(&e)) {
+                assert_eq!((g.puzzle, g.tested), (first.puzzle, 1));
+            } else {
+                assert!(g.tested > 1, "{i}: the first candidate was out of range");
+            }
+            let again = target
+                .make_puzzle(i, &mut Solver::new(), &|| false)
+                .unwrap();
+            assert_eq!(again, g);
+        }
+    }
 
     fn generator(seed: u64) -> Generator {
         Generator::new(Spec::default(), seed).unwrap()

@@ -54,9 +54,12 @@ mod run;
 mod totals;
 
 pub use crate::generate::{ErTarget, StreamReport as GenerateReport};
+/// [`RateJob`]'s per-worker state (its [`Job::Scratch`]).
+#[doc(hidden)]
+pub use crate::jobs::RateScratch;
 pub use crate::jobs::{
     CanonJob, ClassBy, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass, RateJob,
-    RateScratch, ScoreJob, SolveJob, SplitJob, Stratify,
+    ScoreJob, SolveJob, SplitJob, Stratify,
 };
 pub use crate::output::{Column, Expected, OutputFormat, Ratings, Row, RowEncoder, Split, Status};
 pub use crate::pipeline::{fill_row, Job, Position, Progress, Report};

@@ -431,6 +431,18 @@ impl Write for Blocks {
 /// an output that could not be written, worker threads that could not
 /// start, or a bug (a worker's panic, caught and named). The output was
 /// not kept. Malformed records are never errors: they are `invalid` rows.
+///
+/// # Example
+/// ```
+/// use batchdoku_batch::{Batch, EngineKind, SolveJob};
+/// let job = SolveJob { count_limit: 1, engine: EngineKind::Mrv, difficulty: false };
+/// let dir = tempfile::tempdir()?;
+/// let err = Batch::new()
+///     .run_to_file(&job, [dir.path().join("missing.txt")], dir.path().join("out.csv"))
+///     .unwrap_err();
+/// assert!(err.to_string().contains("missing.txt"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Error(pub(crate) Fatal);
 

@@ -1,8 +1,9 @@
 //! # batchdoku-core
 //!
-//! A bulk 9x9 Sudoku engine: parse puzzle corpora in every common format,
-//! solve, count or score each puzzle with an allocation-free bitmask MRV
-//! solver, and stream the results out in input order.
+//! The engine of batchdoku, a bulk 9x9 Sudoku tool: parse puzzles in every
+//! common format, solve, count or score each one with an allocation-free
+//! bitmask MRV solver, cross-check with dancing links, compute canonical
+//! forms and generate seeded unique puzzles.
 //!
 //! The crate root holds what a Rust user needs:
 //! - **Parsing:** [`Grid`], [`parse_line`] with [`ParseError`] and its
@@ -17,12 +18,15 @@
 //!   puzzle and its form.
 //! - **Generation:** [`Generator`] makes seeded unique puzzles to a [`Spec`]
 //!   ([`ClueTarget`], [`Symmetry`]); [`Rng`] is the seeded generator behind
-//!   it.
+//!   it. [`solved_by_singles`] says whether naked and hidden singles alone
+//!   solve a puzzle.
 //!
-//! Two modules are public on purpose: [`solver`], the extension point of
-//! the one search loop (a [`solver::Visitor`] over each [`solver::Node`]),
-//! and [`batch`], the ordered multicore run over a stream of records that
-//! the command-line tool and the Python package are built on.
+//! One module is public on purpose: [`solver`], the extension point of the
+//! one search loop (a [`solver::Visitor`] over each [`solver::Node`]). The
+//! ordered multicore run over a stream of records, which the command-line
+//! tool and the Python package are built on, is the crate
+//! `batchdoku-batch`; Sudoku Explainer's ratings are `batchdoku-rate`
+//! (LGPL-2.1-or-later). This crate is MIT OR Apache-2.0.
 //!
 //! ## Example
 //! ```

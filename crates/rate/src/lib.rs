@@ -8,7 +8,10 @@
 //!
 //! **Licence.** This crate is a derivative work of Sudoku Explainer
 //! (Copyright (C) 2006-2007 Nicolas Juillerat, LGPL-2.1) and is licensed
-//! `LGPL-2.1-or-later`; see its `NOTICE` and `LICENSE-LGPL-2.1`. The rest of
+//! `LGPL-2.1-or-later`: its `NOTICE` says which parts translate Sudoku
+//! Explainer's code, `CHANGES.md` what was changed and when (every file of
+//! this crate is modified from Sudoku Explainer; this header is its notice),
+//! and `LICENSE-LGPL-2.1` is the licence's text. The rest of
 //! batchdoku is MIT OR Apache-2.0 and uses this crate only through an
 //! optional feature.
 //!
@@ -28,7 +31,7 @@
 //! .unwrap();
 //! let mut rater = Rater::with_path(); // one per thread, reused for every puzzle
 //! let rating = rater.rate(&puzzle, Budget::new(100_000_000)).unwrap();
-//! assert_eq!((rating.er, rating.ep, rating.ed), (66, 66, 23)); // ER 6.6, EP 6.6, ED 2.3
+//! assert_eq!((rating.er, rating.ep, rating.ed), (26, 12, 12)); // ER 2.6, EP 1.2, ED 1.2
 //! assert_eq!(rating.steps as usize, rater.path().len());
 //! let first = &rater.path()[0];
 //! assert_eq!(first.technique(), Technique::HiddenSingle);
@@ -55,6 +58,11 @@ mod subsets;
 mod technique;
 mod unique_loops;
 mod wings;
+
+/// The README's example, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 
 #[cfg(test)]
 pub(crate) mod oracle_tests;

@@ -207,7 +207,9 @@ fn all_options() -> ReportOptions {
     ReportOptions {
         classes: true,
         score: Some(("target".to_string(), Weights::target())),
-        ratings: Some(RatingSource::Rate(RateJob::default())),
+        // Without the rater (`--no-default-features`) a report rates
+        // nothing: `report --rate` is refused before it starts.
+        ratings: cfg!(feature = "rate").then(|| RatingSource::Rate(RateJob::default())),
     }
 }
 
@@ -363,6 +365,7 @@ fn format_follows_the_extension() {
 /// The ER distribution with `--rate` against `RateJob` run directly on
 /// each line, and read back from `rate`-style columns (CSV and JSONL)
 /// with the same numbers; rows without a rating are not counted as 0.
+#[cfg(feature = "rate")]
 #[test]
 fn er_distribution_matches_the_rate_job() {
     let text = corpus_text(120);

@@ -498,6 +498,27 @@ pub struct Row {
 
 /// How a row's answer compares with the expected solution its input gave
 /// (the `expected` column).
+///
+/// # Example
+/// ```
+/// use batchdoku_batch::{EngineKind, Expected, Job, Row, SolveJob};
+/// use batchdoku_core::{parse_line, Record};
+/// let puzzle = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// // A record whose expected solution (a CSV `solution` column) is wrong.
+/// let mut record = Record::default();
+/// let wrong = parse_line(
+///     b"123456789456789123789123456234567891567891234891234567345678912678912345912345678",
+/// );
+/// record.expected = Some(wrong);
+/// let job = SolveJob { count_limit: 1, engine: EngineKind::Mrv, difficulty: false };
+/// let mut row = Row::default();
+/// job.process(&mut job.scratch(), &puzzle, &record, &mut row);
+/// assert_eq!(row.expected, Some(Expected::Mismatch));
+/// assert_eq!(Expected::Mismatch.as_str(), "mismatch");
+/// ```
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expected {

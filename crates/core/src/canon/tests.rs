@@ -438,7 +438,7 @@ fn canon_edge_case_timings() {
 #[ignore = "reads ../shared/data; cargo test --release -- --ignored canon"]
 fn canon_public_17_clue_set() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/puzzles2_17_clue.txt");
+        .join("../../../shared/data/puzzles2_17_clue.txt");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "{}: {e} (this ignored test needs the shared data)",

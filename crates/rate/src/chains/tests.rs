@@ -217,7 +217,7 @@ fn the_cycles_level_names_its_kinds() {
 fn the_budget_stops_a_search_on_a_hardest_puzzle_promptly() {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/puzzles6_forum_hardest_1106.txt"
+        "/../../../shared/data/puzzles6_forum_hardest_1106.txt"
     ))
     .unwrap_or_else(|_| {
         "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3\n"

@@ -564,7 +564,7 @@ proptest! {
 /// Reads a fixture of `tests/fixtures/formats/` with detection.
 fn fixture(name: &str) -> (InputFormat, bool, Vec<Rec>) {
     let path = format!(
-        "{}/tests/fixtures/formats/{name}",
+        "{}/../../tests/fixtures/formats/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -596,7 +596,7 @@ fn fixtures_read_as_documented() {
     let (format, _, bin) = fixture("hostile_binary.bin");
     assert_eq!(format, InputFormat::Line);
     let bytes = std::fs::read(format!(
-        "{}/tests/fixtures/formats/hostile_binary.bin",
+        "{}/../../tests/fixtures/formats/hostile_binary.bin",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
