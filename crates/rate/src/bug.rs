@@ -214,9 +214,9 @@ fn type3(cands: &Cands, p: &Pattern) -> Option<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use batchdoku_core::parse_line;
     use crate::budget::Budget;
     use crate::rater::Rater;
+    use batchdoku_core::parse_line;
 
     #[test]
     fn an_empty_grid_is_no_bug() {

@@ -168,9 +168,9 @@ fn following_single(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use batchdoku_core::parse_line;
     use crate::cells::CellSet;
     use crate::regions::positions_of;
+    use batchdoku_core::parse_line;
 
     /// Box 1's 1s confined to column 1 (its other cells hold 2 to 7); box
     /// 4 has two places for 1, r6c1 and r6c2 (rows 4 and 5 and column 3

@@ -11,7 +11,10 @@ use super::technique::Technique;
 use batchdoku_core::{parse_line, Engine, Grid, Solver};
 
 /// The fixture file: puzzle, serate's `ER/EP/ED`, source set, a line each.
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/rate/serate.tsv");
+const FIXTURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/rate/serate.tsv"
+);
 
 /// The rating that needs no chain ends below this (SE's first chain, an
 /// X-cycle, is rated 6.5).

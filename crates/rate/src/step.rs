@@ -34,14 +34,17 @@ impl Step {
     /// The cell (0..81, row by row) and the digit (1..=9) the step
     /// places, if it places one.
     pub fn placement(&self) -> Option<(usize, u8)> {
-        self.placement.map(|(cell, digit)| (usize::from(cell), digit))
+        self.placement
+            .map(|(cell, digit)| (usize::from(cell), digit))
     }
 
     /// The candidates the step removes, as (cell, digit) pairs in cell
     /// order, then digit order.
     pub fn eliminations(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
         (0..batchdoku_core::internal::CELLS).flat_map(move |cell| {
-            (1..=9u8).filter(move |&d| self.eliminations[usize::from(d - 1)].contains(cell)).map(move |d| (cell, d))
+            (1..=9u8)
+                .filter(move |&d| self.eliminations[usize::from(d - 1)].contains(cell))
+                .map(move |d| (cell, d))
         })
     }
 

@@ -18,12 +18,12 @@ use super::node;
 use super::propagate::box_row_column;
 use super::rating::HintKey;
 use super::unit_places::{unit_cell, UnitPlaces, BOX_ROW_COLUMN, SEEN_BEFORE};
-use batchdoku_core::internal::CELLS;
 use crate::budget::{Budget, OutOfBudget};
 use crate::cands::{ones, Cands};
 use crate::cells::{CellSet, PEER_SETS, UNIT_SETS};
 use crate::step::Step;
 use crate::technique::Technique;
+use batchdoku_core::internal::CELLS;
 
 /// Which links a search uses.
 #[derive(Clone, Copy, Debug)]

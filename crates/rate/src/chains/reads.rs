@@ -5,9 +5,9 @@
 //! old one there, it would make the same moves, find the same potentials
 //! and spend the same work, so its outcome stands.
 
-use batchdoku_core::internal::CELLS;
 use crate::cands::Cands;
 use crate::cells::{CellSet, CELL_UNITS};
+use batchdoku_core::internal::CELLS;
 
 /// Parts of a grid: cells (all their candidates) and, per digit (index
 /// `d - 1`), units (the digit's places there), one bit per unit.

@@ -3,9 +3,9 @@
 //! propagations: a single in a unit is then a table look-up on a small
 //! mask instead of an 81-bit intersection and population test.
 
-use batchdoku_core::internal::{CELLS, UNITS};
 use crate::cands::Cands;
 use crate::cells::CELL_UNITS;
+use batchdoku_core::internal::{CELLS, UNITS};
 
 /// For each digit (index `d - 1`) and unit (see
 /// [`UNIT_SETS`](crate::cells::UNIT_SETS)), the
