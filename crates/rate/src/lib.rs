@@ -58,8 +58,6 @@ mod wings;
 
 #[cfg(test)]
 pub(crate) mod oracle_tests;
-#[cfg(test)]
-mod speed_tests;
 
 pub use budget::{Budget, OutOfBudget};
 pub use rater::{Rater, Rating, Unrated};
