@@ -3,12 +3,12 @@
 //! see with nothing (or put one digit twice in a region) is impossible; a
 //! candidate in no possible combination goes.
 
+use super::bits::{count, digits, indices};
 use super::budget::{Budget, OutOfBudget};
-use super::cands::{ones, Cands};
+use super::cands::Cands;
 use super::cells::{CellSet, PEER_SETS};
 use super::regions::{HOUSE_ORDER, HOUSE_RANK};
 use super::step::Step;
-use super::subsets::digits;
 use super::technique::Technique;
 use batchdoku_core::internal::CELLS;
 use std::cell::RefCell;
@@ -36,13 +36,13 @@ impl Bases {
             is_base: CellSet::EMPTY,
         };
         for cell in cands.empty().iter() {
-            if ones(cands.candidates(cell)) < 2 {
+            if count(cands.candidates(cell)) < 2 {
                 continue;
             }
             let mut excluders = CellSet::EMPTY;
             let mut naked_single = false;
             for peer in PEER_SETS[cell].and(cands.empty()).iter() {
-                let n = ones(cands.candidates(peer));
+                let n = count(cands.candidates(peer));
                 naked_single |= n == 1;
                 if (2..=max_excluder).contains(&n) {
                     excluders.insert(peer);
@@ -132,7 +132,7 @@ impl Memory {
         self.valid = true;
         for cell in 0..CELLS {
             let mask = cands.candidates(cell);
-            self.valid &= ones(mask) != 1;
+            self.valid &= count(mask) != 1;
             self.masks[cell] = mask;
         }
     }
@@ -202,9 +202,13 @@ fn pairs(
             if !common.at_least_two() || unchanged(&cells, changed) {
                 continue;
             }
-            if let Some(step) =
-                exclusion(cands, &cells, common, Technique::AlignedPairExclusion, 62)
-            {
+            if let Some(step) = exclusion(
+                cands,
+                &cells,
+                common,
+                Technique::AlignedPairExclusion,
+                Technique::AlignedPairExclusion.base_rating(),
+            ) {
                 return Ok(Some(step));
             }
         }
@@ -259,10 +263,9 @@ fn triplets(
                 let here = unlisted.and(PEER_SETS[owner]);
                 unlisted = unlisted.minus(here);
                 // Their positions in the owner's house order, one bit each.
-                let mut ranks = here.iter().fold(0u32, |m, c| m | 1 << HOUSE_RANK[owner][c]);
-                while ranks != 0 {
-                    let third = usize::from(HOUSE_ORDER[owner][ranks.trailing_zeros() as usize]);
-                    ranks &= ranks - 1;
+                let ranks = here.iter().fold(0u32, |m, c| m | 1 << HOUSE_RANK[owner][c]);
+                for rank in indices(ranks) {
+                    let third = usize::from(HOUSE_ORDER[owner][rank]);
                     if bases.seen_before(i, j, third) {
                         continue;
                     }
@@ -321,7 +324,7 @@ fn exclusion(
     if cells.len() == 2
         && cells
             .iter()
-            .all(|&c| ones(cands.candidates(c)) as usize > n + 1)
+            .all(|&c| count(cands.candidates(c)) as usize > n + 1)
     {
         return None;
     }
@@ -367,7 +370,7 @@ fn pair_allows(cands: &Cands, cell: usize, digit: u8, other: usize, excluders: &
     }
     for &e in excluders {
         let rest = e & !bit;
-        if ones(rest) == 1 {
+        if count(rest) == 1 {
             blocked |= rest;
         }
     }
@@ -398,7 +401,7 @@ fn triplet_allows(
     }
     for &e in excluders {
         let rest = e & !bit;
-        match ones(rest) {
+        match count(rest) {
             1 => {
                 x_out |= rest;
                 y_out |= rest;
@@ -414,10 +417,7 @@ fn triplet_allows(
     }
     let b_c_share = PEER_SETS[b].contains(c);
     let ys = cands.candidates(c) & !y_out;
-    let mut xs = cands.candidates(b) & !x_out;
-    while xs != 0 {
-        let x = xs.trailing_zeros() as usize;
-        xs &= xs - 1;
+    for x in indices(cands.candidates(b) & !x_out) {
         let mut left = ys & !pairs[x];
         if b_c_share {
             left &= !(1 << x);
@@ -461,7 +461,7 @@ mod tests {
         let mut allowed = [0u16; 3];
         let masks: Vec<u16> = cells.iter().map(|&c| cands.candidates(c)).collect();
         let mut combo = vec![0u8; cells.len()];
-        let total: usize = masks.iter().map(|m| ones(*m) as usize).product();
+        let total: usize = masks.iter().map(|m| count(*m) as usize).product();
         for mut n in 0..total {
             for (a, m) in masks.iter().enumerate() {
                 let ds: Vec<u8> = digits(*m).collect();
@@ -536,8 +536,13 @@ mod tests {
                         let cells = [a, b, t];
                         tried += 1;
                         let allowed = brute_force(c, &cells, common);
-                        let got =
-                            exclusion(c, &cells, common, Technique::AlignedTripletExclusion, 75);
+                        let got = exclusion(
+                            c,
+                            &cells,
+                            common,
+                            Technique::AlignedTripletExclusion,
+                            Technique::AlignedTripletExclusion.base_rating(),
+                        );
                         for (k, &cell) in cells.iter().enumerate() {
                             let expected = c.candidates(cell) & !allowed[k];
                             let removed = got.map_or(0, |s| {

@@ -4,12 +4,13 @@
 //! are not all false. Type 1 rated 5.6, types 2 and 4 5.7, type 3 5.7
 //! plus 0.1 per extra digit of its naked subset.
 
-use super::cands::{ones, Cands};
+use super::bits::{count, digits};
+use super::cands::Cands;
 use super::cells::{CellSet, CELL_UNITS, PEER_SETS, UNIT_SETS};
 use super::combinations::Combinations;
 use super::regions::{BOXES, COLUMNS, HOUSE_ORDER, ROWS};
 use super::step::Step;
-use super::technique::Technique;
+use super::technique::{Technique, BUG_TYPES_2_TO_4_RATING};
 
 /// The first BUG step SE finds, if the grid is a BUG plus a few extras.
 pub(crate) fn bug(cands: &Cands) -> Option<Step> {
@@ -18,13 +19,13 @@ pub(crate) fn bug(cands: &Cands) -> Option<Step> {
     if cells.len() == 1 {
         let cell = cells[0];
         let keep = pattern.all_values;
-        let mut step = Step::removing(Technique::Bug, 56);
-        for digit in super::subsets::digits(cands.candidates(cell) & !keep) {
+        let mut step = Step::removing(Technique::Bug, Technique::Bug.base_rating());
+        for digit in digits(cands.candidates(cell) & !keep) {
             step.eliminate(digit, CellSet::single(cell));
         }
         return step.is_useful(cands).then_some(step);
     }
-    if ones(pattern.all_values) == 1 {
+    if count(pattern.all_values) == 1 {
         if let Some(step) = type2(cands, &pattern) {
             return Some(step);
         }
@@ -76,9 +77,9 @@ fn find_pattern(cands: &Cands) -> Option<Pattern> {
                 if places.is_empty() || places.is_pair() {
                     continue;
                 }
-                let mut wide = places.iter().filter(|&c| ones(cands.candidates(c)) >= 3);
+                let mut wide = places.iter().filter(|&c| count(cands.candidates(c)) >= 3);
                 let (Some(cell), None) = (wide.next(), wide.next()) else {
-                    if places.iter().all(|c| ones(cands.candidates(c)) < 3) {
+                    if places.iter().all(|c| count(cands.candidates(c)) < 3) {
                         return None;
                     }
                     continue;
@@ -95,7 +96,7 @@ fn find_pattern(cands: &Cands) -> Option<Pattern> {
                 p.all_values |= 1 << (digit - 1);
                 without.eliminate(cell, digit);
                 p.common = p.common.and(PEER_SETS[cell]).minus(bug_set);
-                if p.len > 1 && ones(p.all_values) > 1 && p.common.is_empty() {
+                if p.len > 1 && count(p.all_values) > 1 && p.common.is_empty() {
                     return None;
                 }
             }
@@ -107,7 +108,7 @@ fn find_pattern(cands: &Cands) -> Option<Pattern> {
     let all_bivalue = without
         .empty()
         .iter()
-        .all(|c| ones(without.candidates(c)) == 2);
+        .all(|c| count(without.candidates(c)) == 2);
     let all_pairs = (0..27).all(|u| (1..=9).all(|d| matches!(without.places(u, d).len(), 0 | 2)));
     (all_bivalue && all_pairs).then_some(p)
 }
@@ -120,7 +121,7 @@ fn type2(cands: &Cands, p: &Pattern) -> Option<Step> {
     if removed.is_empty() {
         return None;
     }
-    let mut step = Step::removing(Technique::Bug, 57);
+    let mut step = Step::removing(Technique::Bug, BUG_TYPES_2_TO_4_RATING);
     step.eliminate(digit, removed);
     Some(step)
 }
@@ -130,17 +131,17 @@ fn type2(cands: &Cands, p: &Pattern) -> Option<Step> {
 fn type4(cands: &Cands, p: &Pattern) -> Option<Step> {
     let (c1, c2) = (p.cells[0], p.cells[1]);
     let shared = cands.candidates(c1) & cands.candidates(c2) & !p.all_values;
-    if ones(shared) != 1 {
+    if count(shared) != 1 {
         return None;
     }
     let share_region = (0..3).any(|k| CELL_UNITS[c1][k] == CELL_UNITS[c2][k]);
     if !share_region {
         return None;
     }
-    let mut step = Step::removing(Technique::Bug, 57);
+    let mut step = Step::removing(Technique::Bug, BUG_TYPES_2_TO_4_RATING);
     for cell in [c1, c2] {
         let removed = cands.candidates(cell) & !p.values[cell] & !shared;
-        for digit in super::subsets::digits(removed) {
+        for digit in digits(removed) {
             step.eliminate(digit, CellSet::single(cell));
         }
     }
@@ -177,29 +178,30 @@ fn type3(cands: &Cands, p: &Pattern) -> Option<Step> {
             }
             for tuple in Combinations::new(degree - 1, n as u32) {
                 let mut union = 0u16;
-                let mut all_wide = ones(p.all_values) >= 2;
+                let mut all_wide = count(p.all_values) >= 2;
                 let mut naked_cells = CellSet::EMPTY;
                 for (i, &c) in region_cells.iter().enumerate() {
                     if tuple >> i & 1 != 0 {
                         let set = cands.candidates(c);
                         union |= set;
-                        all_wide &= ones(set) >= 2;
+                        all_wide &= count(set) >= 2;
                         naked_cells.insert(c);
                     }
                 }
-                if ones(union) != degree {
+                if count(union) != degree {
                     continue;
                 }
                 let naked = union | p.all_values;
-                if !all_wide || ones(naked) != degree {
+                if !all_wide || count(naked) != degree {
                     continue;
                 }
                 let erasable = region_cells
                     .iter()
                     .fold(CellSet::EMPTY, |s, &c| s.or(CellSet::single(c)))
                     .minus(naked_cells);
-                let mut step = Step::removing(Technique::Bug, 57 + degree as u8 - 1);
-                for digit in super::subsets::digits(naked) {
+                let mut step =
+                    Step::removing(Technique::Bug, BUG_TYPES_2_TO_4_RATING + degree as u8 - 1);
+                for digit in digits(naked) {
                     step.eliminate(digit, erasable.and(cands.digit_cells(digit)));
                 }
                 if step.is_useful(cands) {
@@ -242,14 +244,14 @@ mod tests {
                     let p = find_pattern(&c).expect("a BUG pattern");
                     let mut without = c;
                     for &cell in &p.cells[..p.len] {
-                        for digit in super::super::subsets::digits(p.values[cell]) {
+                        for digit in digits(p.values[cell]) {
                             without.eliminate(cell, digit);
                         }
                     }
                     assert!(without
                         .empty()
                         .iter()
-                        .all(|cell| ones(without.candidates(cell)) == 2));
+                        .all(|cell| count(without.candidates(cell)) == 2));
                     if step.rating == 56 {
                         type1 += 1;
                         assert_eq!(p.len, 1);
@@ -257,7 +259,7 @@ mod tests {
                         let mut after = c;
                         step.apply(&mut after);
                         assert_eq!(after.candidates(cell), p.all_values);
-                        assert_eq!(ones(p.all_values), 1);
+                        assert_eq!(count(p.all_values), 1);
                     }
                 }
                 step.apply(&mut c);

@@ -5,17 +5,10 @@
 //! Candidates start as Sudoku Explainer starts them: every digit that no
 //! placed peer holds (no singles or other rule applied yet).
 
+use super::bits::indices;
 use super::cells::{CellSet, PEER_SETS, UNIT_SETS};
 use batchdoku_core::internal::CELLS;
 use batchdoku_core::Grid;
-
-/// The number of digits in a candidate mask (bit `d - 1` for digit `d`):
-/// a table lookup, as the solver counts (the crate is built without
-/// `target-cpu`, so `count_ones` has no single instruction).
-#[inline(always)]
-pub(crate) fn ones(mask: u16) -> u32 {
-    u32::from(crate::bits::ONES_IN_NINE[usize::from(mask)])
-}
 
 /// Placed values and candidates. Copy it to try something and throw the
 /// copy away (the chains do): it is a few hundred bytes, no heap.
@@ -100,10 +93,7 @@ impl Cands {
     pub(crate) fn place(&mut self, cell: usize, digit: u8) {
         let d = usize::from(digit - 1);
         self.values[cell] = digit;
-        let mut rest = self.cells[cell];
-        while rest != 0 {
-            let other = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+        for other in indices(self.cells[cell]) {
             self.digits[other].remove(cell);
         }
         self.cells[cell] = 0;
@@ -147,12 +137,6 @@ impl Cands {
 mod tests {
     use super::*;
 
-    #[test]
-    fn ones_counts_every_candidate_mask() {
-        for mask in 0..=0x1FFu16 {
-            assert_eq!(ones(mask), mask.count_ones());
-        }
-    }
     use batchdoku_core::parse_line;
 
     #[test]

@@ -2,6 +2,7 @@
 //! rater's working unit: peers, units and chain implications are unions
 //! and intersections of these, with no allocation.
 
+use crate::bits::SetBits;
 use batchdoku_core::internal::{CELLS, PEERS, UNITS};
 
 /// A set of cells, cell `c` at bit `c` (0..81).
@@ -107,27 +108,12 @@ impl CellSet {
     /// The cells in increasing order.
     #[inline(always)]
     pub(crate) fn iter(self) -> CellIter {
-        CellIter(self.0)
+        crate::bits::indices(self.0)
     }
 }
 
 /// The cells of a [`CellSet`] in increasing order.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct CellIter(u128);
-
-impl Iterator for CellIter {
-    type Item = usize;
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let c = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(c)
-    }
-}
+pub(crate) type CellIter = SetBits<u128>;
 
 /// The set of each cell alone (see [`CellSet::single`]).
 static SINGLES: [CellSet; CELLS] = build_singles();

@@ -65,7 +65,7 @@ impl SubsetsOf {
     pub(crate) fn new(k: u32, mask: u16) -> SubsetsOf {
         debug_assert!(mask <= 0x1FF, "nine bits at most");
         SubsetsOf {
-            positions: Combinations::new(k, crate::cands::ones(mask)),
+            positions: Combinations::new(k, crate::bits::count(mask)),
             mask: u32::from(mask),
         }
     }

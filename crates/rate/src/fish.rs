@@ -2,7 +2,8 @@
 //! rows) fall in `n` crossing lines, so it leaves those crossing lines
 //! elsewhere. X-wing 3.2, swordfish 3.8, jellyfish 5.2.
 
-use super::cands::{ones as count, Cands};
+use super::bits::{count, indices};
+use super::cands::Cands;
 use super::cells::{CellSet, UNIT_SETS};
 use super::combinations::SubsetsOf;
 use super::regions::{all_positions, COLUMNS, ROWS};
@@ -15,9 +16,9 @@ use std::ops::ControlFlow;
 /// SE's order (see [`fishes`]).
 pub(crate) fn fish(cands: &Cands, degree: u32) -> Option<Step> {
     let (technique, rating) = match degree {
-        2 => (Technique::XWing, 32),
-        3 => (Technique::Swordfish, 38),
-        _ => (Technique::Jellyfish, 52),
+        2 => Technique::XWing.with_base(),
+        3 => Technique::Swordfish.with_base(),
+        _ => Technique::Jellyfish.with_base(),
     };
     fishes(
         cands,
@@ -69,14 +70,14 @@ pub(crate) fn fishes<T>(
                 if placed[d] + 2 * degree > 9 || tuple & !usable[d] != 0 {
                     continue;
                 }
-                let union = ones(tuple).fold(0u16, |acc, i| acc | table[bases[i]][d]);
+                let union = indices(tuple).fold(0u16, |acc, i| acc | table[bases[i]][d]);
                 if count(union) != degree {
                     continue;
                 }
                 let base_cells =
-                    ones(tuple).fold(CellSet::EMPTY, |acc, i| acc.or(UNIT_SETS[bases[i]]));
-                let cover_cells = ones(u32::from(union))
-                    .fold(CellSet::EMPTY, |acc, i| acc.or(UNIT_SETS[covers[i]]));
+                    indices(tuple).fold(CellSet::EMPTY, |acc, i| acc.or(UNIT_SETS[bases[i]]));
+                let cover_cells =
+                    indices(union).fold(CellSet::EMPTY, |acc, i| acc.or(UNIT_SETS[covers[i]]));
                 if let ControlFlow::Break(found) = visit(digit, base_cells, cover_cells) {
                     return Some(found);
                 }
@@ -92,19 +93,6 @@ pub(crate) fn fishes<T>(
 fn unplaced_count(cands: &Cands, digit: u8) -> u32 {
     let held = (0..81).filter(|&c| cands.value(c) == digit).count() as u32;
     9 - held
-}
-
-/// The set bits of `mask`, upward.
-#[inline]
-fn ones(mask: u32) -> impl Iterator<Item = usize> {
-    let mut rest = mask;
-    std::iter::from_fn(move || {
-        (rest != 0).then(|| {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            i
-        })
-    })
 }
 
 #[cfg(test)]

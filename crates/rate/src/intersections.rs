@@ -6,7 +6,8 @@
 //! in another region of the first kind crossing the second, and places
 //! it; the plain variant (2.6, 2.8) counts whenever it removes something.
 
-use super::cands::{ones, Cands};
+use super::bits::count;
+use super::cands::Cands;
 use super::cells::UNIT_SETS;
 use super::regions::{all_positions, BOXES, COLUMNS, ROWS};
 use super::step::Step;
@@ -34,9 +35,9 @@ pub(crate) fn intersection(cands: &Cands, direct: bool) -> Option<Step> {
                 return ControlFlow::Continue(());
             }
             let (technique, rating) = if pointing {
-                (Technique::Pointing, 26)
+                Technique::Pointing.with_base()
             } else {
-                (Technique::Claiming, 28)
+                Technique::Claiming.with_base()
             };
             let mut step = Step::removing(technique, rating);
             step.eliminate(digit, removed);
@@ -52,9 +53,9 @@ pub(crate) fn intersection(cands: &Cands, direct: bool) -> Option<Step> {
         match following_single(cands, firsts, first, second, digit) {
             Some(cell) => {
                 let (technique, rating) = if pointing {
-                    (Technique::DirectPointing, 17)
+                    Technique::DirectPointing.with_base()
                 } else {
-                    (Technique::DirectClaiming, 19)
+                    Technique::DirectClaiming.with_base()
                 };
                 let mut step = Step::place(technique, rating, cell, digit);
                 step.eliminate(digit, removed);
@@ -79,7 +80,7 @@ pub(crate) fn lockings<T>(
         let (first, second) = (usize::from(first), usize::from(second));
         for digit in 1..=9u8 {
             let places = table[first][usize::from(digit - 1)];
-            if ones(places) < 2 || places & !shared != 0 {
+            if count(places) < 2 || places & !shared != 0 {
                 continue;
             }
             if let ControlFlow::Break(found) = visit(first, second, digit) {

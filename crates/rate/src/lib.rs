@@ -66,8 +66,6 @@ pub struct ReadmeDoctests;
 
 #[cfg(test)]
 pub(crate) mod oracle_tests;
-#[cfg(test)]
-mod speed_tests;
 
 /// This crate's notice: what it derives from Sudoku Explainer, under which
 /// licence, and where its complete source is (the file `NOTICE`).

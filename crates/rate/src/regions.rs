@@ -7,6 +7,7 @@
 //! region's cells in increasing cell order, so position `i` of a unit is
 //! its `i`-th cell.
 
+use super::bits::indices;
 use super::cands::Cands;
 use super::cells::{CellSet, CELL_UNITS, UNIT_SETS};
 use batchdoku_core::internal::{CELLS, UNITS};
@@ -81,10 +82,7 @@ fn build_positions(cands: &Cands) -> [[u16; 9]; 27] {
         // The cell's row, column and box, and its position in each.
         let units = CELL_UNITS[cell].map(usize::from);
         let bits = UNIT_INDEX[cell].map(|i| 1u16 << i);
-        let mut digits = cands.candidates(cell);
-        while digits != 0 {
-            let d = digits.trailing_zeros() as usize;
-            digits &= digits - 1;
+        for d in indices(cands.candidates(cell)) {
             for k in 0..3 {
                 table[units[k]][d] |= bits[k];
             }
@@ -97,10 +95,7 @@ fn build_positions(cands: &Cands) -> [[u16; 9]; 27] {
 #[inline]
 pub(crate) fn cells_at(unit: usize, mask: u16) -> CellSet {
     let mut set = CellSet::EMPTY;
-    let mut rest = mask;
-    while rest != 0 {
-        let i = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
+    for i in indices(mask) {
         set.insert(unit_cell(unit, i));
     }
     set

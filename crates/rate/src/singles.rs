@@ -2,10 +2,11 @@
 //! house when it is the region's last empty cell) and the last candidate
 //! of a cell (naked single).
 
-use super::cands::{ones, Cands};
+use super::bits::count;
+use super::cands::Cands;
 use super::regions::{empty_count, is_box, BOXES_COLUMNS_ROWS};
 use super::step::Step;
-use super::technique::Technique;
+use super::technique::{Technique, FULL_HOUSE_RATING, LINE_SINGLE_RATING};
 
 /// SE's hidden single: first the regions with one empty cell left (rated
 /// 1.0), then any region where a digit has one place (1.2 in a box, 1.5
@@ -23,9 +24,9 @@ pub(crate) fn hidden_single(cands: &Cands) -> Option<Step> {
                 if places.is_single() {
                     let cell = places.first().expect("one place");
                     let rating = match (alone, is_box(unit)) {
-                        (true, _) => 10,
-                        (false, true) => 12,
-                        (false, false) => 15,
+                        (true, _) => FULL_HOUSE_RATING,
+                        (false, true) => Technique::HiddenSingle.base_rating(),
+                        (false, false) => LINE_SINGLE_RATING,
                     };
                     return Some(Step::place(Technique::HiddenSingle, rating, cell, digit));
                 }
@@ -39,10 +40,10 @@ pub(crate) fn hidden_single(cands: &Cands) -> Option<Step> {
 pub(crate) fn naked_single(cands: &Cands) -> Option<Step> {
     cands.empty().iter().find_map(|cell| {
         let mask = cands.candidates(cell);
-        (ones(mask) == 1).then(|| {
+        (count(mask) == 1).then(|| {
             Step::place(
                 Technique::NakedSingle,
-                23,
+                Technique::NakedSingle.base_rating(),
                 cell,
                 mask.trailing_zeros() as u8 + 1,
             )

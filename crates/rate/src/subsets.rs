@@ -3,7 +3,8 @@
 //! `n` cells (hidden pair, triplet, quad). SE tries regions as boxes,
 //! columns, rows and tuples in increasing mask order.
 
-use super::cands::{ones, Cands};
+use super::bits::{count, digits, indices};
+use super::cands::Cands;
 use super::cells::{CellSet, UNIT_SETS};
 use super::combinations::SubsetsOf;
 use super::regions::{all_positions, cells_at, empty_count, unit_cell, BOXES_COLUMNS_ROWS};
@@ -16,9 +17,9 @@ use std::ops::ControlFlow;
 /// `degree` between them. Rated 3.0, 3.6, 5.0.
 pub(crate) fn naked_set(cands: &Cands, degree: u32) -> Option<Step> {
     let (technique, rating) = match degree {
-        2 => (Technique::NakedPair, 30),
-        3 => (Technique::NakedTriplet, 36),
-        _ => (Technique::NakedQuad, 50),
+        2 => Technique::NakedPair.with_base(),
+        3 => Technique::NakedTriplet.with_base(),
+        _ => Technique::NakedQuad.with_base(),
     };
     naked_sets(cands, degree, |unit, cells, union| {
         let others = UNIT_SETS[unit].minus(cells);
@@ -54,7 +55,7 @@ pub(crate) fn naked_sets<T>(
             *mask = cands.candidates(unit_cell(unit, i));
         }
         let eligible = eligible(&held, degree);
-        if ones(eligible) < degree {
+        if count(eligible) < degree {
             continue;
         }
         for tuple in SubsetsOf::new(degree, eligible) {
@@ -76,11 +77,11 @@ pub(crate) fn naked_sets<T>(
 /// when that leaves another digit one place in the region, and places it.
 pub(crate) fn hidden_set(cands: &Cands, degree: u32, direct: bool) -> Option<Step> {
     let (technique, rating) = match (degree, direct) {
-        (2, true) => (Technique::DirectHiddenPair, 20),
-        (3, true) => (Technique::DirectHiddenTriplet, 25),
-        (2, false) => (Technique::HiddenPair, 34),
-        (3, false) => (Technique::HiddenTriplet, 40),
-        _ => (Technique::HiddenQuad, 54),
+        (2, true) => Technique::DirectHiddenPair.with_base(),
+        (3, true) => Technique::DirectHiddenTriplet.with_base(),
+        (2, false) => Technique::HiddenPair.with_base(),
+        (3, false) => Technique::HiddenTriplet.with_base(),
+        _ => Technique::HiddenQuad.with_base(),
     };
     hidden_sets(
         cands,
@@ -137,7 +138,7 @@ pub(crate) fn hidden_sets<T>(
         }
         let places = &table[unit];
         let eligible = eligible(places, degree);
-        if ones(eligible) < degree {
+        if count(eligible) < degree {
             continue;
         }
         for tuple in SubsetsOf::new(degree, eligible) {
@@ -159,7 +160,7 @@ pub(crate) fn hidden_sets<T>(
 pub(crate) fn eligible(sets: &[u16; 9], degree: u32) -> u16 {
     let mut mask = 0u16;
     for (i, set) in sets.iter().enumerate() {
-        let n = ones(*set);
+        let n = count(*set);
         if n >= 2 && n <= degree {
             mask |= 1 << i;
         }
@@ -173,22 +174,14 @@ pub(crate) fn eligible(sets: &[u16; 9], degree: u32) -> u16 {
 #[inline]
 fn common_tuple(tuple: u32, degree: u32, set_of: impl Fn(usize) -> u16) -> Option<u16> {
     let mut union = 0u16;
-    let mut rest = tuple;
-    while rest != 0 {
-        let i = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
+    for i in indices(tuple) {
         let set = set_of(i);
-        if ones(set) < 2 {
+        if count(set) < 2 {
             return None;
         }
         union |= set;
     }
-    (ones(union) == degree).then_some(union)
-}
-
-/// The digits (1..=9) of a candidate mask, upward.
-pub(crate) fn digits(mask: u16) -> impl Iterator<Item = u8> {
-    (1..=9u8).filter(move |d| mask >> (d - 1) & 1 != 0)
+    (count(union) == degree).then_some(union)
 }
 
 #[cfg(test)]

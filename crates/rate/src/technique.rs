@@ -156,7 +156,76 @@ impl Technique {
             Technique::NestedForcingChain => "nested forcing chain",
         }
     }
+
+    /// Sudoku Explainer's base rating of the technique, in tenths (`65`
+    /// for 6.5): the one table every technique reads its rating from.
+    /// Some steps are worth more (or less) than their technique's base:
+    /// chains add a length adjustment,
+    /// nested levels 0.5 per level past the first, unique loops their
+    /// size, BUG and hidden singles their type (see the constants below).
+    pub const fn base_rating(self) -> u8 {
+        match self {
+            Technique::HiddenSingle => 12,
+            Technique::DirectPointing => 17,
+            Technique::DirectClaiming => 19,
+            Technique::DirectHiddenPair => 20,
+            Technique::NakedSingle => 23,
+            Technique::DirectHiddenTriplet => 25,
+            Technique::Pointing => 26,
+            Technique::Claiming => 28,
+            Technique::NakedPair => 30,
+            Technique::XWing => 32,
+            Technique::HiddenPair => 34,
+            Technique::NakedTriplet => 36,
+            Technique::Swordfish => 38,
+            Technique::HiddenTriplet => 40,
+            Technique::XyWing => 42,
+            Technique::XyzWing => 44,
+            Technique::UniqueRectangle => 45,
+            Technique::NakedQuad => 50,
+            Technique::Jellyfish => 52,
+            Technique::HiddenQuad => 54,
+            Technique::Bug => 56,
+            Technique::AlignedPairExclusion => 62,
+            Technique::XCycle => 65,
+            Technique::ForcingXChain => 66,
+            Technique::YCycle => 65,
+            Technique::BidirectionalCycle => 70,
+            Technique::ForcingChain => 70,
+            Technique::AlignedTripletExclusion => 75,
+            Technique::NishioForcingChain => 75,
+            Technique::CellForcingChain => 80,
+            Technique::RegionForcingChain => 80,
+            Technique::DynamicForcingChain => 85,
+            Technique::DynamicForcingChainPlus => 90,
+            Technique::NestedForcingChain => 95,
+        }
+    }
+
+    /// The technique with its [`Technique::base_rating`].
+    pub(crate) const fn with_base(self) -> (Technique, u8) {
+        (self, self.base_rating())
+    }
+
+    /// [`Technique::base_rating`] as the `f64` difficulty the chains add
+    /// their length to (exactly Sudoku Explainer's literal: `65 / 10.0`
+    /// is the double nearest 6.5, as `6.5` is).
+    pub(crate) fn base_difficulty(self) -> f64 {
+        f64::from(self.base_rating()) / 10.0
+    }
 }
+
+/// The rating, in tenths, of a hidden single that is the last empty cell
+/// of its unit (a "full house").
+pub(crate) const FULL_HOUSE_RATING: u8 = 10;
+
+/// The rating, in tenths, of a hidden single in a row or column (one in a
+/// box has [`Technique::HiddenSingle`]'s base rating).
+pub(crate) const LINE_SINGLE_RATING: u8 = 15;
+
+/// The rating, in tenths, of a BUG of type 2, 3 or 4 (type 1 has
+/// [`Technique::Bug`]'s base rating).
+pub(crate) const BUG_TYPES_2_TO_4_RATING: u8 = 57;
 
 #[cfg(test)]
 mod tests {
@@ -169,5 +238,26 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), Technique::ALL.len());
+    }
+
+    #[test]
+    fn base_ratings_grow_along_the_ladder_but_for_serates_exceptions() {
+        // Sudoku Explainer tries a few techniques before easier ones.
+        let late = [
+            Technique::NakedSingle,
+            Technique::YCycle,
+            Technique::NishioForcingChain,
+        ];
+        for w in Technique::ALL.windows(2) {
+            let grows = w[0].base_rating() <= w[1].base_rating();
+            assert!(
+                grows || late.contains(&w[1]),
+                "{:?} before {:?}",
+                w[0],
+                w[1]
+            );
+        }
+        assert_eq!(Technique::XCycle.base_difficulty(), 6.5);
+        assert_eq!(Technique::ForcingXChain.base_difficulty(), 6.6);
     }
 }

@@ -8,13 +8,13 @@
 //! 0.2 for 8, 0.5 for 10 or more; type 3 adds 0.1 per extra cell of its
 //! subset.
 
+use super::bits::{count, digits};
 use super::budget::{Budget, OutOfBudget};
-use super::cands::{ones, Cands};
+use super::cands::Cands;
 use super::cells::{CellSet, CELL_UNITS, PEER_SETS, UNIT_SETS};
 use super::combinations::Combinations;
 use super::regions::{cells_at, empty_count, positions, positions_of};
 use super::step::Step;
-use super::subsets::digits;
 use super::technique::Technique;
 use batchdoku_core::internal::CELLS;
 use std::cell::RefCell;
@@ -45,7 +45,7 @@ pub(crate) fn unique_loop(cands: &Cands, budget: &mut Budget) -> Result<Option<S
         };
         for cell in cands.empty().iter() {
             let pair = cands.candidates(cell);
-            if ones(pair) == 2 {
+            if count(pair) == 2 {
                 if memory.kept[cell] {
                     // The same search as then, which offered nothing.
                     search.budget.spend(memory.spent[cell])?;
@@ -176,9 +176,9 @@ impl LoopSearch<'_> {
                 } else if !self.on_path.contains(next) {
                     let candidates = self.cands.candidates(next);
                     extra |= candidates & !self.pair;
-                    let count = ones(candidates);
-                    if count == 2 || ones(extra) == 1 || allowed_extra > 0 {
-                        let left = allowed_extra - i32::from(count > 2);
+                    let n = count(candidates);
+                    if n == 2 || count(extra) == 1 || allowed_extra > 0 {
+                        let left = allowed_extra - i32::from(n > 2);
                         self.extend(next, left, extra, Some(kind))?;
                     }
                 }
@@ -200,7 +200,7 @@ impl LoopSearch<'_> {
         let mut extras = [0usize; 81];
         let mut n_extras = 0;
         for &c in cells {
-            if ones(self.cands.candidates(usize::from(c))) > 2 {
+            if count(self.cands.candidates(usize::from(c))) > 2 {
                 extras[n_extras] = usize::from(c);
                 n_extras += 1;
             }
@@ -217,10 +217,10 @@ impl LoopSearch<'_> {
             2 => {
                 let (c1, c2) = (extras[0], extras[1]);
                 let rest = (self.cands.candidates(c1) | self.cands.candidates(c2)) & !pair;
-                if ones(rest) == 1 {
+                if count(rest) == 1 {
                     let step = self.type2(&extras[..2], base);
                     self.offer(2, loop_set, step);
-                } else if ones(rest) >= 2 {
+                } else if count(rest) >= 2 {
                     self.type3(loop_set, c1, c2, rest, base);
                 }
                 if let Some(step) = self.type4(c1, c2, base) {
@@ -275,7 +275,7 @@ impl LoopSearch<'_> {
     /// with other cells of a region they share.
     fn type3(&mut self, loop_set: CellSet, c1: usize, c2: usize, extra: u16, base: u8) {
         let cands = self.cands;
-        for degree in ones(extra)..=7 {
+        for degree in count(extra)..=7 {
             for kind in KINDS {
                 let unit = usize::from(CELL_UNITS[c1][kind]);
                 if unit != usize::from(CELL_UNITS[c2][kind]) {
@@ -301,10 +301,10 @@ impl LoopSearch<'_> {
                                 naked |= set;
                                 set
                             };
-                            ok &= ones(set) >= 2;
+                            ok &= count(set) >= 2;
                             union |= set;
                         }
-                        if ones(naked) != degree || !ok || ones(union) != degree {
+                        if count(naked) != degree || !ok || count(union) != degree {
                             continue;
                         }
                         let others = UNIT_SETS[unit]
@@ -352,13 +352,13 @@ impl LoopSearch<'_> {
                         for digit in digits(self.pair) {
                             add(digit);
                         }
-                        if empty_first || ones(union) != degree {
+                        if empty_first || count(union) != degree {
                             continue;
                         }
                         let hidden_cells = union & !index1 & !index2;
                         let mut step = Step::removing(
                             Technique::UniqueRectangle,
-                            base + ones(hidden_cells) as u8 - 1,
+                            base + count(hidden_cells) as u8 - 1,
                         );
                         let cells = cells_at(unit, hidden_cells);
                         for digit in digits(0x1FF & !hidden) {
@@ -418,7 +418,7 @@ fn is_valid_loop(cells: &[u8]) -> bool {
 
 /// The base rating of a loop of `len` cells, in tenths.
 fn loop_rating(len: usize) -> u8 {
-    let mut rating = 45;
+    let mut rating = Technique::UniqueRectangle.base_rating();
     if len >= 10 {
         rating += 3;
     }

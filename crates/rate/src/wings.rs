@@ -2,7 +2,8 @@
 //! among its house cells that force a digit `z` into one of the pincers
 //! (or the pivot), so cells seeing all of them lose `z`.
 
-use super::cands::{ones, Cands};
+use super::bits::count;
+use super::cands::Cands;
 use super::cells::{CellSet, PEER_SETS};
 use super::regions::HOUSE_ORDER;
 use super::step::Step;
@@ -16,23 +17,23 @@ pub(crate) fn wing(cands: &Cands, xyz: bool) -> Option<Step> {
     let pivot_size = if xyz { 3 } else { 2 };
     for pivot in cands.empty().iter() {
         let xy = cands.candidates(pivot);
-        if ones(xy) != pivot_size {
+        if count(xy) != pivot_size {
             continue;
         }
         for &first in &HOUSE_ORDER[pivot] {
             let first = usize::from(first);
             let xz = cands.candidates(first);
-            if ones(xz) != 2 || ones(xy & !xz) != 1 {
+            if count(xz) != 2 || count(xy & !xz) != 1 {
                 continue;
             }
             for &second in &HOUSE_ORDER[pivot] {
                 let second = usize::from(second);
                 let yz = cands.candidates(second);
-                if ones(yz) != 2 {
+                if count(yz) != 2 {
                     continue;
                 }
-                let union = ones(xy | xz | yz);
-                let common = ones(xy & xz & yz);
+                let union = count(xy | xz | yz);
+                let common = count(xy & xz & yz);
                 let fits = union == 3 && common == if xyz { 1 } else { 0 };
                 if !fits {
                     continue;
@@ -49,9 +50,9 @@ pub(crate) fn wing(cands: &Cands, xyz: bool) -> Option<Step> {
                     continue;
                 }
                 let (technique, rating) = if xyz {
-                    (Technique::XyzWing, 44)
+                    Technique::XyzWing.with_base()
                 } else {
-                    (Technique::XyWing, 42)
+                    Technique::XyWing.with_base()
                 };
                 let mut step = Step::removing(technique, rating);
                 step.eliminate(z, victims);

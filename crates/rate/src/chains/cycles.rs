@@ -14,25 +14,15 @@
 
 use super::best::Best;
 use super::forcing::{forcing_chain_from_off, forcing_chain_from_on, Walked};
+use super::links::{self, Links, Partners, Places, Static};
 use super::node;
-use super::propagate::box_row_column;
-use super::rating::HintKey;
-use super::unit_places::{unit_cell, UnitPlaces, BOX_ROW_COLUMN, SEEN_BEFORE};
+use super::rating::{cycle_kind, HintKey};
+use super::unit_places::UnitPlaces;
+use crate::bits::{count, digits};
 use crate::budget::{Budget, OutOfBudget};
-use crate::cands::{ones, Cands};
-use crate::cells::{CellSet, PEER_SETS, UNIT_SETS};
+use crate::cands::Cands;
+use crate::cells::{CellSet, PEER_SETS};
 use crate::step::Step;
-use crate::technique::Technique;
-use batchdoku_core::internal::CELLS;
-
-/// Which links a search uses.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Links {
-    /// Links inside a cell (bivalue cells; an "on" cell's other digits).
-    pub(super) y: bool,
-    /// Conjugate links of a digit in a box, row or column.
-    pub(super) x: bool,
-}
 
 /// Reusable working memory of the search.
 pub(super) struct Scratch {
@@ -81,62 +71,6 @@ impl Scratch {
     }
 }
 
-/// The conjugate (X) links of a grid, worked out once per search: for each
-/// digit and cell, the other place of the digit in the cell's box, row and
-/// column, in that order, where the digit has exactly two places there
-/// ([`Partners::NONE`] where it has not); and the same as one set.
-pub(super) struct Partners {
-    /// By digit and cell: box, row, column.
-    lists: [[[u8; 3]; CELLS]; 9],
-    /// By digit and cell: the union of the list.
-    sets: [[CellSet; CELLS]; 9],
-    /// The places of each digit in each unit.
-    units: UnitPlaces,
-}
-
-impl Partners {
-    /// No partner in that unit.
-    const NONE: u8 = u8::MAX;
-
-    /// The links of `cands`.
-    fn new(cands: &Cands) -> Partners {
-        let mut partners = Partners {
-            lists: [[[Partners::NONE; 3]; CELLS]; 9],
-            sets: [[CellSet::EMPTY; CELLS]; 9],
-            units: UnitPlaces::of(cands),
-        };
-        for d in 0..9 {
-            let places = cands.digit_cells(d as u8 + 1);
-            for c in places.iter() {
-                for (k, unit) in box_row_column(c).into_iter().enumerate() {
-                    let here = places.and(UNIT_SETS[unit]);
-                    if here.is_pair() {
-                        let other = here.minus(CellSet::single(c));
-                        partners.lists[d][c][k] = other.first().expect("two places") as u8;
-                        partners.sets[d][c] = partners.sets[d][c].or(other);
-                    }
-                }
-            }
-        }
-        partners
-    }
-
-    /// The partners of `digit` (1..=9) in `cell`: box, row, column.
-    #[inline(always)]
-    fn of(&self, cell: usize, digit: u8) -> impl Iterator<Item = usize> + '_ {
-        self.lists[usize::from(digit - 1)][cell]
-            .iter()
-            .filter(|&&o| o != Partners::NONE)
-            .map(|&o| usize::from(o))
-    }
-
-    /// The partners of `digit` (1..=9) in `cell` as a set.
-    #[inline(always)]
-    pub(super) fn set(&self, cell: usize, digit: u8) -> CellSet {
-        self.sets[usize::from(digit - 1)][cell]
-    }
-}
-
 /// Offers every cycle and forcing chain hint of `cands` to `best`, in
 /// Sudoku Explainer's order.
 pub(super) fn search(
@@ -153,7 +87,7 @@ pub(super) fn search(
     ] {
         for cell in cands.empty().iter() {
             let here = cands.candidates(cell);
-            if ones(here) < 2 || (ones(here) > 2 && !links.x) {
+            if count(here) < 2 || (count(here) > 2 && !links.x) {
                 continue;
             }
             for digit in digits(here) {
@@ -172,20 +106,8 @@ pub(super) fn search(
     Ok(())
 }
 
-/// The digits (1..=9) of a candidate mask, in increasing order.
-fn digits(mut mask: u16) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let d = mask.trailing_zeros() as u8 + 1;
-            mask &= mask - 1;
-            d
-        })
-    })
-}
-
-/// The "off" potentials an "on" one implies, in Sudoku Explainer's order
-/// (the cell's other digits with Y links, then the digit's other places
-/// in the box, row and column), each once, with their cells and digits.
+/// The "off" potentials an "on" one implies ([`links::on_to_off`], cell
+/// links with Y links), with their cells and digits.
 #[inline(always)]
 fn on_to_off(
     cands: &Cands,
@@ -194,27 +116,24 @@ fn on_to_off(
     links: Links,
     mut visit: impl FnMut(usize, usize, u8),
 ) {
-    let (c, digit) = node::on_cell_digit(p);
-    if links.y {
-        for w in digits(cands.candidates(c) & !(1 << (digit - 1))) {
-            visit(node::off(c, w), c, w);
-        }
-    }
-    let d0 = usize::from(digit - 1);
-    for (k, &(unit, _)) in BOX_ROW_COLUMN[c].iter().enumerate() {
-        let unit = usize::from(unit);
-        let mut places = units.get(d0, unit) & !SEEN_BEFORE[c][k];
-        while places != 0 {
-            let x = unit_cell(unit, places.trailing_zeros());
-            places &= places - 1;
-            visit(node::off(x, digit), x, digit);
-        }
-    }
+    let grid = Places { cands, units };
+    let from = node::on_cell_digit(p);
+    // Inlined into the walk (called from two places, it is not otherwise).
+    links::on_to_off(
+        &grid,
+        from,
+        links.y,
+        #[inline(always)]
+        |x, d, _| {
+            visit(node::off(x, d), x, d);
+            false
+        },
+    );
 }
 
-/// The "on" potentials an "off" one implies: the other candidate of a
-/// bivalue cell (Y links), the other place of a digit with two in a box,
-/// row or column (X links), with their cells and digits.
+/// The "on" potentials an "off" one implies ([`links::off_to_on`], cell
+/// links with Y links, unit links with X links), with their cells and
+/// digits.
 #[inline(always)]
 fn off_to_on(
     cands: &Cands,
@@ -223,28 +142,11 @@ fn off_to_on(
     links: Links,
     mut visit: impl FnMut(usize, usize, u8),
 ) {
-    let (c, digit) = node::on_cell_digit(node::conjugate(p));
-    if links.y {
-        let here = cands.candidates(c);
-        if ones(here) == 2 {
-            let w = (here & !(1 << (digit - 1))).trailing_zeros() as u8 + 1;
-            visit(node::on(c, w), c, w);
-        }
-    }
-    if links.x {
-        for other in partners.of(c, digit) {
-            visit(node::on(other, digit), other, digit);
-        }
-    }
-}
-
-/// The base rating and sort key of a cycle with these links.
-fn cycle_kind(links: Links) -> (f64, u8, Technique) {
-    match (links.x, links.y) {
-        (true, true) => (7.0, 4, Technique::BidirectionalCycle),
-        (false, true) => (6.5, 3, Technique::YCycle),
-        _ => (6.5, 2, Technique::XCycle),
-    }
+    let grid = Static::new(cands, partners);
+    let from = node::on_cell_digit(node::conjugate(p));
+    links::off_to_on(&grid, from, (links.y, links.x), |x, d, _| {
+        visit(node::on(x, d), x, d)
+    });
 }
 
 /// The cycle walk from `digit` on in `cell`, offering each cycle found.

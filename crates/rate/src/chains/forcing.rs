@@ -7,14 +7,14 @@
 //! keeps the mask of the digits it holds and a step touches only those.
 
 use super::best::Best;
-use super::cycles::{Links, Partners};
+use super::links::{offs_imply_ons, ons_imply_offs, Links, Partners};
 use super::node;
-use super::rating::HintKey;
+use super::rating::{forcing_kind as kind, HintKey};
+use crate::bits::indices;
 use crate::budget::{Budget, OutOfBudget};
-use crate::cands::{ones, Cands};
+use crate::cands::Cands;
 use crate::cells::{CellSet, PEER_SETS};
 use crate::step::Step;
-use crate::technique::Technique;
 
 /// What the cycle walk from an "on" potential met (it walks the same
 /// links as the forcing chain from that potential, layer by layer), so
@@ -50,16 +50,6 @@ impl Walked {
         self.sizes.push(1);
         self.target = Walked::NEVER;
         self.met = [[CellSet::EMPTY; 9]; 2];
-    }
-}
-
-/// A chain of this producer's forcing chains: its rating base and sort
-/// key, and its technique, with these links.
-fn kind(links: Links) -> (f64, u8, Technique) {
-    if links.y {
-        (7.0, 4, Technique::ForcingChain)
-    } else {
-        (6.6, 2, Technique::ForcingXChain)
     }
 }
 
@@ -147,33 +137,16 @@ pub(super) fn forcing_chain_from_off(
         depth: 0,
         on: false,
     };
+    let kind = (base, sort_key);
     let found = if links.y {
         let mut front = [CellSet::EMPTY; 9];
         front[d0] = start;
         let mut met = [[CellSet::EMPTY; 9], front];
         let state = (&mut front, &mut met);
-        walk(
-            cands,
-            partners,
-            target,
-            (base, sort_key),
-            state,
-            from,
-            best,
-            budget,
-        )?
+        walk(cands, partners, target, kind, state, from, best, budget)?
     } else {
         let state = (start, [CellSet::EMPTY, start]);
-        walk_one_digit(
-            cands,
-            partners,
-            target,
-            (base, sort_key),
-            state,
-            from,
-            best,
-            budget,
-        )?
+        walk_one_digit(cands, partners, target, kind, state, from, best, budget)?
     };
     if let Some(complexity) = found {
         let key = HintKey::new(base, complexity, sort_key);
@@ -293,90 +266,4 @@ fn walk_one_digit(
         layer_depth += 1;
     }
     Ok(None)
-}
-
-/// The digit indices (0..9) of a mask, in increasing order.
-#[inline(always)]
-fn indices(mut mask: u16) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let d = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            d
-        })
-    })
-}
-
-/// Writes to `out` the "off" potentials (per digit, the cells) that the
-/// "on" potentials `front` (its digits `live`) imply: the other candidates
-/// of their cells, the other places of their digits in their units. Returns the mask of the digits `out` holds and how many
-/// potentials `front` held (the work done, for the budget).
-#[inline(always)]
-fn ons_imply_offs(
-    cands: &Cands,
-    front: &[CellSet; 9],
-    live: u16,
-    out: &mut [CellSet; 9],
-) -> (u16, u64) {
-    *out = [CellSet::EMPTY; 9];
-    let mut out_live = 0;
-    let mut visited = 0;
-    // A cell's other candidates go off (fronts hold a few cells: cell by
-    // cell is cheaper than digit by digit).
-    for d in indices(live) {
-        for c in front[d].iter() {
-            let others = cands.candidates(c) & !(1 << d);
-            out_live |= others;
-            for w in indices(others) {
-                out[w].insert(c);
-            }
-        }
-    }
-    for d in indices(live) {
-        let places = cands.digit_cells(d as u8 + 1);
-        let mut offs = out[d];
-        for c in front[d].iter() {
-            visited += 1;
-            offs = offs.or(PEER_SETS[c].and(places));
-        }
-        out[d] = offs;
-        if !offs.is_empty() {
-            out_live |= 1 << d;
-        }
-    }
-    (out_live, visited)
-}
-
-/// Writes to `out` the "on" potentials that the "off" potentials `front`
-/// (its digits `live`) imply: the other candidate of a bivalue cell, the
-/// other place of a digit with two in a box, row or column. Returns the mask of the digits `out` holds and
-/// how many potentials `front` held.
-#[inline(always)]
-fn offs_imply_ons(
-    cands: &Cands,
-    partners: &Partners,
-    front: &[CellSet; 9],
-    live: u16,
-    out: &mut [CellSet; 9],
-) -> (u16, u64) {
-    *out = [CellSet::EMPTY; 9];
-    let mut out_live = 0;
-    let mut visited = 0;
-    for d in indices(live) {
-        let digit = d as u8 + 1;
-        for c in front[d].iter() {
-            visited += 1;
-            let here = cands.candidates(c);
-            if ones(here) == 2 {
-                let w = (here & !(1 << d)).trailing_zeros() as usize;
-                out[w].insert(c);
-                out_live |= 1 << w;
-            }
-            out[d] = out[d].or(partners.set(c, digit));
-        }
-        if !out[d].is_empty() {
-            out_live |= 1 << d;
-        }
-    }
-    (out_live, visited)
 }

@@ -94,11 +94,11 @@ impl Memo {
         prop.run(&self.grid, root, mode, rules, budget)?;
         let at = match self.free.pop() {
             Some(at) => {
-                std::mem::swap(&mut self.cache[at as usize], &mut prop.out);
+                std::mem::swap(&mut self.cache[at as usize], &mut prop.rec.out);
                 at as usize
             }
             None => {
-                self.cache.push(prop.out.clone());
+                self.cache.push(prop.rec.out.clone());
                 self.cache.len() - 1
             }
         };

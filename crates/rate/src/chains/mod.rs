@@ -11,6 +11,7 @@
 mod best;
 mod cycles;
 mod forcing;
+mod links;
 mod memo;
 mod multiple;
 mod nested;
@@ -29,6 +30,7 @@ pub(crate) use simpler::{NoSimplerRules, SimplerRules};
 use super::budget::{Budget, OutOfBudget};
 use super::cands::Cands;
 use super::step::Step;
+use super::technique::Technique;
 use best::Best;
 use std::cell::RefCell;
 
@@ -55,6 +57,24 @@ pub(crate) enum ChainLevel {
 }
 
 impl ChainLevel {
+    /// Sudoku Explainer's base difficulty of the level's hints, from the
+    /// rating table ([`Technique::base_rating`]); nested levels add 0.5
+    /// per level past 2. The cycles level has one per hint kind (see
+    /// [`rating::cycle_kind`]): its lowest here.
+    pub(crate) fn base(self) -> f64 {
+        match self {
+            ChainLevel::Cycles => Technique::XCycle.base_difficulty(),
+            ChainLevel::Nishio => Technique::NishioForcingChain.base_difficulty(),
+            ChainLevel::Multiple => Technique::CellForcingChain.base_difficulty(),
+            ChainLevel::Dynamic => Technique::DynamicForcingChain.base_difficulty(),
+            ChainLevel::DynamicPlus => Technique::DynamicForcingChainPlus.base_difficulty(),
+            ChainLevel::Nested(depth) => {
+                Technique::NestedForcingChain.base_difficulty()
+                    + 0.5 * f64::from(depth.saturating_sub(2))
+            }
+        }
+    }
+
     /// Whether this level needs simpler rules inside its chains (see
     /// [`find_with`]).
     #[cfg(test)]

@@ -20,8 +20,9 @@ use super::propagate::{regions_led_by, Mode, Outcome, Propagation};
 use super::rating::HintKey;
 use super::simpler::SimplerRules;
 use super::ChainLevel;
+use crate::bits::{count, digits};
 use crate::budget::{Budget, OutOfBudget};
-use crate::cands::{ones, Cands};
+use crate::cands::Cands;
 use crate::cells::CellSet;
 use crate::step::Step;
 use crate::technique::Technique;
@@ -66,7 +67,7 @@ impl Kind {
                     simpler: false,
                 },
                 nishio: true,
-                base: 7.5,
+                base: level.base(),
                 cell: Technique::NishioForcingChain,
                 region: Technique::NishioForcingChain,
                 binary: Technique::NishioForcingChain,
@@ -74,18 +75,16 @@ impl Kind {
             ChainLevel::Multiple => Kind {
                 mode: Mode::STATIC,
                 nishio: false,
-                base: 8.0,
+                base: level.base(),
                 cell: Technique::CellForcingChain,
                 region: Technique::RegionForcingChain,
                 binary: Technique::CellForcingChain,
             },
-            ChainLevel::Dynamic => dynamic(false, 8.5, Technique::DynamicForcingChain),
-            ChainLevel::DynamicPlus => dynamic(true, 9.0, Technique::DynamicForcingChainPlus),
-            ChainLevel::Nested(depth) => dynamic(
-                true,
-                9.5 + 0.5 * f64::from(depth.saturating_sub(2)),
-                Technique::NestedForcingChain,
-            ),
+            ChainLevel::Dynamic => dynamic(false, level.base(), Technique::DynamicForcingChain),
+            ChainLevel::DynamicPlus => {
+                dynamic(true, level.base(), Technique::DynamicForcingChainPlus)
+            }
+            ChainLevel::Nested(_) => dynamic(true, level.base(), Technique::NestedForcingChain),
             ChainLevel::Cycles => unreachable!("cycles are searched elsewhere"),
         }
     }
@@ -167,7 +166,7 @@ pub(super) fn search(
     let min = if kind.mode.dynamic { 2 } else { 3 };
     for cell in cands.empty().iter() {
         let here = cands.candidates(cell);
-        if ones(here) < min {
+        if count(here) < min {
             continue;
         }
         for digit in digits(here) {
@@ -191,17 +190,6 @@ pub(super) fn search(
         }
     }
     Ok(())
-}
-
-/// The digits (1..=9) of a candidate mask, in increasing order.
-fn digits(mut mask: u16) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let d = mask.trailing_zeros() as u8 + 1;
-            mask &= mask - 1;
-            d
-        })
-    })
 }
 
 /// Contradiction and double hints of `digit` in `cell` (whose "on"
@@ -235,7 +223,7 @@ fn binary(
     };
     let from_off: &Outcome = match kept {
         Some(i) => &s.cache()[i],
-        None => &s.off.out,
+        None => &s.off.rec.out,
     };
     if let Some((a, b)) = from_off.contradiction {
         let key = HintKey::new(kind.base, a + b, 7);
@@ -243,7 +231,7 @@ fn binary(
             best.offer(key, Step::place(kind.binary, key.tenths(), cell, digit));
         }
     }
-    if kind.nishio || ones(cands.candidates(cell)) < 3 {
+    if kind.nishio || count(cands.candidates(cell)) < 3 {
         return Ok(());
     }
     let from_on = &s.cache()[at];

@@ -32,12 +32,13 @@
 //! two equal findings comes first can differ, rarely).
 
 use super::simpler::{Found, SimplerRules};
+use crate::bits::digits;
 use crate::cands::Cands;
 use crate::cells::{CellSet, UNIT_SETS};
 use crate::fish::fishes;
 use crate::intersections::lockings;
 use crate::regions::all_positions;
-use crate::subsets::{digits, hidden_sets, naked_sets};
+use crate::subsets::{hidden_sets, naked_sets};
 use std::ops::ControlFlow;
 
 /// The most rule parents one pattern can have (a naked pair's two cells

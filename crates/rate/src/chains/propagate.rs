@@ -11,13 +11,14 @@
 //! sets record. The complexity of a potential is the number of distinct
 //! potentials among itself and its ancestors.
 
+use super::links::{box_row_column, off_to_on, on_to_off, removed_behind, Places, Via};
 use super::node::{self, CANDIDATES, NODES};
 use super::reads::Reads;
 use super::simpler::SimplerRules;
-use super::unit_places::{unit_cell, UnitPlaces, BOX_ROW_COLUMN};
+use super::unit_places::UnitPlaces;
 use crate::budget::{Budget, OutOfBudget};
-use crate::cands::{ones, Cands};
-use crate::cells::{CellSet, CELL_UNITS, UNIT_SETS};
+use crate::cands::Cands;
+use crate::cells::{CellSet, UNIT_SETS};
 
 /// Words of an ancestor set (one bit per discovered potential).
 const WORDS: usize = NODES.div_ceil(64);
@@ -88,9 +89,8 @@ impl Outcome {
 
 /// A reusable propagation: the outcome being built and the working state.
 pub(super) struct Propagation {
-    /// The outcome of the last run (boxed: a caller keeping outcomes swaps
-    /// it out instead of copying its few kilobytes).
-    pub(super) out: Box<Outcome>,
+    /// The outcome being built and the ancestry of its potentials.
+    pub(super) rec: Record,
     /// The working grid (reduced as it goes, for dynamic chains).
     grid: Cands,
     /// The working grid's places per unit (reduced with it).
@@ -99,6 +99,15 @@ pub(super) struct Propagation {
     source: Cands,
     /// The source grid's places per unit.
     source_units: UnitPlaces,
+}
+
+/// What a propagation has found: the outcome and, by discovery slot, the
+/// ancestry of each potential (apart from the grids, so that the links
+/// read the grids while a run records what they imply).
+pub(super) struct Record {
+    /// The outcome of the last run (boxed: a caller keeping outcomes swaps
+    /// it out instead of copying its few kilobytes).
+    pub(super) out: Box<Outcome>,
     /// The discovery slot of each potential found.
     slot_of: [u16; NODES],
     /// For an "off" slot found from an "on" one: that slot.
@@ -115,28 +124,30 @@ impl Propagation {
     /// An empty propagation (allocates its ancestor sets once).
     pub(super) fn new() -> Box<Propagation> {
         Box::new(Propagation {
-            out: Box::new(Outcome {
-                on: [CellSet::EMPTY; 9],
-                off: [CellSet::EMPTY; 9],
-                found: [0; WORDS],
-                on_order: [0; CANDIDATES],
-                on_len: 0,
-                off_order: [0; CANDIDATES],
-                off_len: 0,
-                complexity: [0; NODES],
-                contradiction: None,
-                reads: Reads::NONE,
-                spent: 0,
-            }),
+            rec: Record {
+                out: Box::new(Outcome {
+                    on: [CellSet::EMPTY; 9],
+                    off: [CellSet::EMPTY; 9],
+                    found: [0; WORDS],
+                    on_order: [0; CANDIDATES],
+                    on_len: 0,
+                    off_order: [0; CANDIDATES],
+                    off_len: 0,
+                    complexity: [0; NODES],
+                    contradiction: None,
+                    reads: Reads::NONE,
+                    spent: 0,
+                }),
+                slot_of: [0; NODES],
+                parent_slot: [0; NODES],
+                own_set: [false; NODES],
+                sets: vec![[0; WORDS]; NODES],
+                slots: 0,
+            },
             grid: Cands::new(&batchdoku_core::Grid::empty()),
             units: UnitPlaces::EMPTY,
             source: Cands::new(&batchdoku_core::Grid::empty()),
             source_units: UnitPlaces::EMPTY,
-            slot_of: [0; NODES],
-            parent_slot: [0; NODES],
-            own_set: [false; NODES],
-            sets: vec![[0; WORDS]; NODES],
-            slots: 0,
         })
     }
 
@@ -160,49 +171,170 @@ impl Propagation {
         debug_assert!(self.source == *cands, "run on the prepared grid");
         self.grid = self.source;
         self.units = self.source_units;
-        self.out.on = [CellSet::EMPTY; 9];
-        self.out.off = [CellSet::EMPTY; 9];
-        self.out.found = [0; WORDS];
-        self.out.on_len = 0;
-        self.out.off_len = 0;
-        self.out.contradiction = None;
-        self.out.reads = Reads::NONE;
-        self.slots = 0;
-        self.add(root, None, mode);
+        self.rec.out.on = [CellSet::EMPTY; 9];
+        self.rec.out.off = [CellSet::EMPTY; 9];
+        self.rec.out.found = [0; WORDS];
+        self.rec.out.on_len = 0;
+        self.rec.out.off_len = 0;
+        self.rec.out.contradiction = None;
+        self.rec.out.reads = Reads::NONE;
+        self.rec.slots = 0;
+        self.rec.add(root, None, mode);
         let (mut on_head, mut off_head) = (0, 0);
         let mut spent = 0;
         loop {
             budget.spend(1)?;
             spent += 1;
-            let p = if on_head < self.out.on_len {
+            let p = if on_head < self.rec.out.on_len {
                 on_head += 1;
-                usize::from(self.out.on_order[on_head - 1])
-            } else if off_head < self.out.off_len {
+                usize::from(self.rec.out.on_order[on_head - 1])
+            } else if off_head < self.rec.out.off_len {
                 off_head += 1;
-                usize::from(self.out.off_order[off_head - 1])
+                usize::from(self.rec.out.off_order[off_head - 1])
             } else {
                 break;
             };
             let (c, digit) = (node::cell(p), node::digit(p));
             let d0 = usize::from(digit - 1);
-            self.out.reads.read(c, d0, mode.cell_links);
+            self.rec.out.reads.read(c, d0, mode.cell_links);
             let stop = if node::is_on(p) {
                 self.expand_on(p, mode)
             } else {
                 self.expand_off(p, mode)
             };
             if stop {
-                self.out.spent = spent;
+                self.rec.out.spent = spent;
                 return Ok(());
             }
-            if mode.simpler && on_head == self.out.on_len && off_head == self.out.off_len {
+            if mode.simpler && on_head == self.rec.out.on_len && off_head == self.rec.out.off_len {
                 self.ask_simpler_rules(rules);
             }
         }
-        self.out.spent = spent;
+        self.rec.out.spent = spent;
         Ok(())
     }
 
+    /// Expands "on" potential `p`: its [`on_to_off`] links. Whether a
+    /// contradiction stopped it.
+    fn expand_on(&mut self, p: usize, mode: Mode) -> bool {
+        let grid = Places {
+            cands: &self.grid,
+            units: &self.units,
+        };
+        let rec = &mut self.rec;
+        let (c, digit) = (node::cell(p), node::digit(p));
+        // Inlined into the loop (called from two places, it is not otherwise).
+        on_to_off(
+            &grid,
+            (c, digit),
+            mode.cell_links,
+            #[inline(always)]
+            |x, w, _| rec.found_off((x, w), p),
+        )
+    }
+
+    /// Expands "off" potential `p`: its [`off_to_on`] links go on; then,
+    /// for dynamic chains, the candidate leaves the working grid. Whether
+    /// a contradiction stopped it.
+    fn expand_off(&mut self, p: usize, mode: Mode) -> bool {
+        let (c, digit) = (node::cell(p), node::digit(p));
+        // Up to four consequences, each with the link behind it.
+        let mut found: [(usize, Via); 4] = [(0, Via::Cell); 4];
+        let mut n = 0;
+        let grid = Places {
+            cands: &self.grid,
+            units: &self.units,
+        };
+        off_to_on(&grid, (c, digit), (mode.cell_links, true), |x, w, via| {
+            found[n] = (node::on(x, w), via);
+            n += 1;
+        });
+        let d0 = usize::from(digit - 1);
+        if mode.dynamic {
+            self.grid.eliminate(c, digit);
+            self.units.remove(c, d0);
+        }
+        for &(q, via) in &found[..n] {
+            let off = node::conjugate(q);
+            let clash = self.rec.out.holds(off);
+            if !clash && self.rec.out.holds(q) {
+                continue;
+            }
+            if mode.dynamic {
+                let mut acc = [0u64; WORDS];
+                self.rec.gather(p, &mut acc);
+                self.gather_hidden(q, via, &mut acc);
+                if clash {
+                    let q_complexity = ancestor_count(&acc, self.rec.slots) + 1;
+                    self.rec.out.contradiction =
+                        Some((q_complexity, u32::from(self.rec.out.complexity[off])));
+                    return true;
+                }
+                self.rec.add_with_set(q, acc, mode);
+            } else {
+                if clash {
+                    let q_complexity = u32::from(self.rec.out.complexity[p]) + 1;
+                    self.rec.out.contradiction =
+                        Some((q_complexity, u32::from(self.rec.out.complexity[off])));
+                    return true;
+                }
+                self.rec.add(q, Some(p), mode);
+            }
+        }
+        false
+    }
+
+    /// Adds to `acc` the hidden parents of "on" potential `q` reached
+    /// through `via`: the candidates removed (by this run) behind it.
+    fn gather_hidden(&self, q: usize, via: Via, acc: &mut [u64; WORDS]) {
+        let source = Places {
+            cands: &self.source,
+            units: &self.source_units,
+        };
+        let current = Places {
+            cands: &self.grid,
+            units: &self.units,
+        };
+        let q = (node::cell(q), node::digit(q));
+        removed_behind(&source, &current, q, via, |x, w| {
+            self.rec.gather(node::off(x, w), acc)
+        });
+    }
+
+    /// Asks the simpler rules for more "off" potentials on the reduced
+    /// grid; each rests on the removed candidates the rule names. Kept
+    /// out of line: the levels without simpler rules never call it, and
+    /// inlined it slows their propagation loop.
+    #[inline(never)]
+    fn ask_simpler_rules(&mut self, rules: &mut dyn SimplerRules) {
+        let (grid, source) = (self.grid, self.source);
+        let mode = Mode {
+            dynamic: true,
+            cell_links: true,
+            simpler: true,
+        };
+        rules.eliminations(&grid, &source, &mut |cell, digit, parents| {
+            let q = node::off(cell, digit);
+            if self.rec.out.holds(q) {
+                return;
+            }
+            let mut acc = [0u64; WORDS];
+            for &(pc, pd) in parents {
+                let parent = node::off(usize::from(pc), pd);
+                debug_assert!(
+                    self.rec.out.holds(parent),
+                    "a rule parent is a removed candidate"
+                );
+                if self.rec.out.holds(parent) {
+                    self.rec.gather(parent, &mut acc);
+                }
+            }
+            self.rec.add_with_set(q, acc, mode);
+        });
+    }
+}
+
+impl Record {
     /// Records potential `node` as found; `parent` is the "on" potential
     /// an "off" one follows from, or `None` for the root (a set of its own).
     fn add(&mut self, node: usize, parent: Option<usize>, mode: Mode) {
@@ -266,36 +398,6 @@ impl Propagation {
         }
     }
 
-    /// Expands "on" potential `p`: the cell's other candidates (with cell
-    /// links) and the digit's other places in the box, row and column go
-    /// off. Whether a contradiction stopped it.
-    fn expand_on(&mut self, p: usize, mode: Mode) -> bool {
-        let (c, digit) = (node::cell(p), node::digit(p));
-        if mode.cell_links {
-            let mut others = self.grid.candidates(c) & !(1u16 << (digit - 1));
-            while others != 0 {
-                let w = others.trailing_zeros() as u8 + 1;
-                others &= others - 1;
-                if self.found_off((c, w), p) {
-                    return true;
-                }
-            }
-        }
-        let d0 = usize::from(digit - 1);
-        for (unit, pos) in BOX_ROW_COLUMN[c] {
-            let unit = usize::from(unit);
-            let mut places = self.units.get(d0, unit) & !(1 << pos);
-            while places != 0 {
-                let x = unit_cell(unit, places.trailing_zeros());
-                places &= places - 1;
-                if self.found_off((x, digit), p) {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
     /// Handles "off" potential `q` found from "on" potential `p`: a
     /// contradiction if its candidate is on, else recorded once.
     #[inline(always)]
@@ -330,126 +432,6 @@ impl Propagation {
         self.own_set[slot] = false;
         self.parent_slot[slot] = self.slot_of[p];
     }
-
-    /// Expands "off" potential `p`: the last candidate of its cell (with
-    /// cell links) and the last place of its digit in a box, row or
-    /// column go on; then, for dynamic chains, the candidate leaves the
-    /// working grid. Whether a contradiction stopped it.
-    fn expand_off(&mut self, p: usize, mode: Mode) -> bool {
-        let (c, digit) = (node::cell(p), node::digit(p));
-        // Up to four consequences, each with where its hidden parents lie.
-        let mut found: [(usize, Hidden); 4] = [(0, Hidden::None); 4];
-        let mut n = 0;
-        if mode.cell_links {
-            let here = self.grid.candidates(c);
-            if ones(here) == 2 {
-                let w = (here & !(1u16 << (digit - 1))).trailing_zeros() as u8 + 1;
-                found[n] = (node::on(c, w), Hidden::Cell(c));
-                n += 1;
-            }
-        }
-        let d0 = usize::from(digit - 1);
-        for (unit, pos) in BOX_ROW_COLUMN[c] {
-            let unit = usize::from(unit);
-            let places = self.units.get(d0, unit);
-            if ones(places) == 2 {
-                let rest = places & !(1 << pos);
-                // The lower of the two when `c` is not among them.
-                let other = unit_cell(unit, rest.trailing_zeros());
-                found[n] = (node::on(other, digit), Hidden::Unit(unit, digit));
-                n += 1;
-            }
-        }
-        if mode.dynamic {
-            self.grid.eliminate(c, digit);
-            self.units.remove(c, d0);
-        }
-        for &(q, hidden) in &found[..n] {
-            let off = node::conjugate(q);
-            let clash = self.out.holds(off);
-            if !clash && self.out.holds(q) {
-                continue;
-            }
-            if mode.dynamic {
-                let mut acc = [0u64; WORDS];
-                self.gather(p, &mut acc);
-                self.gather_hidden(hidden, &mut acc);
-                if clash {
-                    let q_complexity = ancestor_count(&acc, self.slots) + 1;
-                    self.out.contradiction =
-                        Some((q_complexity, u32::from(self.out.complexity[off])));
-                    return true;
-                }
-                self.add_with_set(q, acc, mode);
-            } else {
-                if clash {
-                    let q_complexity = u32::from(self.out.complexity[p]) + 1;
-                    self.out.contradiction =
-                        Some((q_complexity, u32::from(self.out.complexity[off])));
-                    return true;
-                }
-                self.add(q, Some(p), mode);
-            }
-        }
-        false
-    }
-
-    /// Adds to `acc` the candidates removed (by this run) from the cell or
-    /// the unit's digit places behind a single: its hidden parents.
-    fn gather_hidden(&self, hidden: Hidden, acc: &mut [u64; WORDS]) {
-        match hidden {
-            Hidden::None => {}
-            Hidden::Cell(c) => {
-                let mut gone = self.source.candidates(c) & !self.grid.candidates(c);
-                while gone != 0 {
-                    let w = gone.trailing_zeros() as u8 + 1;
-                    gone &= gone - 1;
-                    self.gather(node::off(c, w), acc);
-                }
-            }
-            Hidden::Unit(unit, digit) => {
-                let d0 = usize::from(digit - 1);
-                let mut gone = self.source_units.get(d0, unit) & !self.units.get(d0, unit);
-                while gone != 0 {
-                    let x = unit_cell(unit, gone.trailing_zeros());
-                    gone &= gone - 1;
-                    self.gather(node::off(x, digit), acc);
-                }
-            }
-        }
-    }
-
-    /// Asks the simpler rules for more "off" potentials on the reduced
-    /// grid; each rests on the removed candidates the rule names. Kept
-    /// out of line: the levels without simpler rules never call it, and
-    /// inlined it slows their propagation loop.
-    #[inline(never)]
-    fn ask_simpler_rules(&mut self, rules: &mut dyn SimplerRules) {
-        let (grid, source) = (self.grid, self.source);
-        let mode = Mode {
-            dynamic: true,
-            cell_links: true,
-            simpler: true,
-        };
-        rules.eliminations(&grid, &source, &mut |cell, digit, parents| {
-            let q = node::off(cell, digit);
-            if self.out.holds(q) {
-                return;
-            }
-            let mut acc = [0u64; WORDS];
-            for &(pc, pd) in parents {
-                let parent = node::off(usize::from(pc), pd);
-                debug_assert!(
-                    self.out.holds(parent),
-                    "a rule parent is a removed candidate"
-                );
-                if self.out.holds(parent) {
-                    self.gather(parent, &mut acc);
-                }
-            }
-            self.add_with_set(q, acc, mode);
-        });
-    }
 }
 
 impl Mode {
@@ -459,24 +441,6 @@ impl Mode {
         cell_links: true,
         simpler: false,
     };
-}
-
-/// Where the hidden parents of an "on" potential lie.
-#[derive(Clone, Copy, Debug)]
-enum Hidden {
-    /// None (static chains).
-    None,
-    /// The removed candidates of this cell.
-    Cell(usize),
-    /// The removed places of this digit in this unit.
-    Unit(usize, u8),
-}
-
-/// The units of `cell` in Sudoku Explainer's order: box, row, column.
-#[inline(always)]
-pub(super) fn box_row_column(cell: usize) -> [usize; 3] {
-    let [row, column, bx] = CELL_UNITS[cell];
-    [usize::from(bx), usize::from(row), usize::from(column)]
 }
 
 /// The units of `cell` (box, row, column) where `cell` is the first of

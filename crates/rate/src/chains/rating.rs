@@ -7,6 +7,9 @@
 //! them (the base plus 0.1 added once per length threshold), so that two
 //! hints tie, or do not, exactly as they do there.
 
+use super::links::Links;
+use crate::technique::Technique;
+
 /// Sudoku Explainer's length adjustment for a chain of `complexity`
 /// implications: 0.1 more each time the length (complexity - 2) passes
 /// a threshold, the thresholds 4, 6, 8, 12, 16, 24, 32, 48, ... growing
@@ -22,6 +25,38 @@ pub(super) fn length_added(complexity: u32) -> f64 {
         odd = !odd;
     }
     added
+}
+
+/// The base difficulty, sort key and technique of a cycle of the first
+/// producer with these links.
+pub(super) fn cycle_kind(links: Links) -> (f64, u8, Technique) {
+    let technique = match (links.x, links.y) {
+        (true, true) => Technique::BidirectionalCycle,
+        (false, true) => Technique::YCycle,
+        _ => Technique::XCycle,
+    };
+    (technique.base_difficulty(), sort_key(links), technique)
+}
+
+/// The base difficulty, sort key and technique of a forcing chain of the
+/// first producer with these links (X links always).
+pub(super) fn forcing_kind(links: Links) -> (f64, u8, Technique) {
+    let technique = if links.y {
+        Technique::ForcingChain
+    } else {
+        Technique::ForcingXChain
+    };
+    (technique.base_difficulty(), sort_key(links), technique)
+}
+
+/// The sort key of a cycle or forcing chain with these links: 2 X, 3 Y,
+/// 4 XY (see [`HintKey::sort_key`]).
+fn sort_key(links: Links) -> u8 {
+    match (links.x, links.y) {
+        (true, true) => 4,
+        (false, true) => 3,
+        _ => 2,
+    }
 }
 
 /// The order key of a hint: difficulty, then complexity, then the hint

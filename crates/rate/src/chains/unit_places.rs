@@ -136,10 +136,8 @@ mod tests {
         for d in 0..9 {
             for (u, unit) in UNIT_SETS.iter().enumerate() {
                 let mut set = CellSet::EMPTY;
-                let mut m = places.get(d, u);
-                while m != 0 {
-                    set.insert(unit_cell(u, m.trailing_zeros()));
-                    m &= m - 1;
+                for i in crate::bits::indices(places.get(d, u)) {
+                    set.insert(unit_cell(u, i as u32));
                 }
                 assert_eq!(set, cands.digit_cells(d as u8 + 1).and(*unit));
             }

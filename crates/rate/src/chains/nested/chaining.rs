@@ -5,13 +5,12 @@
 //!
 //! [`Pot`]: super::arena::Pot
 
+use super::super::links::{self, Via};
 use super::super::node::{self, NODES};
-use super::super::propagate::box_row_column;
 use super::arena::{Arena, Cause, NO};
 use super::Rules;
 use crate::budget::{Budget, OutOfBudget};
-use crate::cands::{ones, Cands};
-use crate::cells::UNIT_SETS;
+use crate::cands::Cands;
 
 /// A set of potentials in the order added, one per node (Sudoku
 /// Explainer's `LinkedSet<Potential>`), for the "on" and the "off" ones.
@@ -81,33 +80,19 @@ impl Outcome {
     }
 }
 
-/// The "off" potentials "on" potential `p` implies, in Sudoku Explainer's
-/// order, each node once: the cell's other digits (with cell links), then
-/// the digit's other places in the box, row and column.
+/// The "off" potentials "on" potential `p` implies ([`links::on_to_off`]),
+/// with their causes.
 pub(super) fn on_to_off(grid: &Cands, p: usize, cell_links: bool, out: &mut Vec<(u16, Cause)>) {
     out.clear();
-    let (c, digit) = (node::cell(p), node::digit(p));
-    if cell_links {
-        let others = grid.candidates(c) & !(1 << (digit - 1));
-        for d in 1..=9u8 {
-            if others >> (d - 1) & 1 != 0 {
-                out.push((node::off(c, d) as u16, Cause::Cell));
-            }
-        }
-    }
-    let places = grid.digit_cells(digit);
-    let mut seen = crate::cells::CellSet::single(c);
-    for unit in box_row_column(c) {
-        for x in places.and(UNIT_SETS[unit]).minus(seen).iter() {
-            out.push((node::off(x, digit) as u16, Cause::Unit(unit as u8)));
-        }
-        seen = seen.or(UNIT_SETS[unit]);
-    }
+    let from = (node::cell(p), node::digit(p));
+    links::on_to_off(grid, from, cell_links, |x, d, via| {
+        out.push((node::off(x, d) as u16, cause(via)));
+        false
+    });
 }
 
-/// The "on" potentials "off" potential `p` implies, each node once: the
-/// other candidate of a bivalue cell (with cell links), the other place
-/// of the digit in a box, row or column with two (with unit links).
+/// The "on" potentials "off" potential `p` implies ([`links::off_to_on`]),
+/// with their causes.
 pub(super) fn off_to_on(
     grid: &Cands,
     p: usize,
@@ -116,28 +101,18 @@ pub(super) fn off_to_on(
     out: &mut Vec<(u16, Cause)>,
 ) {
     out.clear();
-    let (c, digit) = (node::cell(p), node::digit(p));
-    if cell_links {
-        let here = grid.candidates(c);
-        if ones(here) == 2 {
-            let w = (here & !(1 << (digit - 1))).trailing_zeros() as u8 + 1;
-            out.push((node::on(c, w) as u16, Cause::Cell));
-        }
-    }
-    if unit_links {
-        for unit in box_row_column(c) {
-            let places = grid.digit_cells(digit).and(UNIT_SETS[unit]);
-            if places.is_pair() {
-                let other = places
-                    .minus(crate::cells::CellSet::single(c))
-                    .first()
-                    .expect("two places");
-                let n = node::on(other, digit) as u16;
-                if !out.iter().any(|&(m, _)| m == n) {
-                    out.push((n, Cause::Unit(unit as u8)));
-                }
-            }
-        }
+    let from = (node::cell(p), node::digit(p));
+    links::off_to_on(grid, from, (cell_links, unit_links), |x, d, via| {
+        out.push((node::on(x, d) as u16, cause(via)))
+    });
+}
+
+/// The cause of a potential reached through `via`.
+#[inline(always)]
+fn cause(via: Via) -> Cause {
+    match via {
+        Via::Cell => Cause::Cell,
+        Via::Unit(unit) => Cause::Unit(unit as u8),
     }
 }
 
@@ -263,9 +238,8 @@ fn hidden_parents(
 }
 
 /// Calls `each` with the "off" node of every candidate of `source`
-/// missing from `current` behind "on" node `n` reached through `cause`:
-/// in its cell (a cell link, digits ascending) or among its digit's
-/// places in the unit (a unit link, cells ascending).
+/// missing from `current` behind "on" node `n` reached through `cause`
+/// ([`links::removed_behind`]; none behind a root or a rule).
 pub(super) fn removed_behind(
     source: &Cands,
     current: &Cands,
@@ -273,59 +247,11 @@ pub(super) fn removed_behind(
     cause: Cause,
     mut each: impl FnMut(usize),
 ) {
-    let (c, digit) = (node::cell(n), node::digit(n));
-    match cause {
-        Cause::Cell => {
-            let gone = source.candidates(c) & !current.candidates(c);
-            for d in 1..=9u8 {
-                if gone >> (d - 1) & 1 != 0 {
-                    each(node::off(c, d));
-                }
-            }
-        }
-        Cause::Unit(u) => {
-            let gone = source
-                .digit_cells(digit)
-                .minus(current.digit_cells(digit))
-                .and(UNIT_SETS[usize::from(u)]);
-            for x in gone.iter() {
-                each(node::off(x, digit));
-            }
-        }
-        Cause::Root | Cause::Advanced => {}
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use batchdoku_core::parse_line;
-
-    #[test]
-    fn links_come_in_sudoku_explainers_order_each_node_once() {
-        let mut grid = Cands::new(&parse_line(&[b'.'; 81]).unwrap());
-        let mut out = Vec::new();
-        on_to_off(&grid, node::on(0, 1), true, &mut out);
-        // Eight other digits, then box 0 (8 cells), row 0 and column 0
-        // outside the box (6 each).
-        assert_eq!(out.len(), 8 + 8 + 6 + 6);
-        assert_eq!(out[0], (node::off(0, 2) as u16, Cause::Cell));
-        assert_eq!(out[8], (node::off(1, 1) as u16, Cause::Unit(18)));
-        assert_eq!(out[16], (node::off(3, 1) as u16, Cause::Unit(0)));
-        assert_eq!(out[22], (node::off(27, 1) as u16, Cause::Unit(9)));
-        // 1 in row 0 only at cells 0 and 1 (so also box 0's only two):
-        // the box link comes first, the row's is the same node.
-        for c in (2..9).chain(9..12).chain(18..21) {
-            grid.eliminate(c, 1);
-        }
-        grid.keep_only(0, &[1, 2]);
-        off_to_on(&grid, node::off(0, 1), true, true, &mut out);
-        assert_eq!(
-            out,
-            vec![
-                (node::on(0, 2) as u16, Cause::Cell),
-                (node::on(1, 1) as u16, Cause::Unit(18)),
-            ]
-        );
-    }
+    let via = match cause {
+        Cause::Cell => Via::Cell,
+        Cause::Unit(u) => Via::Unit(usize::from(u)),
+        Cause::Root | Cause::Advanced => return,
+    };
+    let from = (node::cell(n), node::digit(n));
+    links::removed_behind(source, current, from, via, |x, d| each(node::off(x, d)));
 }

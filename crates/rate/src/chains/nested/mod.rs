@@ -134,17 +134,13 @@ impl Producer {
     fn base(self) -> f64 {
         match self {
             Producer::Unary => 0.0,
-            Producer::Multiple { dynamic, level } => {
-                if level >= 2 {
-                    9.5 + 0.5 * f64::from(level - 2)
-                } else if level > 0 {
-                    8.5 + 0.5 * f64::from(level)
-                } else if dynamic {
-                    8.5
-                } else {
-                    8.0
-                }
+            Producer::Multiple { dynamic, level } => match (level, dynamic) {
+                (0, false) => ChainLevel::Multiple,
+                (0, true) => ChainLevel::Dynamic,
+                (1, _) => ChainLevel::DynamicPlus,
+                _ => ChainLevel::Nested(level),
             }
+            .base(),
         }
     }
 }

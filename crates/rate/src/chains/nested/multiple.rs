@@ -9,8 +9,9 @@ use super::super::propagate::regions_led_by;
 use super::arena::Cause;
 use super::chaining::{do_chaining, Mode, Outcome};
 use super::{conclusion, Searcher, Shape};
+use crate::bits::count;
 use crate::budget::{Budget, OutOfBudget};
-use crate::cands::{ones, Cands};
+use crate::cands::Cands;
 
 /// The outcome slot of the propagation from a candidate assumed off (the
 /// others hold propagations from candidates assumed on, each computed
@@ -37,7 +38,7 @@ pub(super) fn search(
     let (mut removals, mut targets) = std::mem::take(&mut s.multiple);
     for cell in grid.empty().iter() {
         let here = grid.candidates(cell);
-        let card = ones(here);
+        let card = count(here);
         if !(card > 2 || (card > 1 && dynamic)) {
             continue;
         }

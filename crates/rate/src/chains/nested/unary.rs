@@ -5,12 +5,15 @@
 //! chains from the candidate on and off (`doForcingChains`), with their
 //! potentials and parents kept (static links: one parent each).
 
+use super::super::links::Links;
 use super::super::node;
+use super::super::rating::{cycle_kind, forcing_kind};
 use super::arena::{Arena, Cause};
 use super::chaining::{off_to_on, on_to_off, Outcome};
 use super::{conclusion, Searcher, Shape};
+use crate::bits::count;
 use crate::budget::{Budget, OutOfBudget};
-use crate::cands::{ones, Cands};
+use crate::cands::Cands;
 use crate::cells::{CellSet, PEER_SETS};
 
 /// Working lists of one walk.
@@ -72,7 +75,7 @@ fn search_with(
     for (y, x) in [(false, true), (true, false), (true, true)] {
         for cell in grid.empty().iter() {
             let here = grid.candidates(cell);
-            let card = ones(here);
+            let card = count(here);
             if card <= 1 || (card > 2 && !x) {
                 continue;
             }
@@ -90,11 +93,7 @@ fn search_with(
                     let off = node::conjugate(start);
                     do_forcing(s, grid, off, y, chains, w, budget)?;
                 }
-                let (base, sort_key) = match (x, y) {
-                    (true, true) => (7.0, 4),
-                    (false, true) => (6.5, 3),
-                    _ => (6.5, 2),
-                };
+                let (base, sort_key, _) = cycle_kind(Links { y, x });
                 for &dst_on in cycles.iter() {
                     let dst_off = reversed(s, dst_on, &mut w.path);
                     cycle_removals(s, grid, dst_on, removals);
@@ -109,7 +108,7 @@ fn search_with(
                     };
                     s.offer(&shape, removals, grid, source);
                 }
-                let (base, sort_key) = if y { (7.0, 4) } else { (6.6, 2) };
+                let (base, sort_key, _) = forcing_kind(Links { y, x: true });
                 for &t in chains.iter() {
                     let n = s.arena.node(t);
                     let place = conclusion(grid, cell, digit, node::is_on(n), removals);
