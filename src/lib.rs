@@ -5,6 +5,9 @@
 //! generation), [`batchdoku_batch`] (the ordered multicore run) and, for
 //! Sudoku Explainer's ratings, `batchdoku-rate` (LGPL-2.1-or-later).
 #![deny(missing_docs)]
+// The binary's modules are documented for maintainers (`cargo doc
+// --document-private-items`), so their docs link private items.
+#![allow(rustdoc::private_intra_doc_links)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 

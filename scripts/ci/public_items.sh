@@ -2,15 +2,17 @@
 # Each crate's public face, counted: the items rustdoc lists for it (structs, enums, traits, functions,
 # constants, type aliases, modules; not methods, and not what `#[doc(hidden)]` keeps out of the documentation).
 # Fails when a count passes its bar, so that an API grows only on purpose: raise the bar in the same commit
-# that makes an item public, and say why. The core's root is meant to stay about rust-csv's size (~30 items).
+# that makes an item public, and say why. The core's root is meant to stay about rust-csv's size (31 items at
+# the root, each with an example, and the 7 of the module `solver`, the search loop's extension point).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # crate name (as rustdoc writes it) and bar
 BARS=(
-  "batchdoku_core 36"
-  "batchdoku_batch 36"
-  "batchdoku_rate 10"
-  "batchdoku 1"
+  "batchdoku_core 38"
+  "batchdoku_batch 32"
+  "batchdoku_rate 9"
+  # the binary's own library: nothing documented (its modules are `#[doc(hidden)]`)
+  "batchdoku 0"
 )
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --quiet -p batchdoku-core -p batchdoku-batch \
   -p batchdoku-rate -p batchdoku
@@ -18,7 +20,7 @@ failed=0
 for entry in "${BARS[@]}"; do
   read -r crate bar <<<"$entry"
   all=target/doc/$crate/all.html
-  items=$(grep -o '<li><a href="[^#"][^"]*"' "$all" | sed 's/.*href="//; s/"$//; s/\.html$//' | sort)
+  items=$({ grep -o '<li><a href="[^#"][^"]*"' "$all" || true; } | sed 's/.*href="//; s/"$//; s/\.html$//' | sort)
   count=$(grep -c . <<<"$items" || true)
   echo "$crate: $count public items (bar $bar): $(tr '\n' ' ' <<<"$items")"
   if [ "$count" -gt "$bar" ]; then

@@ -236,7 +236,7 @@ pub(crate) fn columns(format: OutputFormat) -> &'static [Column] {
 /// `generator` and writes them to `sink` in index order. `quit` is polled
 /// between puzzles and between attempts (Ctrl-C); `progress` hears of each
 /// chunk written, its position counting puzzles. The caller keeps the
-/// output, or not, as after [`crate::run`].
+/// output, or not, as after [`pipeline::run`](crate::pipeline::run).
 ///
 /// The bytes written are the same for any thread count and chunk size:
 /// puzzle `i` depends only on the seed, the spec and `i`.

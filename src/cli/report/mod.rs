@@ -1,6 +1,6 @@
 //! `report`: a corpus at a glance. One streaming pass through the
-//! [`batch::run`](batchdoku_batch::run) solves each puzzle counting to two with
-//! the difficulty columns of `solve -k 2 --rate` (the same
+//! pipeline (`batchdoku_batch::plumbing::run`) solves each puzzle counting to two with
+//! the difficulty columns of `solve -k 2 --difficulty` (the same
 //! [`SolveJob`]), optionally scores it and finds its class up to
 //! symmetry, and feeds every finished row to a constant-memory
 //! [`Aggregate`]. The result, a [`CorpusReport`], renders as one
@@ -163,7 +163,7 @@ fn worker_slot(n: usize) -> usize {
 
 /// The per-record work of `report`: a [`Job`] that writes no rows and
 /// aggregates them instead. Make one per run, run it through
-/// [`pipeline::run`](batchdoku_batch::run), then call
+/// `batchdoku_batch::plumbing::run`, then call
 /// [`finish`](ReportJob::finish).
 #[derive(Debug)]
 pub struct ReportJob {

@@ -35,7 +35,7 @@ pub enum Pass {
 ///
 /// Run [`Pass::Count`] over every record, then [`Pass::Emit`] over the
 /// same records again with the same [`ClassMap`]. The command-line tool
-/// runs both passes through [`batch::run`](crate::run); here they
+/// runs both passes through the pipeline into one output; here they
 /// run by hand over puzzles in memory.
 ///
 /// # Example

@@ -50,8 +50,7 @@ pub enum OutputFormat {
     Line,
     /// An Apache Parquet file with the CSV's columns: integers as INT64,
     /// text as strings, null where the CSV cell is empty. The encoder
-    /// writes binary frames that the [`Sink`](crate::Sink)
-    /// assembles into the file (see [`Sink::set_format`](crate::Sink::set_format)).
+    /// writes binary frames that the output assembles into the file.
     Parquet,
 }
 

@@ -411,7 +411,7 @@ impl std::fmt::Display for PanicSite {
 /// the sink (nothing is kept).
 ///
 /// Each input reads its records with its own
-/// [`RecordReader`](crate::RecordReader) (see [`Input`]); a malformed
+/// [`RecordReader`](batchdoku_core::RecordReader) (see [`Input`]); a malformed
 /// record becomes an `invalid` row in its place, never an error.
 ///
 /// # Example

@@ -231,8 +231,8 @@ pub enum GenerateError {
 ///
 /// Puzzle `index` depends only on the seed, the spec and `index`, so any
 /// worker may make any puzzle, in any order. To stream many puzzles in
-/// parallel into CSV or JSON lines, see
-/// [`batch::generate`](crate::batch::generate).
+/// parallel into CSV or JSON lines, see `Batch::generate_to_file` in the
+/// crate batchdoku-batch.
 ///
 /// # Example
 /// ```

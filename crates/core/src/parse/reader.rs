@@ -186,7 +186,8 @@ enum Luogu {
 ///
 /// Malformed records come out as records whose `puzzle` is an `Err`; only
 /// I/O failures are errors. To read files with decompression and run a job
-/// over them on several threads, see [`batch::run`](crate::batch::run).
+/// over them on several threads, see the `Batch` of the crate
+/// batchdoku-batch.
 ///
 /// CSV records are RFC 4180's, with one bound so that a stray quote costs
 /// one record and never the ones after it: a quoted field still open at
