@@ -75,9 +75,13 @@ fn the_binary_names_its_licences() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("MIT OR Apache-2.0"), "{text}");
+    let combined = "(MIT OR Apache-2.0) AND LGPL-2.1-or-later";
+    assert_eq!(text.contains(combined), cfg!(feature = "rate"), "{text}");
+    // With the rater, `--full` carries its notice and the licence's text.
+    let full = batchdoku(&["licenses", "--full"], "");
+    let full = String::from_utf8(full.stdout).unwrap();
     assert_eq!(
-        text.contains("LGPL-2.1-or-later"),
-        cfg!(feature = "rate"),
-        "{text}"
+        full.contains("GNU LESSER GENERAL PUBLIC LICENSE") && full.contains("Nicolas Juillerat"),
+        cfg!(feature = "rate")
     );
 }

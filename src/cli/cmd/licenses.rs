@@ -34,16 +34,18 @@ MIT OR Apache-2.0 as a whole, and `rate`, `report --rate` and `generate --er` ar
 
 /// Runs `licenses`.
 pub fn run(args: &LicensesArgs) -> anyhow::Result<Exit> {
-    let mut text = format!("batchdoku {}\n\n{OWN}{RATER}", crate::cli::args::VERSION);
+    let text = format!("batchdoku {}\n\n{OWN}{RATER}", crate::cli::args::VERSION);
+    super::print_stdout(text.as_bytes())?;
     #[cfg(feature = "rate")]
     if args.full {
-        text.push_str("\n---- batchdoku-rate: NOTICE ----\n\n");
-        text.push_str(batchdoku_rate::NOTICE);
-        text.push_str("\n---- batchdoku-rate: LICENSE-LGPL-2.1 ----\n\n");
-        text.push_str(batchdoku_rate::LICENSE);
+        let texts = format!(
+            "\n---- batchdoku-rate: NOTICE ----\n\n{}\n---- batchdoku-rate: LICENSE-LGPL-2.1 ----\n\n{}",
+            batchdoku_rate::NOTICE,
+            batchdoku_rate::LICENSE
+        );
+        super::print_stdout(texts.as_bytes())?;
     }
     #[cfg(not(feature = "rate"))]
     let _ = args.full;
-    super::print_stdout(text.as_bytes())?;
     Ok(Exit::Ok)
 }
