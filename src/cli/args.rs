@@ -13,7 +13,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use batchdoku_batch::{ClassBy, EngineKind, OutputFormat};
 use batchdoku_core::{ExpectedColumn, InputFormat, SimdPath, Symmetry};
 
-use crate::cli::progress::ProgressMode;
+use crate::cli::stderr_progress::ProgressMode;
 
 /// Bulk 9x9 Sudoku solver: streams puzzle files through all cores and
 /// writes one CSV row per puzzle, in input order.

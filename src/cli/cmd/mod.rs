@@ -25,7 +25,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use super::summary::Summary;
+use super::run_summary::Summary;
 use batchdoku_batch::plumbing::{Config, Input, Sink};
 use batchdoku_batch::{self as batch, Job, Report};
 use batchdoku_batch::{Column, OutputFormat, Status};
@@ -34,7 +34,7 @@ use super::args::{Command, InputArgs, RecordArgs, RowArgs, RunArgs};
 use super::exit::Exit;
 use super::interrupt;
 use super::io::{self, Inputs};
-use super::progress::StderrProgress;
+use super::stderr_progress::StderrProgress;
 
 /// Runs a parsed command.
 pub fn run(command: Command) -> anyhow::Result<Exit> {
