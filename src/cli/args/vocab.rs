@@ -33,11 +33,16 @@ pub(super) fn output_formats() -> impl TypedValueParser<Value = OutputFormat> {
 }
 
 pub(super) fn input_formats() -> impl TypedValueParser<Value = InputFormat> {
-    one_of(
-        &InputFormat::ALL,
-        InputFormat::as_str,
-        InputFormat::description,
-    )
+    one_of(&InputFormat::ALL, InputFormat::as_str, input_format_help)
+}
+
+/// `--input-format`'s help for a value: the library's description, but
+/// for `jsonl`, which the command line names by the flag that writes it.
+fn input_format_help(format: InputFormat) -> &'static str {
+    match format {
+        InputFormat::Jsonl => "one JSON object per line (what --format jsonl writes)",
+        _ => format.description(),
+    }
 }
 
 pub(super) fn engines() -> impl TypedValueParser<Value = EngineKind> {
