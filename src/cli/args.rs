@@ -1,8 +1,8 @@
 //! The command line as clap types: the subcommands ([`Command`]) here,
 //! their arguments in one file per group of commands, the flag groups
-//! every streaming command shares in [`shared`] ([`RunArgs`] and the
+//! every streaming command shares in `shared` ([`RunArgs`] and the
 //! others, each one definition, and [`RecordCommand`], the four together,
-//! flattened once into each record command), and in [`vocab`] the value
+//! flattened once into each record command), and in `vocab` the value
 //! parsers of the flags whose values are a library vocabulary (formats,
 //! engines, symmetries), listed and parsed by the library. Shell
 //! completions and the man page are generated from these same
