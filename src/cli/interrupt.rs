@@ -138,18 +138,27 @@ pub struct Allocator;
 // SAFETY: every call is forwarded to `System` unchanged.
 unsafe impl GlobalAlloc for Allocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract
+        // (`layout` has a non-zero size), which is `System.alloc`'s own.
         noted(unsafe { System.alloc(layout) })
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller upholds `GlobalAlloc::alloc_zeroed`'s contract
+        // (`layout` has a non-zero size), which is `System.alloc_zeroed`'s own.
         noted(unsafe { System.alloc_zeroed(layout) })
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: every block this allocator hands out comes from `System`
+        // unchanged, so `ptr` was allocated by `System` with `layout`, as
+        // the caller of `dealloc` guarantees for this allocator.
         unsafe { System.dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: `ptr` came from `System` with `layout` (every block here
+        // does), and the caller upholds `realloc`'s contract on `new_size`.
         noted(unsafe { System.realloc(ptr, layout, new_size) })
     }
 }

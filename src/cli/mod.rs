@@ -5,14 +5,14 @@
 //! `interrupt`, `interrupt` uses `exit`, and `args` and `exit` use none.
 
 pub mod args;
-pub mod bench;
 pub mod cmd;
 pub mod exit;
 pub mod interrupt;
 pub mod io;
-pub mod progress;
 pub mod report;
-pub mod summary;
+pub mod run_summary;
+pub mod stderr_progress;
+pub mod throughput;
 
 use exit::Exit;
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use crate::cli::bench::{self, Measurement};
+use crate::cli::throughput::{self, Measurement};
 use batchdoku_batch as batch;
 use batchdoku_batch::EngineKind;
 use batchdoku_core::{Grid, SimdPath};
@@ -69,10 +69,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Exit> {
             super::say(format_args!("batchdoku: {name}: no valid puzzles, skipped"));
             continue;
         }
-        let set = bench::working_set(puzzles, args.permute);
+        let set = throughput::working_set(puzzles, args.permute);
         let mut base: Option<f64> = None;
         for &threads in &args.threads {
-            let m: Measurement = bench::measure(
+            let m: Measurement = throughput::measure(
                 &set,
                 threads as usize,
                 args.count_limit,

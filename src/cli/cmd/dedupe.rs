@@ -12,8 +12,8 @@ use crate::cli::io;
 
 /// Runs `dedupe`.
 pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
-    let paths = args.inputs.paths();
-    let outputs = open_outputs(&args.run, &args.records, &paths)?;
+    let paths = args.common.inputs.paths();
+    let outputs = open_outputs(&args.common.run, &args.common.records, &paths)?;
     let reopenable = io::reopenable(&paths)?;
     let equivalence = if args.exact {
         Equivalence::Exact
@@ -30,11 +30,11 @@ pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
         pass: Pass::Count,
         classes: &classes,
     };
-    let inputs = io::open_inputs(&paths, Some(&reopenable), &args.records)?;
+    let inputs = io::open_inputs(&paths, Some(&reopenable), &args.common.records)?;
     let config = settings(
-        &args.run,
-        &args.rows,
-        &args.records,
+        &args.common.run,
+        &args.common.rows,
+        &args.common.records,
         columns,
         Column::Puzzle,
         &[&inputs.0],
@@ -45,16 +45,16 @@ pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
         inputs,
         outputs,
         &config,
-        &args.run,
-        &args.records,
+        &args.common.run,
+        &args.common.records,
     )?;
     let (counting, mut outputs) = match counted {
         Ok(counted) => counted,
         Err(exit) => return Ok(exit),
     };
     job.pass = Pass::Emit;
-    let inputs = io::open_inputs(&paths, Some(&reopenable), &args.records)?;
-    let mut report = pass(&job, inputs, &mut outputs.rows, &config, &args.run)?;
+    let inputs = io::open_inputs(&paths, Some(&reopenable), &args.common.records)?;
+    let mut report = pass(&job, inputs, &mut outputs.rows, &config, &args.common.run)?;
     io::check_unchanged(&reopenable)?;
     report.elapsed += counting.elapsed;
     let kept = report.totals.count(Status::Ok);
@@ -64,8 +64,8 @@ pub fn run(args: &DedupeArgs) -> anyhow::Result<Exit> {
         "dedupe",
         report,
         outputs,
-        &args.run,
-        &args.records,
+        &args.common.run,
+        &args.common.records,
         Ending {
             note: Some(note),
             failed: false,

@@ -12,7 +12,7 @@ use batchdoku_core::{ClueTarget, Generator, Spec};
 
 use crate::cli::args::{GenerateArgs, RunArgs};
 use crate::cli::exit::Exit;
-use crate::cli::progress::StderrProgress;
+use crate::cli::stderr_progress::StderrProgress;
 use crate::cli::{interrupt, io};
 
 /// Below this many givens, `--clues` needs many attempts per puzzle.

@@ -25,16 +25,16 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use super::summary::Summary;
+use super::run_summary::Summary;
 use batchdoku_batch::plumbing::{Config, Input, Sink};
 use batchdoku_batch::{self as batch, Job, Report};
 use batchdoku_batch::{Column, OutputFormat, Status};
 
-use super::args::{Command, InputArgs, RecordArgs, RowArgs, RunArgs};
+use super::args::{Command, RecordArgs, RecordCommand, RowArgs, RunArgs};
 use super::exit::Exit;
 use super::interrupt;
 use super::io::{self, Inputs};
-use super::progress::StderrProgress;
+use super::stderr_progress::StderrProgress;
 
 /// Runs a parsed command.
 pub fn run(command: Command) -> anyhow::Result<Exit> {
@@ -164,45 +164,38 @@ pub(crate) fn say(line: std::fmt::Arguments<'_>) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
-/// The flags of a one-pass record command, borrowed from its arguments.
-struct OnePass<'a> {
-    inputs: &'a InputArgs,
-    run: &'a RunArgs,
-    rows: &'a RowArgs,
-    records: &'a RecordArgs,
-    /// Exit 1 when an answer disagrees with the input's expected solution.
-    fail_on_mismatch: bool,
-}
-
 /// A record command that is one pass of `job` (`solve`, `score`, `canon`):
 /// opens its outputs and inputs, runs the pass and concludes. `columns`
 /// gives the output columns once the inputs are open (their CSV headers
-/// may add some); `line_column` is what `--format line` writes.
+/// may add some); `line_column` is what `--format line` writes. With
+/// `fail_on_mismatch`, exits 1 when an answer disagrees with the input's
+/// expected solution.
 fn one_pass<J: Job>(
     command: &'static str,
     job: &J,
-    flags: OnePass<'_>,
+    flags: &RecordCommand,
+    fail_on_mismatch: bool,
     columns: impl FnOnce(&[Input]) -> Vec<Column>,
     line_column: Column,
 ) -> anyhow::Result<Exit> {
     let paths = flags.inputs.paths();
-    let mut outputs = open_outputs(flags.run, flags.records, &paths)?;
-    let inputs = io::open_inputs(&paths, None, flags.records)?;
+    let mut outputs = open_outputs(&flags.run, &flags.records, &paths)?;
+    let inputs = io::open_inputs(&paths, None, &flags.records)?;
     let columns = columns(&inputs.0);
     let config = settings(
-        flags.run,
-        flags.rows,
-        flags.records,
+        &flags.run,
+        &flags.rows,
+        &flags.records,
         columns,
         line_column,
         &[&inputs.0],
     )?;
-    let report = pass(job, inputs, &mut outputs.rows, &config, flags.run)?;
+    let report = pass(job, inputs, &mut outputs.rows, &config, &flags.run)?;
     let ending = Ending {
-        failed: flags.fail_on_mismatch && report.totals.mismatches > 0,
+        failed: fail_on_mismatch && report.totals.mismatches > 0,
         ..Ending::default()
     };
-    conclude(command, report, outputs, flags.run, flags.records, ending)
+    conclude(command, report, outputs, &flags.run, &flags.records, ending)
 }
 
 /// The counting pass of a two-pass command (`dedupe`, `split`): `job` over

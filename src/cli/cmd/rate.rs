@@ -4,7 +4,7 @@
 use batchdoku_batch::plumbing::Input;
 use batchdoku_batch::{Column, RateJob};
 
-use super::{one_pass, OnePass};
+use super::one_pass;
 use crate::cli::args::RateArgs;
 use crate::cli::exit::Exit;
 
@@ -16,13 +16,6 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Exit> {
         invariant: args.invariant,
         seed: args.seed,
     };
-    let flags = OnePass {
-        inputs: &args.inputs,
-        run: &args.run,
-        rows: &args.rows,
-        records: &args.records,
-        fail_on_mismatch: false,
-    };
     let columns = |_: &[Input]| {
         let mut columns = RateJob::COLUMNS.to_vec();
         if args.invariant > 0 {
@@ -30,5 +23,5 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Exit> {
         }
         columns
     };
-    one_pass("rate", &job, flags, columns, Column::Puzzle)
+    one_pass("rate", &job, &args.common, false, columns, Column::Puzzle)
 }

@@ -7,7 +7,7 @@ use batchdoku_core::ScoreOptions;
 
 use batchdoku_batch::plumbing::Input;
 
-use super::{one_pass, OnePass};
+use super::one_pass;
 use crate::cli::args::ScoreArgs;
 use crate::cli::exit::Exit;
 use crate::cli::io;
@@ -26,13 +26,6 @@ pub fn run(args: &ScoreArgs) -> anyhow::Result<Exit> {
             prune: true,
         },
     };
-    let flags = OnePass {
-        inputs: &args.inputs,
-        run: &args.run,
-        rows: &args.rows,
-        records: &args.records,
-        fail_on_mismatch: false,
-    };
     let columns = |_: &[Input]| {
         let mut columns = ScoreJob::COLUMNS.to_vec();
         if args.count {
@@ -40,5 +33,12 @@ pub fn run(args: &ScoreArgs) -> anyhow::Result<Exit> {
         }
         columns
     };
-    one_pass("score", &job, flags, columns, Column::Solution)
+    one_pass(
+        "score",
+        &job,
+        &args.common,
+        false,
+        columns,
+        Column::Solution,
+    )
 }

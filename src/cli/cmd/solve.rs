@@ -6,7 +6,7 @@ use batchdoku_batch::SolveJob;
 
 use batchdoku_batch::plumbing::Input;
 
-use super::{one_pass, OnePass};
+use super::one_pass;
 use crate::cli::args::SolveArgs;
 use crate::cli::exit::Exit;
 
@@ -22,13 +22,6 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
         engine: args.solver,
         difficulty: args.difficulty,
     };
-    let flags = OnePass {
-        inputs: &args.inputs,
-        run: &args.run,
-        rows: &args.rows,
-        records: &args.records,
-        fail_on_mismatch: args.fail_on_mismatch,
-    };
     let columns = |inputs: &[Input]| {
         let mut columns = SolveJob::COLUMNS.to_vec();
         if args.difficulty {
@@ -43,5 +36,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
         }
         columns
     };
-    one_pass("solve", &job, flags, columns, Column::Solution)
+    one_pass(
+        "solve",
+        &job,
+        &args.common,
+        args.fail_on_mismatch,
+        columns,
+        Column::Solution,
+    )
 }

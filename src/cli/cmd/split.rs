@@ -16,15 +16,15 @@ use crate::cli::io;
 
 /// Runs `split`.
 pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
-    let paths = args.inputs.paths();
+    let paths = args.common.inputs.paths();
     let names = part_names(args)?;
     // A stratifying column is read from the kept columns.
-    let mut records = args.records.clone();
+    let mut records = args.common.records.clone();
     let column = args.stratify.as_deref().filter(|s| *s != "guesses");
     records.keep_columns |= column.is_some();
     // With --output-dir and no -o the rows go to the part files only: the
     // main output is discarded (Parquet would write an empty file there).
-    let rows_to = match (&args.output_dir, args.run.output.as_deref()) {
+    let rows_to = match (&args.output_dir, args.common.run.output.as_deref()) {
         (Some(_), None) => Some(Path::new("/dev/null")),
         (_, output) => output,
     };
@@ -37,8 +37,8 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
     let reopenable = io::reopenable(&paths)?;
     let inputs = io::open_inputs(&paths, Some(&reopenable), &records)?;
     let config = settings(
-        &args.run,
-        &args.rows,
+        &args.common.run,
+        &args.common.rows,
         &records,
         SplitJob::COLUMNS.to_vec(),
         Column::Puzzle,
@@ -63,7 +63,15 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
     };
     let mut job = SplitJob::new(&args.ratios, &names, args.seed, args.by, stratify)
         .map_err(|e| anyhow::anyhow!("--ratios/--names: {e}"))?;
-    let counted = counting_pass("split", &job, inputs, outputs, &config, &args.run, &records)?;
+    let counted = counting_pass(
+        "split",
+        &job,
+        inputs,
+        outputs,
+        &config,
+        &args.common.run,
+        &records,
+    )?;
     let (counting, mut outputs) = match counted {
         Ok(counted) => counted,
         Err(exit) => return Ok(exit),
@@ -72,7 +80,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
     let mut elapsed = counting.elapsed;
     let mut ended: Option<Report> = None;
     // The rows with their parts, then each part's file: one pass each.
-    let main = args.output_dir.is_none() || args.run.output.is_some();
+    let main = args.output_dir.is_none() || args.common.run.output.is_some();
     let targets = main
         .then_some(None)
         .into_iter()
@@ -84,7 +92,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
             None => &mut outputs.rows,
             Some(k) => &mut outputs.parts[k],
         };
-        let report = pass(&job, inputs, sink, &config, &args.run)?;
+        let report = pass(&job, inputs, sink, &config, &args.common.run)?;
         elapsed += report.elapsed;
         let stop = report.interrupted || report.broken_pipe;
         ended = Some(match ended {
@@ -109,7 +117,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
         "split",
         report,
         outputs,
-        &args.run,
+        &args.common.run,
         &records,
         Ending {
             note: Some(note),
@@ -152,8 +160,9 @@ fn part_paths(args: &SplitArgs, names: &[&str]) -> anyhow::Result<Vec<PathBuf>> 
     std::fs::create_dir_all(dir)
         .with_context(|| format!("--output-dir {}: cannot create", dir.display()))?;
     let format = args
+        .common
         .rows
-        .format_for(args.run.output.as_deref(), OutputFormat::Csv);
+        .format_for(args.common.run.output.as_deref(), OutputFormat::Csv);
     let extension = match format {
         OutputFormat::Line => "txt",
         other => other.as_str(),

@@ -96,7 +96,7 @@ impl InputFormat {
             InputFormat::Block => "grids of 9 lines of 9 cells",
             InputFormat::Luogu => "Luogu P10481: a count line, then that many block grids",
             InputFormat::Poj => "POJ 3074: 81-character lines ended by a line `end`",
-            InputFormat::Jsonl => "one JSON object per line (what --format jsonl writes)",
+            InputFormat::Jsonl => "one JSON object per line (as the JSONL output writes them)",
         }
     }
 }
