@@ -10,8 +10,8 @@ use clap::Parser;
 
 use cli::exit::Exit;
 
-/// The system allocator, noting a failed allocation so that the abort that
-/// follows removes the temporary files and exits 2 ([`cli::interrupt`]).
+/// The system allocator; a failed allocation removes the temporary files
+/// and exits 2 (`cli::interrupt`).
 #[global_allocator]
 static ALLOCATOR: cli::interrupt::Allocator = cli::interrupt::Allocator;
 

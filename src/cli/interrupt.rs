@@ -27,10 +27,12 @@
 //!
 //! - SIGXFSZ (a write past `ulimit -f`) is ignored, so the write fails
 //!   with EFBIG and the run ends as with any unwritable output (exit 2);
-//! - SIGABRT (an allocation failure, which Rust answers with `abort`) is
-//!   caught by a handler that removes the registered temporary files
-//!   (async-signal-safe `unlink`), then exits 2 after an allocation failure
-//!   ([`Allocator`] notes it), else 134 (128 + SIGABRT, sent by `kill`).
+//! - running out of memory: a failed allocation ([`Allocator`]) or a
+//!   thread that could not get the memory to start (a panic saying so)
+//!   removes the registered temporary files (async-signal-safe `unlink`)
+//!   and exits 2 at once, without Rust's own report, which would need
+//!   memory and a lock a panicking thread may hold; SIGABRT (`kill -ABRT`)
+//!   removes them too and exits 134 (128 + SIGABRT).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::UnsafeCell;
@@ -128,11 +130,8 @@ impl Slot {
     }
 }
 
-/// Set by [`Allocator`] when an allocation fails.
-static OUT_OF_MEMORY: AtomicBool = AtomicBool::new(false);
-
-/// The binary's allocator: the system's, noting a failed allocation so
-/// that the abort that follows is reported as one (exit 2).
+/// The binary's allocator: the system's, ending the process as out of
+/// memory (exit 2, nothing kept) when an allocation fails.
 pub struct Allocator;
 
 // SAFETY: every call is forwarded to `System` unchanged.
@@ -163,12 +162,53 @@ unsafe impl GlobalAlloc for Allocator {
     }
 }
 
-/// Notes a failed allocation (a null pointer) and passes `ptr` on.
+/// Passes `ptr` on, or ends the process as out of memory when it is null
+/// (a failed allocation). Ending here, rather than returning null to
+/// `handle_alloc_error`, matters: Rust's default handler prints under the
+/// lock that also guards panic messages and backtraces, so an allocation
+/// that fails while a panic is being reported (a thread that could not
+/// start, with `RUST_BACKTRACE` set) would wait on that lock forever. No
+/// code of ours asks for memory it can do without (`try_reserve`), so every
+/// failed allocation is fatal anyway.
 fn noted(ptr: *mut u8) -> *mut u8 {
     if ptr.is_null() {
-        OUT_OF_MEMORY.store(true, Ordering::SeqCst);
+        out_of_memory();
     }
     ptr
+}
+
+/// Ends the process after running out of memory: removes every registered
+/// temporary file, says so on stderr and exits 2. Only async-signal-safe
+/// calls (`unlink`, `write`, `_exit`), no lock and no allocation, so that
+/// it works from any thread in any state.
+fn out_of_memory() -> ! {
+    remove_temporaries();
+    const LINE: &[u8] = b"batchdoku: out of memory: stopped, nothing kept\n";
+    // SAFETY: writes a static buffer to stderr.
+    let _ = unsafe { libc::write(2, LINE.as_ptr().cast(), LINE.len()) };
+    // SAFETY: ends the process without running anything else.
+    unsafe { libc::_exit(i32::from(Exit::Fatal.code())) }
+}
+
+/// Removes every registered temporary file (async-signal-safe: `unlink`
+/// on the static slots, no lock).
+fn remove_temporaries() {
+    for slot in &SLOTS {
+        if let Some(path) = slot.path() {
+            // SAFETY: a READY slot holds a NUL-terminated path.
+            unsafe { libc::unlink(path) };
+        }
+    }
+}
+
+/// Whether a panic reports memory the process could not get outside the
+/// allocator: a thread whose start needs memory the kernel refused (Rust
+/// asks for a signal stack with `mmap` as each thread starts, and panics
+/// when it gets none).
+fn is_out_of_memory(info: &std::panic::PanicHookInfo<'_>) -> bool {
+    let message = info.payload_as_str().unwrap_or("");
+    message.contains("failed to allocate an alternative stack")
+        || message.contains("Cannot allocate memory")
 }
 
 /// Starts the signal thread, ignores SIGXFSZ and installs the abort
@@ -176,6 +216,15 @@ fn noted(ptr: *mut u8) -> *mut u8 {
 /// signals keep their default action: the process dies at once with
 /// nothing removed, as before this was installed.
 pub fn install() {
+    // A panic that says the process ran out of memory ends it as one, at
+    // once: reporting it the default way (a backtrace) needs memory too.
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if is_out_of_memory(info) {
+            out_of_memory();
+        }
+        report(info);
+    }));
     // SAFETY: setting a signal's disposition to SIG_IGN, and a handler
     // that calls only async-signal-safe functions (`on_abort`).
     unsafe {
@@ -215,26 +264,13 @@ pub fn install() {
         });
 }
 
-/// SIGABRT: removes every registered temporary file and exits, 2 after an
-/// allocation failure (with a line on stderr), else 128 + SIGABRT. Only
-/// async-signal-safe calls (`unlink`, `write`, `_exit`).
+/// SIGABRT (`kill -ABRT`, or an `abort` of Rust's own): removes every
+/// registered temporary file and exits 128 + SIGABRT. Only
+/// async-signal-safe calls (`unlink`, `_exit`).
 extern "C" fn on_abort(_: libc::c_int) {
-    for slot in &SLOTS {
-        if let Some(path) = slot.path() {
-            // SAFETY: a READY slot holds a NUL-terminated path.
-            unsafe { libc::unlink(path) };
-        }
-    }
-    let code = if OUT_OF_MEMORY.load(Ordering::SeqCst) {
-        const LINE: &[u8] = b"batchdoku: out of memory: stopped, nothing kept\n";
-        // SAFETY: writes a static buffer to stderr.
-        let _ = unsafe { libc::write(2, LINE.as_ptr().cast(), LINE.len()) };
-        Exit::Fatal.code()
-    } else {
-        Exit::Signal(SIGABRT as u8).code()
-    };
+    remove_temporaries();
     // SAFETY: ends the process without running anything else.
-    unsafe { libc::_exit(i32::from(code)) }
+    unsafe { libc::_exit(i32::from(Exit::Signal(SIGABRT as u8).code())) }
 }
 
 /// The quit flag the pipeline polls.
