@@ -358,23 +358,10 @@ pub fn mkfifo(path: &Path) {
 
 // --- prerequisites -----------------------------------------------------
 
-/// Whether this is a CI run (`CI` set, and not to `false` or `0`): there
-/// a test's missing prerequisite is a failure, not a skip.
-pub fn on_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false"))
-}
-
-/// Whether a test's prerequisite `what` is `present`. When it is not, the
-/// test is skipped with a message, except under `CI=true`, where it fails:
-/// `.ci/run` installs every prerequisite, so a test that quietly passed
-/// there without running would hide a regression.
-pub fn required(what: &str, present: bool) -> bool {
-    if !present {
-        assert!(!on_ci(), "CI=true, and this machine lacks {what}");
-        eprintln!("skipped: this machine lacks {what} (a failure under CI=true)");
-    }
-    present
-}
+/// Whether a test's prerequisite is present (skipped with a message when
+/// it is not, but a failure under `CI=true`): the core's test helper, one
+/// definition for every crate's tests.
+pub use batchdoku_core::testdata::required;
 
 /// Whether the program `name` runs here (found on the PATH).
 pub fn have(name: &str) -> bool {

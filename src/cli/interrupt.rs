@@ -206,7 +206,12 @@ fn remove_temporaries() {
 /// asks for a signal stack with `mmap` as each thread starts, and panics
 /// when it gets none).
 fn is_out_of_memory(info: &std::panic::PanicHookInfo<'_>) -> bool {
-    let message = info.payload_as_str().unwrap_or("");
+    let payload = info.payload();
+    let message = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("");
     message.contains("failed to allocate an alternative stack")
         || message.contains("Cannot allocate memory")
 }
