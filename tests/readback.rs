@@ -184,8 +184,18 @@ fn semicolon_and_tab_separated_files_are_csv() {
     assert_eq!(col_of(&r, "status"), ["solved"]);
     let r = on(&["solve", "-q", "--delimiter", "ab"], &path, 2);
     assert!(r.stderr.contains("one character"), "{}", r.stderr);
-    let r = on(&["solve", "-q", "--delimiter", "\""], &path, 2);
-    assert!(r.stderr.contains("cannot separate fields"), "{}", r.stderr);
+    // A character a field holds unquoted cannot separate fields: a quote,
+    // a letter, and every cell character (digits and the blanks . - _ *),
+    // which would cut puzzles apart. Refused before any work (exit 2).
+    for bad in ["\"", "x", "7", "0", ".", "-", "_", "*"] {
+        let r = on(&["solve", "-q", "--delimiter", bad], &path, 2);
+        assert!(
+            r.stderr.contains("cannot separate fields"),
+            "{bad}: {}",
+            r.stderr
+        );
+        assert!(r.stdout.is_empty(), "{bad}: wrote rows");
+    }
 }
 
 #[test]

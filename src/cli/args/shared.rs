@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use batchdoku_batch::OutputFormat;
-use batchdoku_core::{ExpectedColumn, InputFormat};
+use batchdoku_core::{ExpectedColumn, InputFormat, ReadOptions};
 
 use super::vocab::{input_formats, output_formats};
 use crate::cli::stderr_progress::ProgressMode;
@@ -145,20 +145,18 @@ impl RunArgs {
     }
 }
 
-/// A `--delimiter` value: `tab` (or `\t`), or one ASCII character that
-/// is not a quote, a line break or alphanumeric.
+/// A `--delimiter` value: `tab` (or `\t`), or one character that can
+/// separate fields ([`ReadOptions::delimiter_problem`], the library's rule).
 fn parse_delimiter(text: &str) -> Result<u8, String> {
     let byte = match text {
         "tab" | "TAB" | "\\t" => b'\t',
         _ if text.len() == 1 => text.as_bytes()[0],
         _ => return Err("expected one character, or 'tab'".to_string()),
     };
-    if !byte.is_ascii() || byte.is_ascii_alphanumeric() || matches!(byte, b'"' | b'\n' | b'\r') {
-        return Err(format!(
-            "'{text}' cannot separate fields (a quote, a line break, a letter or a digit)"
-        ));
+    match ReadOptions::delimiter_problem(byte) {
+        Some(problem) => Err(format!("'{text}' cannot separate fields ({problem})")),
+        None => Ok(byte),
     }
-    Ok(byte)
 }
 
 impl RecordArgs {

@@ -147,6 +147,38 @@ pub struct ReadOptions {
     pub delimiter: Option<u8>,
 }
 
+impl ReadOptions {
+    /// Why `byte` cannot separate CSV fields, or `None` when it can. A
+    /// delimiter must not be something a field holds unquoted or that
+    /// ends a line: not a cell character (a digit, or a blank written
+    /// `.`, `-`, `_` or `*`, which would cut puzzles apart), not a letter,
+    /// a quote, a line break or a non-ASCII byte. The one rule for the
+    /// library's readers and the command line's `--delimiter`.
+    ///
+    /// # Example
+    /// ```
+    /// use batchdoku_core::ReadOptions;
+    /// assert_eq!(ReadOptions::delimiter_problem(b';'), None);
+    /// assert_eq!(ReadOptions::delimiter_problem(b'\t'), None);
+    /// assert!(ReadOptions::delimiter_problem(b'.').is_some()); // a blank cell
+    /// assert!(ReadOptions::delimiter_problem(b'7').is_some());
+    /// assert!(ReadOptions::delimiter_problem(b'"').is_some());
+    /// ```
+    pub fn delimiter_problem(byte: u8) -> Option<&'static str> {
+        if super::cell_value(byte).is_some() {
+            Some("a cell character: a digit, or a blank written . - _ or *")
+        } else if byte.is_ascii_alphabetic() {
+            Some("a letter")
+        } else if matches!(byte, b'"' | b'\n' | b'\r') {
+            Some("a quote or a line break")
+        } else if !byte.is_ascii() {
+            Some("not an ASCII character")
+        } else {
+            None
+        }
+    }
+}
+
 /// Why an input cannot be read with the options given.
 fn bad_options(msg: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, msg)
@@ -380,8 +412,18 @@ impl<R: BufRead> RecordReader<R> {
 
     /// A reader of `rdr` with `options` (see [`RecordReader::new`]). Fails
     /// with `InvalidInput` when the options do not fit the input: a
-    /// `column` not in the CSV header, or CSV options on another format.
+    /// `column` not in the CSV header, CSV options on another format, or a
+    /// delimiter that cannot separate fields
+    /// ([`ReadOptions::delimiter_problem`]).
     pub fn with_options(mut rdr: R, options: &ReadOptions) -> io::Result<Self> {
+        if let Some(byte) = options.delimiter {
+            if let Some(problem) = ReadOptions::delimiter_problem(byte) {
+                return Err(bad_options(format!(
+                    "{:?} cannot separate fields ({problem})",
+                    char::from(byte)
+                )));
+            }
+        }
         let mut look = Vec::new();
         let csv_named = options.column.is_some()
             || options.delimiter.is_some()

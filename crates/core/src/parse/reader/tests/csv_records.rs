@@ -612,3 +612,30 @@ fn an_empty_solution_cell_is_no_expected_solution() {
     assert!(matches!(expected[3], Some(Err(_))));
     assert!(rows.iter().all(|r| r.1 == Ok(grid(P1))));
 }
+
+/// A delimiter that a field holds unquoted (a cell character, a letter, a
+/// quote) is refused when the reader opens, whatever the input: one rule
+/// with the command line's `--delimiter`.
+#[test]
+fn a_delimiter_that_can_be_a_cell_is_refused() {
+    for bad in [b'.', b'-', b'_', b'*', b'0', b'5', b'x', b'"', b'\n'] {
+        let options = ReadOptions {
+            delimiter: Some(bad),
+            ..ReadOptions::default()
+        };
+        let err = RecordReader::with_options(&P1[..], &options).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+        assert!(err.to_string().contains("cannot separate fields"), "{err}");
+    }
+    for good in [b',', b';', b'\t', b'|', b' ', b':'] {
+        let options = ReadOptions {
+            delimiter: Some(good),
+            ..ReadOptions::default()
+        };
+        assert!(
+            RecordReader::with_options(&P1[..], &options).is_ok(),
+            "{}",
+            good as char
+        );
+    }
+}
