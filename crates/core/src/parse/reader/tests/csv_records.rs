@@ -623,7 +623,7 @@ fn a_delimiter_that_can_be_a_cell_is_refused() {
             delimiter: Some(bad),
             ..ReadOptions::default()
         };
-        let err = RecordReader::with_options(&P1[..], &options).unwrap_err();
+        let err = RecordReader::with_options(P1, &options).unwrap_err();
         assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
         assert!(err.to_string().contains("cannot separate fields"), "{err}");
     }
@@ -633,7 +633,7 @@ fn a_delimiter_that_can_be_a_cell_is_refused() {
             ..ReadOptions::default()
         };
         assert!(
-            RecordReader::with_options(&P1[..], &options).is_ok(),
+            RecordReader::with_options(P1, &options).is_ok(),
             "{}",
             good as char
         );
