@@ -401,6 +401,74 @@ fn bad_plans_are_usage_errors() {
     }
 }
 
+/// Every output a split writes (`-o`, `--summary-json`, each part file)
+/// is compared with the others by where it resolves before any work: two
+/// that meet are a usage error (exit 2), and the part files, the rows and
+/// the summary are never written over each other. A usage error leaves
+/// nothing behind, not even the `--output-dir` it would have created.
+#[test]
+fn outputs_never_overwrite_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.txt", lines_of(&sample_grids(20)));
+    let parts = dir.path().join("parts");
+    std::fs::create_dir(&parts).unwrap();
+    let (input, parts_arg) = (input.to_str().unwrap(), parts.to_str().unwrap());
+    let same_file = |name: &str| format!("{parts_arg}/{name}");
+    let spelled_otherwise = format!("{parts_arg}/./../parts/test.csv");
+    for (flag, path) in [
+        ("-o", same_file("train.csv")),
+        ("-o", spelled_otherwise.clone()),
+        ("--summary-json", same_file("test.csv")),
+        ("--summary-json", spelled_otherwise),
+    ] {
+        let r = split(
+            &["-q", input, "--output-dir", parts_arg, flag, &path],
+            None,
+            2,
+        );
+        assert!(
+            r.stderr.contains("would write the same file"),
+            "{flag} {path}: {}",
+            r.stderr
+        );
+        assert_eq!(
+            std::fs::read_dir(&parts).unwrap().count(),
+            0,
+            "{flag} {path}: files left"
+        );
+    }
+    // A usage error found after the plan is read leaves no directory.
+    let fresh = dir.path().join("new/parts");
+    split(
+        &[
+            "-q",
+            input,
+            "--output-dir",
+            fresh.to_str().unwrap(),
+            "--ratios",
+            "0,0,0",
+        ],
+        None,
+        2,
+    );
+    assert!(!dir.path().join("new").exists());
+    // Distinct places are fine.
+    let other = dir.path().join("rows.csv");
+    split(
+        &[
+            "-q",
+            input,
+            "--output-dir",
+            parts_arg,
+            "-o",
+            other.to_str().unwrap(),
+        ],
+        None,
+        0,
+    );
+    assert_eq!(std::fs::read_dir(&parts).unwrap().count(), 3);
+}
+
 #[test]
 fn an_interrupted_split_keeps_no_part_file() {
     let dir = tempfile::tempdir().unwrap();

@@ -16,8 +16,45 @@ use crate::cli::io;
 
 /// Runs `split`.
 pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
-    let paths = args.common.inputs.paths();
     let names = part_names(args)?;
+    // Ratios and names are checked before anything is created.
+    SplitJob::new(&args.ratios, &names, args.seed, args.by, Stratify::None)
+        .map_err(|e| anyhow::anyhow!("--ratios/--names: {e}"))?;
+    let mut made = MadeDir::default();
+    let ran = split(args, &names, &mut made);
+    if ran.is_err() {
+        made.remove();
+    }
+    ran
+}
+
+/// The part files' directory when this run created it: removed again when
+/// the run fails before keeping anything (a usage error leaves nothing).
+/// It holds the directory and the topmost directory the run created
+/// (`--output-dir a/b/c` where only `a` existed: `a/b`).
+#[derive(Default)]
+struct MadeDir(Option<(PathBuf, PathBuf)>);
+
+impl MadeDir {
+    /// Removes the directories this run created, innermost first, each
+    /// only if empty (`remove_dir`): the run's temporary files are gone by
+    /// now, dropped with their sinks, and anything else stays.
+    fn remove(&mut self) {
+        let Some((dir, top)) = self.0.take() else {
+            return;
+        };
+        for level in dir.ancestors() {
+            if std::fs::remove_dir(level).is_err() || level == top {
+                break;
+            }
+        }
+    }
+}
+
+/// `split` once its names and ratios are known good.
+fn split(args: &SplitArgs, names: &[&'static str], made: &mut MadeDir) -> anyhow::Result<Exit> {
+    let names = names.to_vec();
+    let paths = args.common.inputs.paths();
     // A stratifying column is read from the kept columns.
     let mut records = args.common.records.clone();
     let column = args.stratify.as_deref().filter(|s| *s != "guesses");
@@ -29,10 +66,11 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
         (_, output) => output,
     };
     let mut outputs = open_outputs_at(rows_to, &records, &paths)?;
-    let part_paths = part_paths(args, &names)?;
+    let part_paths = part_paths(args, &names, made)?;
     for path in &part_paths {
         outputs.parts.push(io::open_file(path, "--output-dir")?);
     }
+    outputs.refuse_overlaps("--output-dir")?;
     io::refuse_inputs_as_outputs(&paths, &outputs.parts)?;
     let reopenable = io::reopenable(&paths)?;
     let inputs = io::open_inputs(&paths, Some(&reopenable), &records)?;
@@ -152,13 +190,28 @@ fn part_names(args: &SplitArgs) -> anyhow::Result<Vec<&'static str>> {
 }
 
 /// With `--output-dir`, the file of each part (the directory created if
-/// missing): NAME and the format's extension (`.txt` for line).
-fn part_paths(args: &SplitArgs, names: &[&str]) -> anyhow::Result<Vec<PathBuf>> {
+/// missing, and noted in `made`): NAME and the format's extension (`.txt`
+/// for line).
+fn part_paths(
+    args: &SplitArgs,
+    names: &[&str],
+    made: &mut MadeDir,
+) -> anyhow::Result<Vec<PathBuf>> {
     let Some(dir) = &args.output_dir else {
         return Ok(Vec::new());
     };
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("--output-dir {}: cannot create", dir.display()))?;
+    if !dir.exists() {
+        let mut top = dir.as_path();
+        while let Some(parent) = top
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty() && !p.exists())
+        {
+            top = parent;
+        }
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("--output-dir {}: cannot create", dir.display()))?;
+        made.0 = Some((dir.clone(), top.to_path_buf()));
+    }
     let format = args
         .common
         .rows
