@@ -427,7 +427,7 @@ fn outputs_never_overwrite_each_other() {
             2,
         );
         assert!(
-            r.stderr.contains("would write the same file"),
+            r.stderr.contains("would be written to the same place"),
             "{flag} {path}: {}",
             r.stderr
         );

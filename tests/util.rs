@@ -12,18 +12,10 @@ use std::time::{Duration, Instant};
 
 // --- puzzles -----------------------------------------------------------
 
-/// Solved by singles alone (unique).
-pub const EASY: &str =
-    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
-/// The unique solution of [`EASY`].
-pub const EASY_SOLUTION: &str =
-    "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
-/// Norvig's first "hard" puzzle (top95 #1, unique).
-pub const HARD: &str =
-    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-/// A complete valid grid.
-pub const SOLVED: &str =
-    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+/// The puzzles every crate's tests share: solved by singles alone
+/// (`EASY`, with its `EASY_SOLUTION`), Norvig's first "hard" puzzle
+/// (`HARD`), a complete valid grid (`SOLVED`).
+pub use batchdoku_core::testdata::{EASY, EASY_SOLUTION, HARD, SOLVED};
 
 /// The reader's cap on a line's content (README: "a line over 4 KiB of
 /// content" is one invalid record).

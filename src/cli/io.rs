@@ -222,14 +222,28 @@ pub fn open_summary(path: Option<&Path>, rows: &Sink) -> anyhow::Result<Option<S
     } else {
         open_file(path, "--summary-json")?
     };
-    if sink.same_place(rows) {
-        anyhow::bail!(
-            "--summary-json {} and the rows (-o, or stdout without it) would be written to \
-             the same place: give them different destinations",
-            path.display()
-        );
-    }
+    refuse_same_place(&[
+        (format!("--summary-json {}", path.display()), &sink),
+        ("the rows (-o, or stdout without it)".to_string(), rows),
+    ])?;
     Ok(Some(sink))
+}
+
+/// Refuses to run when two of a command's outputs, each named as the user
+/// gave it, would be written to the same place ([`Sink::same_place`]: the
+/// same resolved path, the same file, or both stdout). The one check for
+/// every pair of outputs: the rows and the summary, and `split`'s part
+/// files beside them. Checked before any work, so nothing is kept.
+pub fn refuse_same_place(outputs: &[(String, &Sink)]) -> anyhow::Result<()> {
+    for (i, (a_name, a)) in outputs.iter().enumerate() {
+        if let Some((b_name, _)) = outputs[i + 1..].iter().find(|(_, b)| a.same_place(b)) {
+            anyhow::bail!(
+                "{a_name} and {b_name} would be written to the same place: give them different \
+                 destinations"
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Refuses to run when an output would write over one of the inputs

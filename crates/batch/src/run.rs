@@ -294,12 +294,17 @@ impl Batch {
             header: self.header,
             er,
         };
-        let never = AtomicBool::new(false);
-        let quit = self.quit.as_deref().unwrap_or(&never);
+        let quit = self.quit_flag_or_never();
         let mut report =
             generate::run(generator, &mut sink, &config, quit, self.progress_display())?;
         self.keep(sink, report.interrupted, &mut report.broken_pipe)?;
         Ok(report)
+    }
+
+    /// The quit flag, or one that is never raised.
+    fn quit_flag_or_never(&self) -> &AtomicBool {
+        static NEVER: AtomicBool = AtomicBool::new(false);
+        self.quit.as_deref().unwrap_or(&NEVER)
     }
 
     /// The progress display, or none.
@@ -364,8 +369,7 @@ impl Batch {
             kept_names,
             header: self.header,
         };
-        let never = AtomicBool::new(false);
-        let quit = self.quit.as_deref().unwrap_or(&never);
+        let quit = self.quit_flag_or_never();
         let mut report = pipeline::run(
             job,
             inputs,

@@ -132,30 +132,6 @@ struct Outputs {
     parts: Vec<Sink>,
 }
 
-impl Outputs {
-    /// Refuses two outputs that would be written to the same place (the
-    /// same final path, resolved, or the same file), whichever flags name
-    /// them: the rows (`-o`), the summary and every part file. Checked
-    /// once all are open and before any work, so nothing is kept.
-    fn refuse_overlaps(&self, parts_flag: &str) -> anyhow::Result<()> {
-        let mut named: Vec<(&str, &Sink)> = vec![("-o", &self.rows)];
-        named.extend(self.summary.iter().map(|s| ("--summary-json", s)));
-        named.extend(self.parts.iter().map(|p| (parts_flag, p)));
-        for (i, (a_flag, a)) in named.iter().enumerate() {
-            for (b_flag, b) in &named[i + 1..] {
-                if a.same_place(b) {
-                    anyhow::bail!(
-                        "{a_flag} and {b_flag} would write the same file{}: give each output its own \
-                         place",
-                        b.destination().map(|p| format!(" ({})", p.display())).unwrap_or_default()
-                    );
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
 /// Opens a record command's outputs before any input is read, so that an
 /// unwritable `-o` or `--summary-json` fails before any work.
 fn open_outputs(run: &RunArgs, records: &RecordArgs, inputs: &[String]) -> anyhow::Result<Outputs> {

@@ -17,11 +17,12 @@ use crate::cli::io;
 /// Runs `split`.
 pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
     let names = part_names(args)?;
-    // Ratios and names are checked before anything is created.
-    SplitJob::new(&args.ratios, &names, args.seed, args.by, Stratify::None)
+    // The plan (ratios, names) is checked before anything is created; the
+    // stratifying column is known once the inputs are open.
+    let job = SplitJob::new(&args.ratios, &names, args.seed, args.by, Stratify::None)
         .map_err(|e| anyhow::anyhow!("--ratios/--names: {e}"))?;
     let mut made = MadeDir::default();
-    let ran = split(args, &names, &mut made);
+    let ran = split(args, job, &mut made);
     if ran.is_err() {
         made.remove();
     }
@@ -51,9 +52,9 @@ impl MadeDir {
     }
 }
 
-/// `split` once its names and ratios are known good.
-fn split(args: &SplitArgs, names: &[&'static str], made: &mut MadeDir) -> anyhow::Result<Exit> {
-    let names = names.to_vec();
+/// `split` with its job, whose plan is known good.
+fn split(args: &SplitArgs, job: SplitJob, made: &mut MadeDir) -> anyhow::Result<Exit> {
+    let names = job.names().to_vec();
     let paths = args.common.inputs.paths();
     // A stratifying column is read from the kept columns.
     let mut records = args.common.records.clone();
@@ -70,7 +71,22 @@ fn split(args: &SplitArgs, names: &[&'static str], made: &mut MadeDir) -> anyhow
     for path in &part_paths {
         outputs.parts.push(io::open_file(path, "--output-dir")?);
     }
-    outputs.refuse_overlaps("--output-dir")?;
+    // Every output against every other: a part file named by -o or
+    // --summary-json would be written over.
+    let mut named = vec![("-o".to_string(), &outputs.rows)];
+    named.extend(
+        outputs
+            .summary
+            .iter()
+            .map(|s| ("--summary-json".to_string(), s)),
+    );
+    named.extend(
+        part_paths
+            .iter()
+            .zip(&outputs.parts)
+            .map(|(path, part)| (format!("--output-dir's {}", path.display()), part)),
+    );
+    io::refuse_same_place(&named)?;
     io::refuse_inputs_as_outputs(&paths, &outputs.parts)?;
     let reopenable = io::reopenable(&paths)?;
     let inputs = io::open_inputs(&paths, Some(&reopenable), &records)?;
@@ -99,8 +115,7 @@ fn split(args: &SplitArgs, names: &[&'static str], made: &mut MadeDir) -> anyhow
             Stratify::Kept(u16::try_from(i).context("--stratify: too many columns")?)
         }
     };
-    let mut job = SplitJob::new(&args.ratios, &names, args.seed, args.by, stratify)
-        .map_err(|e| anyhow::anyhow!("--ratios/--names: {e}"))?;
+    let mut job = job.stratified(stratify);
     let counted = counting_pass(
         "split",
         &job,

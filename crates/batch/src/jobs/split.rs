@@ -106,6 +106,13 @@ impl SplitJob {
     /// input columns).
     pub const COLUMNS: &'static [Column] = &SPLIT_COLUMNS;
 
+    /// The same job, its parts balanced within `stratify` (the plan is
+    /// checked by [`SplitJob::new`] before the stratifying column is
+    /// known).
+    pub fn stratified(self, stratify: Stratify) -> SplitJob {
+        SplitJob { stratify, ..self }
+    }
+
     /// A job in its count pass: one part per ratio, named by `names`
     /// (distinct, not empty). Ratios are shares of the records, scaled to
     /// sum to 1 (`8, 1, 1` is `0.8, 0.1, 0.1`): at least two, each

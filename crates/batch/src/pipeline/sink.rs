@@ -256,12 +256,6 @@ impl Sink {
         ))
     }
 
-    /// The file this sink will be kept as (its directory resolved), when it
-    /// writes a file.
-    pub fn destination(&self) -> Option<PathBuf> {
-        self.final_path()
-    }
-
     /// Whether `self` and `other` write to the same place: both stdout,
     /// the same file (device and inode, when it exists) or the same final
     /// path. The null device is nowhere: writing both to it is allowed.
