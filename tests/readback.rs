@@ -227,7 +227,167 @@ fn jsonl_lines_that_are_not_records_are_invalid_in_place() {
     );
     assert_eq!(col_of(&r, "expected"), ["match", "", "", "", "mismatch"]);
     let errors = col_of(&r, "error");
-    assert!(errors[1].ends_with(":4: not a JSON object"), "{errors:?}");
-    assert!(errors[2].contains("not a JSON string"), "{errors:?}");
+    assert!(
+        errors[1].ends_with(":4: not a JSON object (at column 1)"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[2].ends_with("the value at column 11 is not a JSON string"),
+        "{errors:?}"
+    );
     assert!(errors[3].contains("no puzzle key"), "{errors:?}");
+}
+
+/// The lines of a JSONL output.
+fn lines_of_output(r: &Run) -> Vec<String> {
+    String::from_utf8(r.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn jsonl_values_are_kept_exactly_as_written() {
+    // Numbers no float holds, spellings a float would change, objects
+    // deeper than serde's recursion limit and a lone surrogate (what
+    // Python's json.dumps writes for one): each a valid RFC 8259 object.
+    let huge = "7".repeat(3_900);
+    let deep = format!("{}0{}", "[".repeat(2_000), "]".repeat(2_000));
+    let kept = [
+        ("id", "123456789012345678901234567890".to_string()),
+        ("hundred", "1e2".to_string()),
+        ("zero", "-0".to_string()),
+        ("far", "1.0e400".to_string()),
+        ("huge", huge.clone()),
+        ("deep", deep),
+        ("note", r#""caf\u00e9 \ud800 \"q\"""#.to_string()),
+        ("tags", r#"{"a": [1, 2.50, true, null]}"#.to_string()),
+        ("none", "null".to_string()),
+    ];
+    let members: Vec<String> = kept.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+    let line = format!("{{\"puzzle\":\"{P}\",{}}}\n", members.join(","));
+    let r = run(
+        &["solve", "-q", "--keep-columns", "--format", "jsonl"],
+        Some(line.as_bytes()),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = lines_of_output(&r);
+    assert_eq!(out.len(), 1);
+    for (key, value) in &kept {
+        let member = format!("\"{key}\":{value}");
+        assert!(out[0].contains(&member), "{key} not kept as {value:.40}");
+    }
+    // Read back, the output keeps them again: a fixed point.
+    let again = run(
+        &["solve", "-q", "--keep-columns", "--format", "jsonl"],
+        Some(r.stdout.as_slice()),
+    );
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    for (key, value) in &kept {
+        assert!(lines_of_output(&again)[0].contains(&format!("\"{key}\":{value}")));
+    }
+    // As CSV, a string is its text and any other value its JSON text.
+    let csv = run(&["solve", "-q", "--keep-columns"], Some(line.as_bytes()));
+    assert_eq!(csv.code, 0, "{}", csv.stderr);
+    assert_eq!(col_of(&csv, "id"), ["123456789012345678901234567890"]);
+    assert_eq!(col_of(&csv, "hundred"), ["1e2"]);
+    assert_eq!(col_of(&csv, "zero"), ["-0"]);
+    assert_eq!(col_of(&csv, "huge"), [huge]);
+    assert_eq!(col_of(&csv, "note"), ["café \u{FFFD} \"q\""]);
+    assert_eq!(col_of(&csv, "none"), [""]);
+}
+
+#[test]
+fn jsonl_expected_solutions_follow_the_csv_rule() {
+    // The first record has no solution (empty, null, or no key at all);
+    // the second's is wrong. JSONL and CSV agree: the mismatch is found
+    // and --fail-on-mismatch fails on it.
+    let csv = format!("puzzle,solution\n{P},\n{P},{WRONG}\n{P},{S}\n");
+    let csv_run = run(&["solve", "-q", "--fail-on-mismatch"], Some(csv.as_bytes()));
+    assert_eq!(csv_run.code, 1);
+    assert_eq!(col_of(&csv_run, "expected"), ["", "mismatch", "match"]);
+    for first in [
+        format!(r#"{{"puzzle":"{P}","solution":""}}"#),
+        format!(r#"{{"puzzle":"{P}","solution":null}}"#),
+        format!(r#"{{"puzzle":"{P}"}}"#),
+    ] {
+        let jsonl = format!(
+            "{first}\n{{\"puzzle\":\"{P}\",\"solution\":\"{WRONG}\"}}\n\
+             {{\"solution\":\"{S}\",\"puzzle\":\"{P}\"}}\n"
+        );
+        let r = run(
+            &["solve", "-q", "--fail-on-mismatch"],
+            Some(jsonl.as_bytes()),
+        );
+        assert_eq!(r.code, 1, "{first}: {}", r.stderr);
+        assert_eq!(col_of(&r, "expected"), ["", "mismatch", "match"], "{first}");
+    }
+}
+
+#[test]
+fn what_we_write_as_jsonl_we_read_back() {
+    // Kept notes that escape to long JSON lines (control bytes take six
+    // bytes each): every line is longer than the other formats' 4 KiB.
+    let dir = tempfile::tempdir().unwrap();
+    let note = "\u{1}".repeat(1_900);
+    let mut csv = String::from("id,puzzle,note,other\n");
+    for i in 0..20 {
+        csv.push_str(&format!("{i},{P},\"{note}\",\"{note}{i}\"\n"));
+    }
+    let input = write(dir.path(), "notes.csv", csv);
+    let out = dir.path().join("results.jsonl");
+    on(
+        &[
+            "solve",
+            "-q",
+            "--keep-columns",
+            "--format",
+            "jsonl",
+            "-o",
+            arg(&out),
+        ],
+        &input,
+        0,
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.lines().all(|l| l.len() > 20_000), "lines are long");
+    let again = on(&["solve", "-q", "--keep-columns"], &out, 0);
+    assert!(col_of(&again, "status").iter().all(|s| s == "solved"));
+    let notes = col_of(&again, "note");
+    assert_eq!(notes.len(), 20);
+    assert!(notes.iter().all(|n| *n == note));
+    assert_eq!(col_of(&again, "other")[7], format!("{note}7"));
+}
+
+#[test]
+fn jsonl_errors_name_the_lines_column() {
+    let input = format!(
+        "{{\"puzzle\":\"{}x\"}}\n{{\"puzzle\":\"\\u0031{}x\"}}\n{{\"puzzle\": [1]}}\n{{\"puzzle\":\"1\" x}}\n",
+        &P[..40],
+        &P[..39],
+    );
+    let r = run(&["solve", "-q"], Some(input.as_bytes()));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let errors = col_of(&r, "error");
+    // Column 52 of line 1 is the `x` (11 bytes of key and quote, 40 cells).
+    assert!(
+        errors[0].ends_with(":1: bad character 'x' at column 52"),
+        "{errors:?}"
+    );
+    // The `\u0031` escape is one cell written in six bytes: the `x`
+    // after it and 39 more cells is at column 57 of the line.
+    assert_eq!(input.lines().nth(1).unwrap().as_bytes()[56], b'x');
+    assert!(
+        errors[1].ends_with(":2: bad character 'x' at column 57"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[2].ends_with("the value at column 12 is not a JSON string"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[3].ends_with("not a JSON object (at column 15)"),
+        "{errors:?}"
+    );
 }

@@ -205,7 +205,7 @@ impl SplitJob {
         match self.stratify {
             Stratify::None => 0,
             Stratify::Guesses => 64 - row.guesses.leading_zeros(),
-            Stratify::Kept(i) => xxhash_rust::xxh3::xxh3_64(record.kept_field(i.into())) as u32,
+            Stratify::Kept(i) => xxhash_rust::xxh3::xxh3_64(&record.kept_text(i.into())) as u32,
         }
     }
 }

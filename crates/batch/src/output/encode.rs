@@ -125,6 +125,26 @@ impl std::str::FromStr for OutputFormat {
     }
 }
 
+/// A kept field for serde: JSON read from a JSONL input is written back
+/// as the text it was read as (a missing key as `null`), any other field
+/// as a string (bytes that are not UTF-8 replaced).
+struct KeptValue<'a>(&'a Record, usize);
+
+impl Serialize for KeptValue<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let field = self.0.kept_field(self.1);
+        if !self.0.kept_is_json {
+            return s.serialize_str(&String::from_utf8_lossy(field));
+        }
+        let text = std::str::from_utf8(field).ok().filter(|t| !t.is_empty());
+        match text.map(serde_json::from_str::<&serde_json::value::RawValue>) {
+            Some(Ok(raw)) => raw.serialize(s),
+            // The reader checked it: only a missing key comes here.
+            _ => s.serialize_none(),
+        }
+    }
+}
+
 /// A row paired with its columns, their names and its record (trailing
 /// text, kept fields), for serde.
 struct JsonRow<'a> {
@@ -164,10 +184,7 @@ impl Serialize for JsonRow<'_> {
                 Column::Trailing => {
                     map.serialize_entry(key, &String::from_utf8_lossy(&self.record.trailing))?
                 }
-                Column::Kept(i) => map.serialize_entry(
-                    key,
-                    &String::from_utf8_lossy(self.record.kept_field(i as usize)),
-                )?,
+                Column::Kept(i) => map.serialize_entry(key, &KeptValue(self.record, i.into()))?,
                 Column::Backtracks => map.serialize_entry(key, &row.backtracks)?,
                 Column::Givens => map.serialize_entry(key, &row.puzzle.map(|g| g.given_count()))?,
                 Column::Singles => map.serialize_entry(key, &row.singles)?,
@@ -497,7 +514,7 @@ impl RowEncoder {
                 }
                 Column::Kept(i) => cells::str(
                     out,
-                    String::from_utf8_lossy(record.kept_field(i as usize)).as_bytes(),
+                    String::from_utf8_lossy(&record.kept_text(i.into())).as_bytes(),
                 ),
                 Column::Backtracks => cells::int(out, row.backtracks as i64),
                 Column::Givens => cells::opt_int(out, row.puzzle.map(|g| g.given_count() as i64)),
@@ -576,7 +593,7 @@ impl RowEncoder {
                     csv.field(out, &self.error)
                 }
                 Column::Trailing => csv.field(out, &record.trailing),
-                Column::Kept(i) => csv.field(out, record.kept_field(i as usize)),
+                Column::Kept(i) => csv.field(out, &record.kept_text(i.into())),
                 Column::Backtracks => csv.num(out, row.backtracks as i64),
                 Column::Givens => csv.opt_num(out, row.puzzle.map(|g| g.given_count() as u64)),
                 Column::Singles => match row.singles {

@@ -23,7 +23,13 @@ pub(crate) struct Records {
     len: usize,
 }
 
-/// Reads the inputs in order into batches of `batch_size` records.
+/// Bytes of kept fields and trailing text after which a batch ends early,
+/// whatever its record count: records may carry up to a 64 KiB JSON line
+/// each, and a batch of them must not hold 1,024 such lines.
+const BATCH_TEXT_BYTES: usize = 4 << 20;
+
+/// Reads the inputs in order into batches of `batch_size` records (fewer
+/// when their kept text passes [`BATCH_TEXT_BYTES`]).
 pub(crate) struct RecordFeed {
     /// The input being read, with its index, and the ones after it.
     current: Option<(usize, Input)>,
@@ -61,12 +67,17 @@ impl Feed for RecordFeed {
                 return Ok(false);
             };
             let mut at_end = false;
-            while items.len < self.batch_size {
+            let mut text = 0;
+            while items.len < self.batch_size && text < BATCH_TEXT_BYTES {
                 if items.len == items.records.len() {
                     items.records.push(Record::default());
                 }
-                match input.read_record(&mut items.records[items.len]) {
-                    Ok(true) => items.len += 1,
+                let record = &mut items.records[items.len];
+                match input.read_record(record) {
+                    Ok(true) => {
+                        text += record.kept.len() + record.trailing.len();
+                        items.len += 1;
+                    }
                     Ok(false) => {
                         at_end = true;
                         break;

@@ -44,7 +44,8 @@ mod tests;
 
 pub(crate) use delimiter::sniff_delimiter;
 pub(crate) use header::{
-    expected_column, header_puzzle, is_puzzle_header, named_column, ColumnStats, CsvLayout,
+    expected_column, header_puzzle, holds_grids, is_puzzle_header, named_column, ColumnStats,
+    CsvLayout,
 };
 pub(crate) use record::{
     complete, line_fields, parse_puzzle_field, parse_solution_field, CsvRecord,

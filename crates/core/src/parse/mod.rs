@@ -112,11 +112,13 @@ pub enum ParseErrorKind {
     /// first line alone, and the lines after it are read as records again.
     /// [`ParseError::col`] is the column of the opening quote.
     UnclosedQuote,
-    /// A JSONL line that is not one JSON object.
+    /// A JSONL line that is not one JSON object (RFC 8259);
+    /// [`ParseError::col`] is where it stops being one.
     NotJsonObject,
     /// A JSONL object without the key the value comes from.
     MissingKey,
-    /// A JSONL value that should be a string (a puzzle) and is not.
+    /// A JSONL value that should be a string (a puzzle) and is not;
+    /// [`ParseError::col`] is where the value starts.
     NotText,
 }
 
@@ -192,8 +194,14 @@ impl fmt::Display for ParseError {
             ParseErrorKind::UnclosedQuote => {
                 write!(f, "unclosed quote starting at column {col}")
             }
+            ParseErrorKind::NotJsonObject if col > 0 => {
+                write!(f, "not a JSON object (at column {col})")
+            }
             ParseErrorKind::NotJsonObject => f.write_str("not a JSON object"),
             ParseErrorKind::MissingKey => f.write_str("the JSON object has no puzzle key"),
+            ParseErrorKind::NotText if col > 0 => {
+                write!(f, "the value at column {col} is not a JSON string")
+            }
             ParseErrorKind::NotText => f.write_str("the puzzle is not a JSON string"),
         }
     }

@@ -9,7 +9,7 @@ use std::io::{self, BufRead, Read};
 
 use super::csv_input::{CsvLayout, CsvRecord, CsvRows, ExpectedColumn};
 use super::detect::{detect, InputFormat, SAMPLE_LINES, SAMPLE_MAX_LINES};
-use super::jsonl::{JsonLayout, Members};
+use super::jsonl::{decode_string, sample_objects, JsonLayout, Members, MAX_JSON_LINE_BYTES};
 use super::lines::{
     is_blank, is_comment, next_byte, read_line, skip_line, LineEnd, Lines, Source, BOM,
     MAX_LINE_BYTES,
@@ -64,6 +64,11 @@ pub struct Record {
     pub kept: Vec<u8>,
     /// End offsets of the kept fields in `kept`.
     pub kept_ends: Vec<u32>,
+    /// True when the kept fields are JSON text (a JSONL input): each is
+    /// its value as written in the line (a string with its quotes and
+    /// escapes, a number as its digits), empty for a missing key. See
+    /// [`Record::kept_text`] for the text.
+    pub kept_is_json: bool,
 }
 
 impl Default for Record {
@@ -76,6 +81,7 @@ impl Default for Record {
             trailing: Vec::new(),
             kept: Vec::new(),
             kept_ends: Vec::new(),
+            kept_is_json: false,
         }
     }
 }
@@ -89,6 +95,7 @@ impl Record {
         self.trailing.clear();
         self.kept.clear();
         self.kept_ends.clear();
+        self.kept_is_json = false;
     }
 
     /// Kept field `i` (empty when the row had fewer fields than the
@@ -100,6 +107,37 @@ impl Record {
         match self.kept_ends.get(i) {
             Some(&end) => &self.kept[start..end as usize],
             None => &[],
+        }
+    }
+
+    /// The text of kept field `i`: the field itself, or for JSON (see
+    /// [`Record::kept_is_json`]) a string's decoded text, nothing for
+    /// `null` or a missing key, and any other value's JSON text.
+    ///
+    /// # Example
+    /// ```
+    /// use batchdoku_core::{InputFormat, ReadOptions, Record, RecordReader};
+    /// let line = r#"{"id":1e2,"puzzle":"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..","note":"caf\u00e9"}"#;
+    /// let options = ReadOptions { keep_columns: true, ..ReadOptions::default() };
+    /// let mut reader = RecordReader::with_options(line.as_bytes(), &options).unwrap();
+    /// let mut record = Record::default();
+    /// assert!(reader.read_record(&mut record).unwrap());
+    /// assert_eq!(record.kept_field(0), b"1e2"); // as written
+    /// assert_eq!(&*record.kept_text(1), "café".as_bytes());
+    /// ```
+    pub fn kept_text(&self, i: usize) -> std::borrow::Cow<'_, [u8]> {
+        let field = self.kept_field(i);
+        if !self.kept_is_json {
+            return field.into();
+        }
+        match field {
+            [b'"', ..] => {
+                let mut text = Vec::with_capacity(field.len());
+                decode_string(field, &mut text);
+                text.into()
+            }
+            b"null" => (&[][..]).into(),
+            _ => field.into(),
         }
     }
 }
@@ -285,7 +323,7 @@ impl<R: BufRead> fmt::Debug for RecordReader<R> {
 /// (within [`SAMPLE_MAX_LINES`] lines) are kept, each with its line ending
 /// as read (`\n`, or `\r` whose `\n`, if any, is skipped on replay as on
 /// first reading). An overlong meaningful line ends the lookahead: only
-/// its first [`MAX_LINE_BYTES`] are kept, the rest is left in `rdr`.
+/// its first [`MAX_JSON_LINE_BYTES`] (the longest line any reader keeps) are kept, the rest is left in `rdr`.
 /// Memory: at most [`SAMPLE_MAX_LINES`] capped lines.
 fn detect_from_lookahead<R: BufRead>(
     rdr: &mut R,
@@ -308,7 +346,7 @@ fn detect_from_lookahead<R: BufRead>(
         }
         let start = look.len();
         let first_line = skipped == 0 && sample.is_empty();
-        let keep = MAX_LINE_BYTES + if first_line { BOM.len() } else { 0 };
+        let keep = MAX_JSON_LINE_BYTES + if first_line { BOM.len() } else { 0 };
         let Some(mut end) = read_line(rdr, look, keep, &mut after_cr)? else {
             break;
         };
@@ -438,6 +476,11 @@ impl<R: BufRead> RecordReader<R> {
                 (_, skipped) => (InputFormat::Csv, skipped),
             },
             InputFormat::Auto => detect_from_lookahead(&mut rdr, &mut look)?,
+            // JSONL's keys come from its first objects: read them ahead.
+            InputFormat::Jsonl => (
+                InputFormat::Jsonl,
+                detect_from_lookahead(&mut rdr, &mut look)?.1,
+            ),
             f => (f, 0),
         };
         let keyed = format == InputFormat::Jsonl
@@ -449,6 +492,17 @@ impl<R: BufRead> RecordReader<R> {
                  but this input reads as {format}"
             )));
         }
+        let json = match format {
+            InputFormat::Jsonl => Some(Box::new(
+                JsonLayout::new(
+                    &sample_objects(&look),
+                    options.column.as_deref(),
+                    &options.expected,
+                )
+                .map_err(bad_options)?,
+            )),
+            _ => None,
+        };
         let src: Source<R> = io::Cursor::new(look).chain(rdr);
         let mode = match format {
             InputFormat::Line | InputFormat::Auto => Mode::Line {
@@ -483,13 +537,16 @@ impl<R: BufRead> RecordReader<R> {
             csv_rows: Box::default(),
             csv_pending: false,
             kept_names: None,
-            json: None,
+            json,
         };
         if format == InputFormat::Csv {
             reader.read_csv_header(options)?;
         }
         if format == InputFormat::Jsonl {
-            reader.read_json_layout(options)?;
+            if options.keep_columns {
+                reader.kept_names = reader.json.as_ref().map(|j| j.kept.clone());
+            }
+            reader.lines.set_cap(MAX_JSON_LINE_BYTES);
         }
         Ok(reader)
     }
@@ -533,22 +590,6 @@ impl<R: BufRead> RecordReader<R> {
         }
     }
 
-    /// Sets the JSONL layout from the first meaningful line, which is left
-    /// to be read again as the first record.
-    fn read_json_layout(&mut self, options: &ReadOptions) -> io::Result<()> {
-        let first = match self.peek_meaningful_line()? {
-            true => Members::parse(self.lines.line()),
-            false => None,
-        };
-        let layout = JsonLayout::new(first.as_ref(), options.column.as_deref(), &options.expected)
-            .map_err(bad_options)?;
-        if options.keep_columns {
-            self.kept_names = Some(layout.kept.clone());
-        }
-        self.json = Some(Box::new(layout));
-        Ok(())
-    }
-
     fn read_json_record(&mut self, rec: &mut Record) -> io::Result<bool> {
         let Some(layout) = self.json.as_deref() else {
             return Ok(false);
@@ -563,19 +604,22 @@ impl<R: BufRead> RecordReader<R> {
                 continue;
             }
             if overlong {
-                let limit = MAX_LINE_BYTES as u32;
+                let limit = MAX_JSON_LINE_BYTES as u32;
                 let err = ParseError::new(ParseErrorKind::LineTooLong { limit }, 0);
                 rec.set(self.lines.line_no(), Err(err));
                 return Ok(true);
             }
             let members = Members::parse(line);
-            rec.set(self.lines.line_no(), layout.puzzle(members.as_ref()));
-            if let Some(members) = &members {
+            rec.set(
+                self.lines.line_no(),
+                layout.puzzle(members.as_ref().map_err(|&at| at)),
+            );
+            if let Ok(members) = &members {
                 rec.expected = layout.expected(members);
                 if self.kept_names.is_some() {
+                    rec.kept_is_json = true;
                     for i in 0..layout.kept.len() {
-                        rec.kept
-                            .extend_from_slice(layout.kept(members, i).as_bytes());
+                        rec.kept.extend_from_slice(layout.kept(members, i));
                         rec.kept_ends.push(rec.kept.len() as u32);
                     }
                 }

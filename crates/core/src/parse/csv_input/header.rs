@@ -74,13 +74,11 @@ impl ColumnStats {
             })
     }
 
-    /// True when column `i` holds grids: at least half of its non-empty
-    /// cells in the sample are 81-cell grids (a column of counts, ids or
-    /// ratings never is).
+    /// True when column `i` holds grids, by [`holds_grids`].
     pub(crate) fn holds_grids(&self, i: usize) -> bool {
         let grids = self.grids.get(i).copied().unwrap_or(0);
         let filled = self.filled.get(i).copied().unwrap_or(0);
-        grids > 0 && 2 * grids >= filled
+        holds_grids(grids, filled)
     }
 
     /// A column other than `puzzle` holding a complete grid in more than
@@ -90,6 +88,14 @@ impl ColumnStats {
             .filter(|&i| i != puzzle && 2 * self.complete[i] > self.records)
             .max_by_key(|&i| (self.complete[i], Reverse(i)))
     }
+}
+
+/// The one rule for whether a column's (or key's) sampled values are
+/// grids: at least half of the non-empty ones are, so a column of counts,
+/// ids or ratings never is, and one whose sampled cells are all empty may
+/// be.
+pub(crate) fn holds_grids(grids: u32, filled: u32) -> bool {
+    2 * grids >= filled
 }
 
 /// Which fields of a row hold the puzzle and the expected solution.
