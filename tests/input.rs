@@ -977,7 +977,10 @@ fn utf16_is_decided_on_the_decoded_bytes_and_never_on_one_line() {
             if t == 0 || t == 3 {
                 let (code, stdout, stderr) = solve_through_slow_pipe(&gzip(&bytes), 3);
                 assert_eq!(code, 2, "{case}, slow pipe: {stderr}");
-                assert!(stdout.is_empty() && stderr.contains("UTF-16"), "{case}: {stderr}");
+                assert!(
+                    stdout.is_empty() && stderr.contains("UTF-16"),
+                    "{case}: {stderr}"
+                );
             }
         }
     }
@@ -988,8 +991,14 @@ fn utf16_is_decided_on_the_decoded_bytes_and_never_on_one_line() {
     let puzzles = format!("{EASY}\n{HARD}\n{EASY}\n");
     let fragment = |s: &str| utf16(s, false, false);
     for (first, lines) in [
-        ([&fragment("# exported")[..], b"\n"].concat(), ["2", "3", "4"].as_slice()),
-        ([&fragment("junk")[..], b"\n"].concat(), &["1", "2", "3", "4"]),
+        (
+            [&fragment("# exported")[..], b"\n"].concat(),
+            ["2", "3", "4"].as_slice(),
+        ),
+        (
+            [&fragment("junk")[..], b"\n"].concat(),
+            &["1", "2", "3", "4"],
+        ),
         (b"\0\0\0\0\0\0\0\0 junk\n".to_vec(), &["1", "2", "3", "4"]),
         (b"\xFF\xFEj\0u\0n\0k\0\n".to_vec(), &["1", "2", "3", "4"]),
     ] {
@@ -1003,7 +1012,11 @@ fn utf16_is_decided_on_the_decoded_bytes_and_never_on_one_line() {
         }
         outputs.push(solve_through_slow_pipe(&gzip(&bytes), 3));
         for (code, stdout, stderr) in outputs {
-            assert_eq!(code, if lines.len() == 4 { 1 } else { 0 }, "{first:?}: {stderr}");
+            assert_eq!(
+                code,
+                if lines.len() == 4 { 1 } else { 0 },
+                "{first:?}: {stderr}"
+            );
             let (h, rows) = parse_csv(&stdout);
             assert_eq!(column(&h, &rows, "line"), lines, "{first:?}");
             let status = column(&h, &rows, "status");

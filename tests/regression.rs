@@ -81,7 +81,10 @@ fn no_single_line_decides_json_lines_or_the_delimiter() {
         assert_eq!(column(&h, &rows, "line"), ["1", "2", "3", "5"], "{first}");
         let status = column(&h, &rows, "status");
         assert_eq!(status[0], "invalid", "{first}");
-        assert!(status[1..].iter().all(|s| s == "solved"), "{first}: {status:?}");
+        assert!(
+            status[1..].iter().all(|s| s == "solved"),
+            "{first}: {status:?}"
+        );
         assert!(column(&h, &rows, "error")[0].starts_with("<stdin>:1: "));
     }
     // JSON lines under a junk first line are still JSON lines: the junk

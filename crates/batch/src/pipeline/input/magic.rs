@@ -65,7 +65,8 @@ impl Reading {
 /// tab, line feed and carriage return (NUL included), or a noncharacter
 /// `U+FFFE`/`U+FFFF` (a byte order mark read in the wrong order).
 fn is_bad_char(c: u32) -> bool {
-    (c < 0x20 && !matches!(c, 0x09 | 0x0A | 0x0D)) || (0x7F..=0x9F).contains(&c)
+    (c < 0x20 && !matches!(c, 0x09 | 0x0A | 0x0D))
+        || (0x7F..=0x9F).contains(&c)
         || (0xFFFE..=0xFFFF).contains(&c)
 }
 
@@ -245,7 +246,11 @@ pub(super) struct Replay<R> {
 
 impl<R> Replay<R> {
     pub(super) fn new(head: Vec<u8>, inner: R) -> Replay<R> {
-        Replay { head, pos: 0, inner }
+        Replay {
+            head,
+            pos: 0,
+            inner,
+        }
     }
 }
 

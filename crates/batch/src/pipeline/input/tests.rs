@@ -268,7 +268,11 @@ fn utf16_is_weighed_over_the_window() {
     assert!(is_utf16(&utf16(&cjk, false, true)));
     assert!(is_utf16(&utf16(&cjk, true, true)));
     assert!(!is_utf16(&utf16(&cjk, false, false)), "no BOM, no ASCII");
-    assert!(is_utf16(&utf16(&format!("{cjk}{EASY}\n{HARD}\n"), false, false)));
+    assert!(is_utf16(&utf16(
+        &format!("{cjk}{EASY}\n{HARD}\n"),
+        false,
+        false
+    )));
     // A lone surrogate or controls in numbers are not text.
     let mut lone = utf16(&format!("{EASY}\n"), false, true);
     for i in (2..lone.len()).step_by(8) {

@@ -5,8 +5,8 @@ use std::io::{self, BufRead};
 
 use super::{bad_options, Mode, ReadOptions, Record, RecordReader};
 use crate::parse::csv_input::{
-    header_puzzle, is_puzzle_header, parse_puzzle_field, parse_solution_field,
-    ColumnStats, CsvLayout, CsvRecord, ExpectedColumn,
+    header_puzzle, is_puzzle_header, parse_puzzle_field, parse_solution_field, ColumnStats,
+    CsvLayout, CsvRecord, ExpectedColumn,
 };
 use crate::parse::detect::{SAMPLE_LINES, SAMPLE_MAX_LINES};
 use crate::parse::lines::{is_blank, is_comment, MAX_LINE_BYTES};
@@ -22,7 +22,11 @@ impl<R: BufRead> RecordReader<R> {
     /// is a header), and is kept for the first read; when no header names
     /// the puzzle column, it is the column that holds puzzles in the first
     /// records ([`SAMPLE_LINES`] of them, read ahead and replayed).
-    pub(super) fn read_csv_header(&mut self, options: &ReadOptions, delimiter: u8) -> io::Result<()> {
+    pub(super) fn read_csv_header(
+        &mut self,
+        options: &ReadOptions,
+        delimiter: u8,
+    ) -> io::Result<()> {
         self.lines.set_cap(usize::MAX);
         self.csv.set_delimiter(delimiter);
         self.csv_rows.set_delimiter(delimiter);

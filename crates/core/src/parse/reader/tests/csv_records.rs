@@ -648,16 +648,24 @@ fn the_delimiter_is_the_one_the_first_records_say() {
     // made every record invalid, and forced CSV took record 1 for a
     // header).
     let body = cat(&[
-        b"1;", P1, b";note, with, commas, four\n", b"2;", P2, b";plain\r\n", b"3;", &P1[..80],
-        b";short\n", b"# a comment\n", b"4;", P2, b";\"quoted; semi, comma\"\n",
+        b"1;",
+        P1,
+        b";note, with, commas, four\n",
+        b"2;",
+        P2,
+        b";plain\r\n",
+        b"3;",
+        &P1[..80],
+        b";short\n",
+        b"# a comment\n",
+        b"4;",
+        P2,
+        b";\"quoted; semi, comma\"\n",
     ]);
     let header = cat(&[b"id;puzzle;note, free text\n", &body]);
     for (input, first) in [(&body, 1), (&header, 2)] {
         for format in [InputFormat::Auto, InputFormat::Csv] {
-            let options = ReadOptions {
-                format,
-                ..keep()
-            };
+            let options = ReadOptions { format, ..keep() };
             let mut reader = RecordReader::with_options(&input[..], &options).unwrap();
             assert_eq!(reader.format(), InputFormat::Csv);
             let mut rec = Record::default();

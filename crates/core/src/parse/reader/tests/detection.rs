@@ -82,7 +82,10 @@ fn json_lines_are_read_when_their_lines_say_so() {
     let lines: Vec<u64> = recs.iter().map(|r| r.line).collect();
     assert_eq!(lines, [1, 2, 3]);
     assert!(recs[0].puzzle.is_err());
-    assert_eq!((&recs[1].puzzle, &recs[2].puzzle), (&Ok(grid(P1)), &Ok(grid(P2))));
+    assert_eq!(
+        (&recs[1].puzzle, &recs[2].puzzle),
+        (&Ok(grid(P1)), &Ok(grid(P2)))
+    );
     // Objects that are not records in a line file are invalid lines of it.
     let input = cat(&[&object(P1), P1, b"\n", P2, b"\n"]);
     let (format, _, recs) = read_all(&input, InputFormat::Auto);
