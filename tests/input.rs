@@ -894,6 +894,138 @@ fn a_utf16_file_is_one_fatal_error_that_says_to_save_as_utf8() {
     );
 }
 
+/// `text` as UTF-16, little- or big-endian, with or without a BOM.
+fn utf16(text: &str, big_endian: bool, bom: bool) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    if bom {
+        bytes.extend_from_slice(if big_endian { b"\xFE\xFF" } else { b"\xFF\xFE" });
+    }
+    for unit in text.encode_utf16() {
+        let pair = if big_endian {
+            unit.to_be_bytes()
+        } else {
+            unit.to_le_bytes()
+        };
+        bytes.extend_from_slice(&pair);
+    }
+    bytes
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut enc, bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+/// Runs `solve -q -` with `input` arriving through a slow pipe: a
+/// separate writer process (`sh` and `dd`) sends it `piece` bytes at a
+/// time with a pause after each of the first eight, so the reads of the
+/// run return a few bytes each. Returns (exit code, stdout, stderr).
+fn solve_through_slow_pipe(input: &[u8], piece: usize) -> (i32, Vec<u8>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "in.bin", input);
+    let script = format!(
+        "i=0; while [ $i -lt 8 ]; do dd if=\"$1\" bs={piece} skip=$i count=1 2>/dev/null; \
+         sleep 0.05; i=$((i+1)); done; dd if=\"$1\" bs={piece} skip=8 2>/dev/null"
+    );
+    let mut writer = Command::new("sh")
+        .args(["-c", &script, "sh", arg(&path)])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pipe = writer.stdout.take().unwrap();
+    let child = command(&["solve", "-q", "-"])
+        .stdin(Stdio::from(pipe))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = output_within(child, Duration::from_secs(60));
+    exits_within(&mut writer, Duration::from_secs(60));
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code().unwrap_or(-1), out.stdout, stderr)
+}
+
+#[test]
+fn utf16_is_decided_on_the_decoded_bytes_and_never_on_one_line() {
+    // Issue 39. Before: UTF-16 whose first character is not ASCII (with
+    // a BOM or without) gave a row of byte errors per line, and gzipped
+    // UTF-16 was refused from its file but gave byte errors through a
+    // slow pipe. Now each is one fatal error, however it arrives.
+    let dir = tempfile::tempdir().unwrap();
+    let (p1, p2) = (EASY, HARD);
+    let texts = [
+        format!("\u{e9}nigmes\r\n{p1}\r\n{p2}\r\n"),
+        format!("数独题集（第一卷）\n{p1}\n{p2}\n"),
+        format!("\u{1F9E9}\t{p1}\n{p2}\n"),
+        format!("quizzes,solutions\r\n{p1},\r\n"),
+    ];
+    for (t, text) in texts.iter().enumerate() {
+        for (big_endian, bom) in [(false, true), (true, true), (false, false), (true, false)] {
+            let bytes = utf16(text, big_endian, bom);
+            let case = format!("text {t}, big-endian {big_endian}, BOM {bom}");
+            let plain = write(dir.path(), "u16.csv", &bytes);
+            let packed = write(dir.path(), "u16.csv.gz", gzip(&bytes));
+            for path in [&plain, &packed] {
+                let r = run_paths(&["solve", "-q"], &[path]);
+                assert_eq!(r.code, 2, "{case}: {}", r.stderr);
+                assert!(r.stdout.is_empty(), "{case}: no rows of byte errors");
+                assert!(r.stderr.contains("UTF-16"), "{case}: {}", r.stderr);
+            }
+            // An ASCII start too: refused from its file before, not
+            // through a slow pipe.
+            if t == 0 || t == 3 {
+                let (code, stdout, stderr) = solve_through_slow_pipe(&gzip(&bytes), 3);
+                assert_eq!(code, 2, "{case}, slow pipe: {stderr}");
+                assert!(
+                    stdout.is_empty() && stderr.contains("UTF-16"),
+                    "{case}: {stderr}"
+                );
+            }
+        }
+    }
+    // Before: a comment or junk first line holding NUL bytes (here UTF-16
+    // fragments) refused a whole file of valid 8-bit puzzles. Now the
+    // comment is skipped and the junk is one invalid row, however the
+    // file arrives.
+    let puzzles = format!("{EASY}\n{HARD}\n{EASY}\n");
+    let fragment = |s: &str| utf16(s, false, false);
+    for (first, lines) in [
+        (
+            [&fragment("# exported")[..], b"\n"].concat(),
+            ["2", "3", "4"].as_slice(),
+        ),
+        (
+            [&fragment("junk")[..], b"\n"].concat(),
+            &["1", "2", "3", "4"],
+        ),
+        (b"\0\0\0\0\0\0\0\0 junk\n".to_vec(), &["1", "2", "3", "4"]),
+        (b"\xFF\xFEj\0u\0n\0k\0\n".to_vec(), &["1", "2", "3", "4"]),
+    ] {
+        let bytes = [&first[..], puzzles.as_bytes()].concat();
+        let plain = write(dir.path(), "nul.txt", &bytes);
+        let packed = write(dir.path(), "nul.txt.gz", gzip(&bytes));
+        let mut outputs = Vec::new();
+        for path in [&plain, &packed] {
+            let r = run_paths(&["solve", "-q"], &[path]);
+            outputs.push((r.code, r.stdout, r.stderr));
+        }
+        outputs.push(solve_through_slow_pipe(&gzip(&bytes), 3));
+        for (code, stdout, stderr) in outputs {
+            assert_eq!(
+                code,
+                if lines.len() == 4 { 1 } else { 0 },
+                "{first:?}: {stderr}"
+            );
+            let (h, rows) = parse_csv(&stdout);
+            assert_eq!(column(&h, &rows, "line"), lines, "{first:?}");
+            let status = column(&h, &rows, "status");
+            let solved = status.iter().filter(|s| *s == "solved").count();
+            assert_eq!(solved, 3, "{first:?}: {status:?}");
+        }
+    }
+}
+
 #[test]
 fn invalid_utf8_is_reported_or_carried_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();

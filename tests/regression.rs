@@ -70,6 +70,52 @@ fn one_bad_first_line_never_decides_the_format() {
     assert_eq!(column(&h, &rows, "line"), ["2", "3"]);
 }
 
+#[test]
+fn no_single_line_decides_json_lines_or_the_delimiter() {
+    // Issue 39. Before: a first line starting with `{` made the file JSON
+    // lines, and every puzzle after it was `not a JSON object`.
+    for first in ["{Forum puzzles, 2024}", "{\"source\": \"the forum\"}", "{}"] {
+        let input = format!("{first}\n{EASY}\n{HARD}\n\n{EASY}\n");
+        let (code, h, rows) = solve_stdin(input.as_bytes(), &[]);
+        assert_eq!(code, 1, "{first}");
+        assert_eq!(column(&h, &rows, "line"), ["1", "2", "3", "5"], "{first}");
+        let status = column(&h, &rows, "status");
+        assert_eq!(status[0], "invalid", "{first}");
+        assert!(
+            status[1..].iter().all(|s| s == "solved"),
+            "{first}: {status:?}"
+        );
+        assert!(column(&h, &rows, "error")[0].starts_with("<stdin>:1: "));
+    }
+    // JSON lines under a junk first line are still JSON lines: the junk
+    // is one invalid row, every object a record.
+    let object = |p: &str| format!("{{\"id\": 7, \"puzzle\": \"{p}\"}}\n");
+    let input = format!("{{Forum puzzles, 2024}}\n{}{}", object(EASY), object(HARD));
+    let (code, h, rows) = solve_stdin(input.as_bytes(), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(column(&h, &rows, "line"), ["1", "2", "3"]);
+    assert_eq!(column(&h, &rows, "status"), ["invalid", "solved", "solved"]);
+    // Before: a headerless `;` CSV whose first note holds commas had every
+    // record invalid (the delimiter sniffed from the first line alone),
+    // and as forced CSV lost its first record to a "header".
+    let csv = format!("1;{EASY};note, with, commas\n2;{HARD};plain\n3;{EASY};x\n");
+    for extra in [&[][..], &["--input-format", "csv"], &["--keep-columns"]] {
+        let (code, h, rows) = solve_stdin(csv.as_bytes(), extra);
+        assert_eq!(code, 0, "{extra:?}");
+        assert_eq!(column(&h, &rows, "line"), ["1", "2", "3"], "{extra:?}");
+    }
+    let (_, h, rows) = solve_stdin(csv.as_bytes(), &["--keep-columns"]);
+    assert_eq!(
+        column(&h, &rows, "field_3"),
+        ["note, with, commas", "plain", "x"]
+    );
+    // Tab-separated under a header, commas and semicolons in the notes.
+    let tsv = format!("id\tnote\tboard\n1\ta, b; c, d\t{EASY}\n2\tplain\t{HARD}\n");
+    let (code, h, rows) = solve_stdin(tsv.as_bytes(), &["--keep-columns"]);
+    assert_eq!(code, 0);
+    assert_eq!(column(&h, &rows, "note"), ["a, b; c, d", "plain"]);
+}
+
 /// Data records of CSV `bytes`, counted by the `csv` crate (comments and
 /// empty lines skipped, as ours are; header excluded).
 fn oracle_records(bytes: &[u8]) -> usize {

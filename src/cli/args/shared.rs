@@ -199,7 +199,8 @@ pub struct RecordArgs {
 
     /// CSV input: the field delimiter: ',', ';', 'tab', or another single
     /// ASCII character (implies CSV input). Default: whichever of comma,
-    /// semicolon and tab the first line uses most.
+    /// semicolon and tab the first lines together say (puts a puzzle in a
+    /// field of its own on most lines, then splits most lines alike).
     #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
     pub delimiter: Option<u8>,
 

@@ -21,8 +21,9 @@
 //! the first pass, compared as the second reads it).
 //!
 //! Here: opening and wrapping ([`open`], [`Input`]); what the first bytes
-//! say (compression, UTF-16) in `magic`; a file read twice in `reopen`
-//! ([`Reopenable`]) and the hashes that check it in `fingerprint`.
+//! say (compression; UTF-16, from a window of the decoded bytes) in
+//! `magic`; a file read twice in `reopen` ([`Reopenable`]) and the hashes
+//! that check it in `fingerprint`.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -76,7 +77,7 @@ mod reopen;
 mod tests;
 
 use fingerprint::{Fingerprint, Prints};
-use magic::{detect_compression, fill_to, is_utf16, Compression, UTF16, UTF16_PROBE};
+use magic::{detect_compression, fill_probe, is_utf16, Compression, Replay, UTF16, UTF16_PROBE};
 pub use reopen::Reopenable;
 use reopen::{changed, Identity};
 
@@ -339,10 +340,7 @@ fn reader_of(
         print,
         ended: false,
     };
-    let (compression, mut head) = detect_compression(&mut counting)?;
-    if compression == Compression::None {
-        fill_to(&mut counting, &mut head, UTF16_PROBE)?;
-    }
+    let (compression, head) = detect_compression(&mut counting)?;
     let buffered = BufReader::with_capacity(READ_BUFFER, io::Cursor::new(head).chain(counting));
     let source: Source = match compression {
         Compression::None => Box::new(buffered),
@@ -358,9 +356,14 @@ fn reader_of(
         #[cfg(not(feature = "zstd"))]
         Compression::Zstd => return Err(io::Error::new(io::ErrorKind::Unsupported, NO_ZSTD)),
     };
+    // UTF-16 is told from the decoded bytes, the same window however
+    // they arrive (a slow pipe, a decompressor that has only part of a
+    // block yet), then replayed.
     let mut source = source;
-    if is_utf16(source.fill_buf()?) {
+    let probe = fill_probe(&mut source, UTF16_PROBE)?;
+    if is_utf16(&probe) {
         return Err(io::Error::new(io::ErrorKind::InvalidData, UTF16));
     }
+    let source: Source = Box::new(Replay::new(probe, source));
     RecordReader::with_options(source, options)
 }

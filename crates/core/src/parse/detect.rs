@@ -4,9 +4,14 @@
 //! has to say what a file is.
 //!
 //! No single line decides, so a malformed first record stays a record:
-//! a line file whose first line is junk with a comma, nine cells or a bare
-//! number is still a line file, because its other lines are puzzle lines.
+//! a line file whose first line is junk with a comma, nine cells, a bare
+//! number or braces (`{Forum puzzles, 2024}`) is still a line file,
+//! because its other lines are puzzle lines. The same sample decides the
+//! CSV delimiter (a note with commas in a `;`-separated file does not
+//! make it comma-separated), for detection and for the CSV reader alike.
 //! Only a CSV header is recognised from one line, and only by its names.
+//! (Whether an input is UTF-16 text is decided before, on its first
+//! decoded bytes, by the batch crate's input layer.)
 
 use std::fmt;
 use std::str::FromStr;
@@ -137,6 +142,16 @@ fn is_text(line: &[u8]) -> bool {
     line.iter().all(|&b| b == b'\t' || (b >= 0x20 && b != 0x7F))
 }
 
+/// True for a line that looks like a JSON object: `{`, then (after any
+/// whitespace) a key's quote or the closing brace. `{Forum puzzles}` is
+/// text in braces, not JSON.
+fn looks_like_json(line: &[u8]) -> bool {
+    match line.trim_ascii().strip_prefix(b"{") {
+        Some(rest) => matches!(rest.trim_ascii_start().first(), Some(b'"' | b'}')),
+        None => false,
+    }
+}
+
 /// True for a block-grid row or box separator line.
 fn is_block_row(line: &[u8]) -> bool {
     matches!(classify_row(line), RowClass::Row(_) | RowClass::Separator)
@@ -144,15 +159,21 @@ fn is_block_row(line: &[u8]) -> bool {
 
 /// The format of an input whose meaningful (non-blank, non-comment)
 /// lines begin with `sample` (BOM and line ends removed; the last may be
-/// only the start of an overlong line). Never returns `Auto`.
+/// only the start of an overlong line). Never returns `Auto`. The lines
+/// are weighed together: no single line decides, except a CSV header,
+/// and that only by its names.
 ///
-/// - CSV (fields split by `,`, `;` or tab, whichever the first line
-///   uses most) when the first line is a header naming a puzzle column (a
-///   one-column header too), or is a row whose first field is a quoted
-///   grid, or has two fields or more and, with the lines after it, more
-///   lines hold a grid in a later field (`id,<grid>`, headerless or under
-///   a header) than start with one;
-/// - JSONL when the first line starts with `{`;
+/// - JSONL when more lines look like JSON objects (`{` then `"` or `}`)
+///   than hold a puzzle otherwise (start with a grid, are block rows, or
+///   hold a grid in a later field), so a first line `{Forum puzzles}`
+///   or `{"note": 1}` above puzzle lines is one invalid record of a line
+///   file, and a junk line among JSON objects one of a JSONL file;
+/// - CSV (fields split by `,`, `;` or tab, whichever the sample lines
+///   together say: see [`sniff_delimiter`]) when the first line is a
+///   header naming a puzzle column (a one-column header too), or is a row
+///   whose first field is a quoted grid, or has two fields or more and,
+///   with the lines after it, more lines hold a grid in a later field
+///   (`id,<grid>`, headerless or under a header) than start with one;
 /// - Luogu when the first line is a count and the lines after it are
 ///   block rows rather than puzzle lines (or there are none);
 /// - block when block rows outnumber lines that start with a grid;
@@ -163,9 +184,6 @@ pub(crate) fn detect(sample: &[&[u8]]) -> InputFormat {
         return InputFormat::Line;
     };
     let first = first.trim_ascii();
-    if first.starts_with(b"{") {
-        return InputFormat::Jsonl;
-    }
     let grids = |lines: &[&[u8]]| {
         lines
             .iter()
@@ -173,11 +191,32 @@ pub(crate) fn detect(sample: &[&[u8]]) -> InputFormat {
             .count()
     };
     let rows = |lines: &[&[u8]]| lines.iter().filter(|l| is_block_row(l)).count();
+    let delimiter = sniff_delimiter(sample);
+    // A grid in a later field (`id,<grid>`), not at the start of the line.
+    let inner_grid = |l: &[u8]| {
+        !starts_with_grid(l.trim_ascii())
+            && line_fields(l, delimiter)
+                .iter()
+                .skip(1)
+                .any(|f| parse_line(f).is_ok())
+    };
+    let json = sample.iter().filter(|l| looks_like_json(l)).count();
+    if json > 0 {
+        let puzzles = sample
+            .iter()
+            .filter(|l| {
+                !looks_like_json(l)
+                    && (starts_with_grid(l.trim_ascii()) || is_block_row(l) || inner_grid(l))
+            })
+            .count();
+        if json > puzzles {
+            return InputFormat::Jsonl;
+        }
+    }
     // Binary junk with a comma is not a header: it is read as lines so
     // that every line of it becomes an (invalid) record.
     if is_text(first) && !starts_with_grid(first) {
         // A header or row split by `;` or tab reads as CSV as well.
-        let delimiter = sniff_delimiter(first);
         let fields = line_fields(first, delimiter);
         if fields.iter().any(|f| is_puzzle_header(f)) {
             return InputFormat::Csv;
@@ -186,18 +225,9 @@ pub(crate) fn detect(sample: &[&[u8]]) -> InputFormat {
             return InputFormat::Csv;
         }
         if fields.len() >= 2 {
-            // Rows with a grid in a later field (`id,<grid>`), the first
-            // line too (a headerless CSV), against lines that start with one.
-            let inner = sample
-                .iter()
-                .filter(|l| {
-                    !starts_with_grid(l.trim_ascii())
-                        && line_fields(l, delimiter)
-                            .iter()
-                            .skip(1)
-                            .any(|f| parse_line(f).is_ok())
-                })
-                .count();
+            // Rows with a grid in a later field, the first line too (a
+            // headerless CSV), against lines that start with one.
+            let inner = sample.iter().filter(|l| inner_grid(l)).count();
             if inner > grids(rest) {
                 return InputFormat::Csv;
             }
@@ -300,6 +330,9 @@ mod tests {
             b"1234",
             b"2",
             b"------+-------+------",
+            b"{Forum puzzles, 2024}",
+            b"{\"note\": \"from the forum\"}",
+            b"{}",
         ] {
             assert_eq!(detect(&[bad, LINE, LINE]), InputFormat::Line, "{bad:?}");
         }
@@ -308,5 +341,47 @@ mod tests {
         assert_eq!(detect(&[b"2", row, row]), InputFormat::Luogu);
         assert_eq!(detect(&[b"2", b"---+---+---", row]), InputFormat::Luogu);
         assert_eq!(detect(&[b"x", row, row]), InputFormat::Block);
+    }
+
+    #[test]
+    fn json_lines_are_chosen_by_the_lines_together() {
+        let object = &b"{\"id\": 1, \"puzzle\": \"1.3\"}"[..];
+        // Objects outnumber the lines that hold puzzles otherwise.
+        assert_eq!(detect(&[object]), InputFormat::Jsonl);
+        assert_eq!(detect(&[b"{ }"]), InputFormat::Jsonl);
+        assert_eq!(detect(&[object, object, LINE]), InputFormat::Jsonl);
+        // A junk line (braces or not) among objects is a record of them.
+        for junk in [&b"{Forum puzzles, 2024}"[..], b"junk", LINE] {
+            assert_eq!(detect(&[junk, object, object]), InputFormat::Jsonl);
+        }
+        // Text in braces is not JSON, however many lines of it.
+        assert_eq!(
+            detect(&[b"{Forum puzzles, 2024}", b"{x}"]),
+            InputFormat::Line
+        );
+        // One object above puzzle lines (or CSV rows, or block rows) is a
+        // bad record of their file, and a tie is not a majority.
+        let id_grid = [&b"7,"[..], LINE].concat();
+        let row = &b"7 0 0 9 0 0 0 0 1"[..];
+        assert_eq!(detect(&[object, LINE]), InputFormat::Line);
+        assert_eq!(detect(&[object, &id_grid, &id_grid]), InputFormat::Csv);
+        assert_eq!(detect(&[object, row, row]), InputFormat::Block);
+    }
+
+    #[test]
+    fn the_delimiter_is_weighed_over_the_lines_too() {
+        // Headerless `;` rows whose first note holds commas: CSV, not a
+        // line file of invalid records.
+        let noisy = [b"1;", LINE, b";note, with, commas"].concat();
+        let plain = [b"2;", LINE, b";plain"].concat();
+        assert_eq!(detect(&[&noisy, &plain, &plain]), InputFormat::Csv);
+        assert_eq!(detect(&[&noisy]), InputFormat::Csv);
+        // Under a header whose free-text name holds commas.
+        let header = &b"id;note, free;puzzle"[..];
+        let row = [b"3;x, y;", LINE].concat();
+        assert_eq!(detect(&[header, &row, &row]), InputFormat::Csv);
+        // Puzzle lines after a first line of commas and semicolons stay
+        // a line file.
+        assert_eq!(detect(&[b"a;b,c;d", LINE, LINE]), InputFormat::Line);
     }
 }

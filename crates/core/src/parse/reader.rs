@@ -7,7 +7,7 @@
 use std::fmt;
 use std::io::{self, BufRead, Read};
 
-use super::csv_input::{CsvLayout, CsvRecord, CsvRows, ExpectedColumn};
+use super::csv_input::{sniff_delimiter, CsvLayout, CsvRecord, CsvRows, ExpectedColumn};
 use super::detect::{detect, InputFormat, SAMPLE_LINES, SAMPLE_MAX_LINES};
 use super::jsonl::{decode_string, sample_objects, JsonLayout, Members, MAX_JSON_LINE_BYTES};
 use super::lines::{
@@ -181,7 +181,9 @@ pub struct ReadOptions {
     /// implies CSV when the format is `Auto`.
     pub expected: ExpectedColumn,
     /// CSV: the field delimiter; `None` takes `,`, `;` or tab, whichever
-    /// the first line uses most. Implies CSV when the format is `Auto`.
+    /// the first lines weighed together say (the one that puts a grid in
+    /// a field of its own on most lines, then gives most lines one field
+    /// count, then occurs most). Implies CSV when the format is `Auto`.
     pub delimiter: Option<u8>,
 }
 
@@ -323,12 +325,15 @@ impl<R: BufRead> fmt::Debug for RecordReader<R> {
 /// (within [`SAMPLE_MAX_LINES`] lines) are kept, each with its line ending
 /// as read (`\n`, or `\r` whose `\n`, if any, is skipped on replay as on
 /// first reading). An overlong meaningful line ends the lookahead: only
-/// its first [`MAX_JSON_LINE_BYTES`] (the longest line any reader keeps) are kept, the rest is left in `rdr`.
-/// Memory: at most [`SAMPLE_MAX_LINES`] capped lines.
+/// its first [`MAX_JSON_LINE_BYTES`] (the longest line any reader keeps)
+/// are kept, the rest is left in `rdr`.
+/// Memory: at most [`SAMPLE_MAX_LINES`] capped lines. Returns the
+/// detected format, the leading lines dropped, and the CSV delimiter the
+/// sample says (used when the input is read as CSV and none is named).
 fn detect_from_lookahead<R: BufRead>(
     rdr: &mut R,
     look: &mut Vec<u8>,
-) -> io::Result<(InputFormat, u64)> {
+) -> io::Result<(InputFormat, u64, u8)> {
     let mut after_cr = false;
     let mut skipped = 0u64;
     let mut sample: Vec<(usize, usize)> = Vec::new();
@@ -395,7 +400,7 @@ fn detect_from_lookahead<R: BufRead>(
         }
     }
     let lines: Vec<&[u8]> = sample.iter().map(|&(s, e)| &look[s..e]).collect();
-    Ok((detect(&lines), skipped))
+    Ok((detect(&lines), skipped, sniff_delimiter(&lines)))
 }
 
 /// Consumes whitespace up to the end of the line; returns how the line
@@ -467,22 +472,29 @@ impl<R: BufRead> RecordReader<R> {
             || options.delimiter.is_some()
             || matches!(options.expected, ExpectedColumn::Named(_));
         let csv_wanted = csv_named || options.keep_columns;
-        let (format, skipped) = match options.format {
+        // The delimiter named, else the one the sampled lines say (the
+        // lines detection weighs, read ahead for CSV named too).
+        let (format, skipped, sniffed) = match options.format {
             // Named columns mean CSV, or JSONL keys when the input is JSONL.
             InputFormat::Auto if csv_named => match detect_from_lookahead(&mut rdr, &mut look)? {
-                (InputFormat::Jsonl, skipped) if options.delimiter.is_none() => {
-                    (InputFormat::Jsonl, skipped)
+                (InputFormat::Jsonl, skipped, d) if options.delimiter.is_none() => {
+                    (InputFormat::Jsonl, skipped, d)
                 }
-                (_, skipped) => (InputFormat::Csv, skipped),
+                (_, skipped, d) => (InputFormat::Csv, skipped, d),
             },
             InputFormat::Auto => detect_from_lookahead(&mut rdr, &mut look)?,
             // JSONL's keys come from its first objects: read them ahead.
-            InputFormat::Jsonl => (
-                InputFormat::Jsonl,
-                detect_from_lookahead(&mut rdr, &mut look)?.1,
-            ),
-            f => (f, 0),
+            InputFormat::Jsonl => {
+                let (_, skipped, d) = detect_from_lookahead(&mut rdr, &mut look)?;
+                (InputFormat::Jsonl, skipped, d)
+            }
+            InputFormat::Csv if options.delimiter.is_none() => {
+                let (_, skipped, d) = detect_from_lookahead(&mut rdr, &mut look)?;
+                (InputFormat::Csv, skipped, d)
+            }
+            f => (f, 0, b','),
         };
+        let delimiter = options.delimiter.unwrap_or(sniffed);
         let keyed = format == InputFormat::Jsonl
             && options.delimiter.is_none()
             && (csv_named || options.keep_columns);
@@ -540,7 +552,7 @@ impl<R: BufRead> RecordReader<R> {
             json,
         };
         if format == InputFormat::Csv {
-            reader.read_csv_header(options)?;
+            reader.read_csv_header(options, delimiter)?;
         }
         if format == InputFormat::Jsonl {
             if options.keep_columns {

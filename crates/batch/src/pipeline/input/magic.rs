@@ -1,7 +1,8 @@
 //! What an input's first bytes say: its compression (gzip, zstd, zstd
-//! skippable frames, none) and whether it is UTF-16 text, which is refused.
+//! skippable frames, none) and, from its first decoded bytes, whether it
+//! is UTF-16 text, which is refused.
 
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read};
 
 /// Compression detected on an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,35 +34,255 @@ fn is_skippable(head: &[u8]) -> bool {
     matches!(head, [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..])
 }
 
-/// Bytes of an uncompressed input read ahead to tell UTF-16 text.
-pub(super) const UTF16_PROBE: usize = 8;
+/// Decoded (decompressed) bytes read ahead to tell UTF-16 text: several
+/// lines of any format, so that no single line decides.
+pub(super) const UTF16_PROBE: usize = 512;
 
 /// Why a UTF-16 input is refused.
 pub(super) const UTF16: &str =
     "the input is UTF-16 text (as some Windows tools save it): save it as UTF-8 \
                      (in Excel: \"CSV UTF-8\"; or iconv -f UTF-16 -t UTF-8)";
 
-/// True when `start` (the first bytes of an input) is UTF-16 text: a
-/// UTF-16 byte order mark followed by an ASCII character in that byte
-/// order, or four ASCII characters each paired with a zero byte, in
-/// either order. Such an input would give a row of byte errors per line,
-/// so it is refused as a whole instead. Binary junk that merely starts
-/// with `FF FE` stays records (invalid ones).
-pub(super) fn is_utf16(start: &[u8]) -> bool {
-    let ascii = |b: u8| b.is_ascii() && b != 0;
-    // `n` code units of ASCII text, little- or big-endian.
-    let text = |bytes: &[u8], n: usize, little: bool| {
-        bytes.get(..2 * n).is_some_and(|units| {
-            units.chunks_exact(2).all(|p| {
-                let (low, high) = if little { (p[0], p[1]) } else { (p[1], p[0]) };
-                ascii(low) && high == 0
-            })
+/// What a window of bytes looks like when read one way: its units (code
+/// units, or bytes), the bad ones among them, the ASCII ones, and the
+/// lines (not blank) with no bad unit in them.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Reading {
+    units: usize,
+    bad: usize,
+    ascii: usize,
+    clean_lines: usize,
+}
+
+impl Reading {
+    /// Text: something read, and at most one bad unit in 64.
+    fn is_text(&self) -> bool {
+        self.units > 0 && self.bad * 64 <= self.units
+    }
+}
+
+/// True for a character that text does not hold: a control other than
+/// tab, line feed and carriage return (NUL included), or a noncharacter
+/// `U+FFFE`/`U+FFFF` (a byte order mark read in the wrong order).
+fn is_bad_char(c: u32) -> bool {
+    (c < 0x20 && !matches!(c, 0x09 | 0x0A | 0x0D))
+        || (0x7F..=0x9F).contains(&c)
+        || (0xFFFE..=0xFFFF).contains(&c)
+}
+
+/// Counts the clean lines (no bad unit, not blank) of a reading as its
+/// characters come: `dirty` says whether the line so far held a bad
+/// unit, `blank` whether it held only spaces and tabs.
+#[derive(Default)]
+struct LineTally {
+    clean: usize,
+    dirty: bool,
+    blank: bool,
+}
+
+impl LineTally {
+    fn new() -> LineTally {
+        LineTally {
+            blank: true,
+            ..LineTally::default()
+        }
+    }
+
+    fn unit(&mut self, c: u32, bad: bool) {
+        if c == 0x0A || c == 0x0D {
+            self.end();
+        } else {
+            self.dirty |= bad;
+            self.blank &= c == 0x20 || c == 0x09;
+        }
+    }
+
+    fn end(&mut self) {
+        self.clean += usize::from(!self.dirty && !self.blank);
+        self.dirty = false;
+        self.blank = true;
+    }
+}
+
+/// `window` read as UTF-16 in one byte order. A surrogate pair is one
+/// character; a lone surrogate is bad, except a high one cut off by the
+/// end of the window (as is an odd last byte).
+fn read_utf16(window: &[u8], little: bool) -> Reading {
+    let units: Vec<u16> = window
+        .chunks_exact(2)
+        .map(|p| {
+            let pair = [p[0], p[1]];
+            if little {
+                u16::from_le_bytes(pair)
+            } else {
+                u16::from_be_bytes(pair)
+            }
         })
+        .collect();
+    let mut r = Reading {
+        units: units.len(),
+        ..Reading::default()
     };
-    match start {
-        [0xFF, 0xFE, rest @ ..] => text(rest, 1, true),
-        [0xFE, 0xFF, rest @ ..] => text(rest, 1, false),
-        _ => text(start, 4, true) || text(start, 4, false),
+    let mut lines = LineTally::new();
+    let mut i = 0;
+    while i < units.len() {
+        let u = u32::from(units[i]);
+        let (c, bad) = match u {
+            0xD800..=0xDBFF => match units.get(i + 1).map(|&v| u32::from(v)) {
+                Some(low @ 0xDC00..=0xDFFF) => {
+                    i += 1;
+                    (0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00), false)
+                }
+                None => break, // cut by the window
+                Some(_) => (u, true),
+            },
+            0xDC00..=0xDFFF => (u, true),
+            _ => (u, is_bad_char(u)),
+        };
+        r.bad += usize::from(bad);
+        r.ascii += usize::from(c < 0x80 && !bad);
+        lines.unit(c, bad);
+        i += 1;
+    }
+    lines.end();
+    r.clean_lines = lines.clean;
+    r
+}
+
+/// `window` read as 8-bit text (UTF-8, of which ASCII is a part): a byte
+/// that is not part of a valid UTF-8 character, or a bad control, is
+/// bad; a character cut by the end of the window is not.
+fn read_8bit(window: &[u8]) -> Reading {
+    let mut r = Reading {
+        units: window.len(),
+        ..Reading::default()
+    };
+    let mut lines = LineTally::new();
+    let mut rest = window;
+    while !rest.is_empty() {
+        let (valid, after) = match std::str::from_utf8(rest) {
+            Ok(all) => (all, &[][..]),
+            Err(e) => {
+                let (valid, after) = rest.split_at(e.valid_up_to());
+                let valid = std::str::from_utf8(valid).expect("valid up to here");
+                (valid, after)
+            }
+        };
+        for c in valid.chars() {
+            let bad = is_bad_char(u32::from(c));
+            r.bad += usize::from(bad);
+            r.ascii += usize::from(c.is_ascii() && !bad);
+            lines.unit(u32::from(c), bad);
+        }
+        rest = after;
+        if rest.is_empty() {
+            break;
+        }
+        match std::str::from_utf8(rest).unwrap_err().error_len() {
+            Some(n) => {
+                r.bad += n;
+                lines.unit(0, true);
+                rest = &rest[n..];
+            }
+            None => break, // cut by the window
+        }
+    }
+    lines.end();
+    r.clean_lines = lines.clean;
+    r
+}
+
+/// True when `window` (the first decoded bytes of an input, up to
+/// [`UTF16_PROBE`] of them) is UTF-16 text. Decided on the window as a
+/// whole, never on one line: read as UTF-16 (in the order of its byte
+/// order mark, or without one in either order) it must be text (valid
+/// surrogate pairs, few controls besides tab, CR and LF) with more clean
+/// lines than the same bytes have read as UTF-8 lines; without a byte
+/// order mark, at least a quarter of its characters must also be ASCII
+/// (what puzzle files are made of, and what garbage read as UTF-16 is
+/// not). Such an input would give a row of byte errors per line, so it is
+/// refused as a whole instead. A file of 8-bit puzzle lines with NUL
+/// bytes (or a UTF-16 fragment) in one line, a comment or junk, is not
+/// UTF-16, and neither is binary junk that merely starts with `FF FE`.
+pub(super) fn is_utf16(window: &[u8]) -> bool {
+    let utf16 = |body: &[u8], little: bool, bom: bool| {
+        let wide = read_utf16(body, little);
+        let narrow = read_8bit(body);
+        wide.is_text()
+            && wide.clean_lines > narrow.clean_lines
+            && (bom || 4 * wide.ascii >= wide.units)
+    };
+    match window {
+        [0xFF, 0xFE, body @ ..] => utf16(body, true, true),
+        [0xFE, 0xFF, body @ ..] => utf16(body, false, true),
+        _ => utf16(window, true, false) || utf16(window, false, false),
+    }
+}
+
+/// Reads from `source` into `head` until it holds `want` bytes or the
+/// input ends, however few bytes each read returns (a slow pipe, or a
+/// decompressor that has only part of a block yet).
+pub(super) fn fill_probe<R: Read>(source: &mut R, want: usize) -> io::Result<Vec<u8>> {
+    let mut head = vec![0u8; want];
+    let mut len = 0;
+    while len < want {
+        match source.read(&mut head[len..]) {
+            Ok(0) => break,
+            Ok(n) => len += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    head.truncate(len);
+    Ok(head)
+}
+
+/// A buffered source with bytes already read from it put back in front.
+pub(super) struct Replay<R> {
+    head: Vec<u8>,
+    pos: usize,
+    inner: R,
+}
+
+impl<R> Replay<R> {
+    pub(super) fn new(head: Vec<u8>, inner: R) -> Replay<R> {
+        Replay {
+            head,
+            pos: 0,
+            inner,
+        }
+    }
+}
+
+impl<R: BufRead> Read for Replay<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let avail = self.fill_buf()?;
+        let n = avail.len().min(buf.len());
+        buf[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Replay<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos < self.head.len() {
+            Ok(&self.head[self.pos..])
+        } else {
+            self.inner.fill_buf()
+        }
+    }
+
+    fn consume(&mut self, amt: usize) {
+        if self.pos < self.head.len() {
+            self.pos = (self.pos + amt).min(self.head.len());
+            if self.pos == self.head.len() {
+                self.head = Vec::new(); // freed once replayed
+                self.pos = 0;
+            }
+        } else {
+            self.inner.consume(amt);
+        }
     }
 }
 

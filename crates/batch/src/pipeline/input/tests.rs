@@ -159,49 +159,143 @@ fn a_file_read_once_is_read_as_it_is_when_reached() {
     assert_eq!(drain(&mut input).unwrap(), 3);
 }
 
+/// `text` as UTF-16 in one byte order, with or without a byte order mark.
+fn utf16(text: &str, big_endian: bool, bom: bool) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    if bom {
+        bytes.extend_from_slice(if big_endian { b"\xFE\xFF" } else { b"\xFF\xFE" });
+    }
+    for unit in text.encode_utf16() {
+        let pair = if big_endian {
+            unit.to_be_bytes()
+        } else {
+            unit.to_le_bytes()
+        };
+        bytes.extend_from_slice(&pair);
+    }
+    bytes
+}
+
+/// `bytes` gzipped.
+fn gzipped(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    io::Write::write_all(&mut gz, bytes).unwrap();
+    gz.finish().unwrap()
+}
+
+const EASY: &str = batchdoku_core::testdata::EASY;
+const HARD: &str = batchdoku_core::testdata::HARD;
+
+/// Puzzle lines (8-bit) after a first line `first`.
+fn after_first_line(first: &[u8]) -> Vec<u8> {
+    [first, format!("{EASY}\n{HARD}\n{EASY}\n").as_bytes()].concat()
+}
+
 #[test]
 fn utf16_inputs_are_refused_whole_however_they_arrive() {
-    let utf16 = |text: &str, big_endian: bool, bom: bool| {
-        let mut bytes = Vec::new();
-        if bom {
-            bytes.extend_from_slice(if big_endian { b"\xFE\xFF" } else { b"\xFF\xFE" });
-        }
-        for unit in text.encode_utf16() {
-            let pair = if big_endian {
-                unit.to_be_bytes()
-            } else {
-                unit.to_le_bytes()
-            };
-            bytes.extend_from_slice(&pair);
-        }
-        bytes
-    };
     let open = |raw: Box<dyn Read + Send>| {
         reader_of(raw, &ReadOptions::default(), &Arc::default(), None, None)
     };
-    for (big_endian, bom) in [(false, true), (true, true), (false, false), (true, false)] {
-        let bytes = utf16("quizzes,solutions\r\n", big_endian, bom);
-        for raw in [
-            Box::new(io::Cursor::new(bytes.clone())) as Box<dyn Read + Send>,
-            Box::new(one_byte(bytes.clone())),
-        ] {
-            let err = open(raw).unwrap_err();
-            assert_eq!(err.kind(), io::ErrorKind::InvalidData);
-            assert!(err.to_string().contains("save it as UTF-8"), "{err}");
+    let texts = [
+        "quizzes,solutions\r\n".to_owned(),
+        // Not ASCII first, with a BOM or without: the lines after decide.
+        format!("\u{e9}\r\n{EASY}\r\n{HARD}\r\n"),
+        format!("数独题集\r\n{EASY}\r\n"),
+        format!("\u{1F9E9} puzzles\n{EASY}\n"), // a surrogate pair
+        format!("{EASY}\r\n").repeat(20),       // past the probe
+    ];
+    for text in &texts {
+        for (big_endian, bom) in [(false, true), (true, true), (false, false), (true, false)] {
+            let bytes = utf16(text, big_endian, bom);
+            // Plain or gzipped, read whole or one byte at a time: the
+            // decoded bytes decide, the same way.
+            for raw in [
+                Box::new(io::Cursor::new(bytes.clone())) as Box<dyn Read + Send>,
+                Box::new(one_byte(bytes.clone())),
+                Box::new(io::Cursor::new(gzipped(&bytes))),
+                Box::new(one_byte(gzipped(&bytes))),
+            ] {
+                let err = open(raw).unwrap_err();
+                assert_eq!(err.kind(), io::ErrorKind::InvalidData, "{text:?}");
+                assert!(err.to_string().contains("save it as UTF-8"), "{err}");
+            }
         }
     }
     // A NUL inside a line is a bad character of its record, and bytes
-    // that merely start like a byte order mark are junk: not UTF-16.
-    for text in [
-        &b"..3.2.6..\0..3.5..1\n"[..],
-        b"12",
-        b"",
-        b"\xFF\xFE<script>",
-        b"\xFE\xFF\xFF\xFE",
+    // that merely start like a byte order mark are junk: not UTF-16. Nor
+    // is a file of 8-bit puzzle lines whose first line (junk, a comment)
+    // holds NULs or a UTF-16 fragment.
+    let fragment = utf16("# exported by tool", false, false);
+    for (text, records) in [
+        (&b"..3.2.6..\0..3.5..1\n"[..], 1),
+        (b"12", 1),
+        (b"", 0),
+        (b"\xFF\xFE<script>", 1),
+        (b"\xFE\xFF\xFF\xFE", 1),
+        (&after_first_line(b"j\0u\0n\0k\0\n"), 4),
+        (&after_first_line(b"\0\0\0\0 junk \0\0\n"), 4),
+        (&after_first_line(&[&fragment[..], b"\n"].concat()), 3), // a comment
+        (&after_first_line(b"\xFF\xFE\0\0binary\n"), 4),
     ] {
-        let raw = Box::new(one_byte(text));
-        assert!(open(raw).is_ok());
+        for raw in [
+            Box::new(one_byte(text.to_vec())) as Box<dyn Read + Send>,
+            Box::new(one_byte(gzipped(text))),
+        ] {
+            let mut input = open(raw).unwrap();
+            let mut record = batchdoku_core::Record::default();
+            let (mut n, mut valid) = (0, 0);
+            while input.read_record(&mut record).unwrap() {
+                n += 1;
+                valid += usize::from(record.puzzle.is_ok());
+            }
+            // Every record is read (the probe replayed), the puzzles valid.
+            assert_eq!(n, records, "{text:?}");
+            assert_eq!(valid, if records > 2 { 3 } else { 0 }, "{text:?}");
+        }
     }
+}
+
+#[test]
+fn utf16_is_weighed_over_the_window() {
+    use super::magic::is_utf16;
+    let puzzles = after_first_line(b"");
+    // 8-bit puzzle lines, whatever one line holds.
+    assert!(!is_utf16(&puzzles));
+    assert!(!is_utf16(&after_first_line(b"a\0b\0c\0d\0e\0f\0\n")));
+    // UTF-16 with its lines: with a BOM, text is enough; without, its
+    // characters must also be ASCII in good part.
+    let cjk = "数独题集，第一卷\n".repeat(8);
+    assert!(is_utf16(&utf16(&cjk, false, true)));
+    assert!(is_utf16(&utf16(&cjk, true, true)));
+    assert!(!is_utf16(&utf16(&cjk, false, false)), "no BOM, no ASCII");
+    assert!(is_utf16(&utf16(
+        &format!("{cjk}{EASY}\n{HARD}\n"),
+        false,
+        false
+    )));
+    // A lone surrogate or controls in numbers are not text.
+    let mut lone = utf16(&format!("{EASY}\n"), false, true);
+    for i in (2..lone.len()).step_by(8) {
+        lone[i..i + 2].copy_from_slice(&0xD800u16.to_le_bytes());
+    }
+    assert!(!is_utf16(&lone));
+    // A high surrogate cut by the window is not held against it.
+    let cut = utf16(&format!("{EASY}\n\u{1F9E9}"), false, true);
+    assert!(is_utf16(&cut[..cut.len() - 2]));
+}
+
+#[test]
+fn a_probe_is_replayed_before_the_rest() {
+    use super::magic::{fill_probe, Replay};
+    let bytes: Vec<u8> = (0..=255u8).cycle().take(2000).collect();
+    let mut slow = io::BufReader::new(one_byte(bytes.clone()));
+    let probe = fill_probe(&mut slow, UTF16_PROBE).unwrap();
+    assert_eq!(probe.len(), UTF16_PROBE, "filled whatever the read sizes");
+    let mut again = Vec::new();
+    Replay::new(probe, slow).read_to_end(&mut again).unwrap();
+    assert_eq!(again, bytes);
+    let mut short = io::BufReader::new(one_byte(b"abc".to_vec()));
+    assert_eq!(fill_probe(&mut short, UTF16_PROBE).unwrap(), b"abc");
 }
 
 #[test]

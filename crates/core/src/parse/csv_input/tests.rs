@@ -95,18 +95,38 @@ fn an_expected_column_is_named_as_one_and_holds_grids() {
 }
 
 #[test]
-fn delimiters_are_sniffed_from_the_first_line() {
-    assert_eq!(sniff_delimiter(b"quizzes,solutions"), b',');
-    assert_eq!(sniff_delimiter(b"quizzes;solutions"), b';');
-    assert_eq!(sniff_delimiter(b"quizzes\tsolutions\tid"), b'\t');
-    assert_eq!(
-        sniff_delimiter(b"\"a;b;c\",d"),
-        b',',
-        "quoted ones do not count"
-    );
-    assert_eq!(sniff_delimiter(b"a;b,c"), b',', "a tie goes to the comma");
-    assert_eq!(sniff_delimiter(b"puzzle"), b',');
+fn delimiters_are_sniffed_from_the_sample_lines() {
+    let one = |line: &[u8]| sniff_delimiter(&[line]);
+    // One line alone (a header, say): the one that splits it, most often.
+    assert_eq!(one(b"quizzes,solutions"), b',');
+    assert_eq!(one(b"quizzes;solutions"), b';');
+    assert_eq!(one(b"quizzes\tsolutions\tid"), b'\t');
+    assert_eq!(one(b"\"a;b;c\",d"), b',', "quoted ones do not count");
+    assert_eq!(one(b"a;b,c"), b',', "a tie goes to the comma");
+    assert_eq!(one(b"puzzle"), b',');
+    assert_eq!(sniff_delimiter(&[]), b',');
     assert_eq!(line_fields(b"a;\"b;c\";d", b';'), [&b"a"[..], b"b;c", b"d"]);
+    // No single line decides: a first note full of commas in a
+    // `;`-separated file, headerless or under a header.
+    let row = |parts: &[&[u8]], d: &[u8]| parts.join(d);
+    let noisy = row(&[b"1", P, b"note, with, commas, many"], b";");
+    let plain = row(&[b"2", P, b"plain"], b";");
+    assert_eq!(sniff_delimiter(&[&noisy, &plain, &plain]), b';');
+    assert_eq!(sniff_delimiter(&[&noisy]), b';', "the grid in a field");
+    let header = &b"id;puzzle;note, or comment, free text"[..];
+    assert_eq!(sniff_delimiter(&[header, &plain, &plain]), b';');
+    // Tab-separated with commas and semicolons in the notes.
+    let tabbed = row(&[b"7", P, S, b"a, b; c, d"], b"\t");
+    assert_eq!(sniff_delimiter(&[&tabbed, &tabbed]), b'\t');
+    // Comma-separated with semicolons in a note: still commas.
+    let commas = row(&[b"x;y;z;w", P], b",");
+    assert_eq!(sniff_delimiter(&[&commas, &row(&[b"1", P], b",")]), b',');
+    // Without grids, the field count most lines share decides.
+    let bad = [&b"1;abc;x, y, z, w"[..], b"2;def;u", b"3;ghi;v"];
+    assert_eq!(sniff_delimiter(&bad), b';');
+    // A grid with text cut at another delimiter is not a field of its own.
+    let cut = row(&[P, b"note;with;semicolons"], b",");
+    assert_eq!(sniff_delimiter(&[&cut, &cut]), b',');
 }
 
 #[test]

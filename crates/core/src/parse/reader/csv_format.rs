@@ -5,8 +5,8 @@ use std::io::{self, BufRead};
 
 use super::{bad_options, Mode, ReadOptions, Record, RecordReader};
 use crate::parse::csv_input::{
-    header_puzzle, is_puzzle_header, parse_puzzle_field, parse_solution_field, sniff_delimiter,
-    ColumnStats, CsvLayout, CsvRecord, ExpectedColumn,
+    header_puzzle, is_puzzle_header, parse_puzzle_field, parse_solution_field, ColumnStats,
+    CsvLayout, CsvRecord, ExpectedColumn,
 };
 use crate::parse::detect::{SAMPLE_LINES, SAMPLE_MAX_LINES};
 use crate::parse::lines::{is_blank, is_comment, MAX_LINE_BYTES};
@@ -14,18 +14,20 @@ use crate::parse::{ParseError, ParseErrorKind};
 
 impl<R: BufRead> RecordReader<R> {
     /// Reads the CSV header record (skipping blank and comment lines; its
-    /// first line read whole, however long) and sets the layout. No single
+    /// first line read whole, however long), its fields split by
+    /// `delimiter` (the one named, else the one the sampled lines say),
+    /// and sets the layout. No single
     /// line decides: a first record that holds a grid in some field is
     /// data, not a header (unless a `column` was named, which means there
     /// is a header), and is kept for the first read; when no header names
     /// the puzzle column, it is the column that holds puzzles in the first
     /// records ([`SAMPLE_LINES`] of them, read ahead and replayed).
-    pub(super) fn read_csv_header(&mut self, options: &ReadOptions) -> io::Result<()> {
+    pub(super) fn read_csv_header(
+        &mut self,
+        options: &ReadOptions,
+        delimiter: u8,
+    ) -> io::Result<()> {
         self.lines.set_cap(usize::MAX);
-        let delimiter = match options.delimiter {
-            Some(d) => d,
-            None => self.sniff_delimiter()?,
-        };
         self.csv.set_delimiter(delimiter);
         self.csv_rows.set_delimiter(delimiter);
         let found = self
@@ -103,30 +105,6 @@ impl<R: BufRead> RecordReader<R> {
             self.kept_names = Some(Vec::new()); // an empty file
         }
         Ok(())
-    }
-
-    /// The delimiter of a CSV input, sniffed from its first meaningful
-    /// line, which is left to be read again.
-    fn sniff_delimiter(&mut self) -> io::Result<u8> {
-        Ok(match self.peek_meaningful_line()? {
-            true => sniff_delimiter(self.lines.line()),
-            false => b',',
-        })
-    }
-
-    /// Moves to the first meaningful (not blank, not comment) line, left
-    /// current (see [`Lines::line`]) and to be read again by the next
-    /// read; false at the end of input.
-    pub(super) fn peek_meaningful_line(&mut self) -> io::Result<bool> {
-        while self.lines.next_line()? {
-            let line = self.lines.line();
-            if is_comment(line) || (!self.lines.overlong() && is_blank(line)) {
-                continue;
-            }
-            self.lines.push_back();
-            return Ok(true);
-        }
-        Ok(false)
     }
 
     pub(super) fn read_csv_record(

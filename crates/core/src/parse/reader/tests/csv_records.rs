@@ -639,3 +639,55 @@ fn a_delimiter_that_can_be_a_cell_is_refused() {
         );
     }
 }
+
+#[test]
+fn the_delimiter_is_the_one_the_first_records_say() {
+    // A `;`-separated file whose first note holds commas: every record
+    // read, detected or forced CSV, headerless or under a header, with
+    // the notes kept whole (a comma sniffed from the first line alone
+    // made every record invalid, and forced CSV took record 1 for a
+    // header).
+    let body = cat(&[
+        b"1;",
+        P1,
+        b";note, with, commas, four\n",
+        b"2;",
+        P2,
+        b";plain\r\n",
+        b"3;",
+        &P1[..80],
+        b";short\n",
+        b"# a comment\n",
+        b"4;",
+        P2,
+        b";\"quoted; semi, comma\"\n",
+    ]);
+    let header = cat(&[b"id;puzzle;note, free text\n", &body]);
+    for (input, first) in [(&body, 1), (&header, 2)] {
+        for format in [InputFormat::Auto, InputFormat::Csv] {
+            let options = ReadOptions { format, ..keep() };
+            let mut reader = RecordReader::with_options(&input[..], &options).unwrap();
+            assert_eq!(reader.format(), InputFormat::Csv);
+            let mut rec = Record::default();
+            let mut out = Vec::new();
+            while reader.read_record(&mut rec).unwrap() {
+                out.push((rec.line, rec.puzzle.is_ok(), rec.kept_field(1).to_vec()));
+            }
+            let lines: Vec<u64> = out.iter().map(|r| r.0).collect();
+            assert_eq!(lines, [first, first + 1, first + 2, first + 4]);
+            let ok: Vec<bool> = out.iter().map(|r| r.1).collect();
+            assert_eq!(ok, [true, true, false, true], "{format:?}");
+            assert_eq!(out[0].2, b"note, with, commas, four");
+            assert_eq!(out[3].2, b"quoted; semi, comma");
+        }
+    }
+    // A named delimiter is still the one used.
+    let options = ReadOptions {
+        delimiter: Some(b','),
+        ..ReadOptions::default()
+    };
+    let mut reader = RecordReader::with_options(&body[..], &options).unwrap();
+    let mut rec = Record::default();
+    assert!(reader.read_record(&mut rec).unwrap());
+    assert!(rec.puzzle.is_err());
+}

@@ -54,6 +54,8 @@ fn a_bad_first_line_stays_a_record() {
         b"1234",
         b"2",
         b"x,\"y\"",
+        b"{Forum puzzles, 2024}",
+        b"{\"source\": \"forum\"}",
     ] {
         let input = cat(&[b"# head\n\n", bad, b"\n", P1, b"\n", P2, b"\n"]);
         let (format, _, recs) = read_all(&input, InputFormat::Auto);
@@ -68,6 +70,28 @@ fn a_bad_first_line_stays_a_record() {
     assert_eq!(format, InputFormat::Csv);
     assert_eq!(recs.len(), 2);
     assert_eq!((recs[1].line, recs[1].puzzle), (3, Ok(grid(P2))));
+}
+
+#[test]
+fn json_lines_are_read_when_their_lines_say_so() {
+    // A junk first line in a JSONL file is one invalid record of it.
+    let object = |p: &[u8]| cat(&[b"{\"puzzle\": \"", p, b"\"}\n"]);
+    let input = cat(&[b"{Forum puzzles, 2024}\n", &object(P1), &object(P2)]);
+    let (format, _, recs) = read_all(&input, InputFormat::Auto);
+    assert_eq!(format, InputFormat::Jsonl);
+    let lines: Vec<u64> = recs.iter().map(|r| r.line).collect();
+    assert_eq!(lines, [1, 2, 3]);
+    assert!(recs[0].puzzle.is_err());
+    assert_eq!(
+        (&recs[1].puzzle, &recs[2].puzzle),
+        (&Ok(grid(P1)), &Ok(grid(P2)))
+    );
+    // Objects that are not records in a line file are invalid lines of it.
+    let input = cat(&[&object(P1), P1, b"\n", P2, b"\n"]);
+    let (format, _, recs) = read_all(&input, InputFormat::Auto);
+    assert_eq!(format, InputFormat::Line);
+    assert_eq!(recs.len(), 3);
+    assert!(recs[0].puzzle.is_err() && recs[1].puzzle.is_ok() && recs[2].puzzle.is_ok());
 }
 
 #[test]
