@@ -74,7 +74,7 @@ pub use crate::totals::Totals;
 pub mod plumbing {
     pub use crate::generate::{run as generate, StreamConfig as GenerateConfig};
     pub use crate::pipeline::{
-        build_pool, flush, run, Compression, Config, Fatal, Flushed, Input, PanicSite, Reopenable,
+        build_pool, fill_row_until, flush, run, Compression, Config, Fatal, Flushed, Input, PanicSite, Reopenable,
         Sink,
     };
 }
