@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
-use batchdoku_batch::Row;
 use batchdoku_batch::plumbing::fill_row_until;
+use batchdoku_batch::Row;
 use batchdoku_batch::{Job, Position};
 use batchdoku_core::Record;
 use pyo3::exceptions::PyRuntimeError;
@@ -108,7 +108,9 @@ where
                         // result, and the call raises anyway.
                         let stopped = || stop.load(Ordering::Relaxed);
                         match puzzles.parse(i) {
-                            Ok(grid) => fill_row_until(job, scratch, Ok(&grid), record, &at, row, &stopped),
+                            Ok(grid) => {
+                                fill_row_until(job, scratch, Ok(&grid), record, &at, row, &stopped)
+                            }
                             Err(Unreadable::Parse(e)) => {
                                 fill_row_until(job, scratch, Err(&e), record, &at, row, &stopped)
                             }

@@ -157,7 +157,11 @@ mod tests {
         for _ in 0..POLL_UNITS * 3 {
             b.spend(1).unwrap();
         }
-        assert!((3..=4).contains(&asked.get()), "asked {} times", asked.get());
+        assert!(
+            (3..=4).contains(&asked.get()),
+            "asked {} times",
+            asked.get()
+        );
         raised.set(true);
         let spent = (0..=POLL_UNITS).take_while(|_| b.spend(1).is_ok()).count() as u64;
         assert!(spent < POLL_UNITS, "{spent} units after the stop");

@@ -169,7 +169,10 @@ impl RateJob {
         row: &mut Row,
         stop: &dyn Fn() -> bool,
     ) -> Status {
-        match scratch.rater.rate(puzzle, Budget::new(self.limit).until(stop)) {
+        match scratch
+            .rater
+            .rate(puzzle, Budget::new(self.limit).until(stop))
+        {
             Ok(rating) => {
                 row.ratings = Some(Ratings::from(rating));
                 Status::Rated

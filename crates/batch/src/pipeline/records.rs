@@ -10,7 +10,9 @@ use crate::output::{Row, RowEncoder};
 use crate::totals::Totals;
 use batchdoku_core::Record;
 
-use super::{fill_row_until, Config, Fatal, Feed, Halt, Input, Job, PanicSite, Position, Stop, Work};
+use super::{
+    fill_row_until, Config, Fatal, Feed, Halt, Input, Job, PanicSite, Position, Stop, Work,
+};
 
 /// A batch of records, reused: only the first `len` are this batch's.
 #[derive(Debug, Default)]
@@ -151,7 +153,15 @@ impl<J: Job> Work for RecordWork<'_, J> {
         // slow record; a record it cut short is never written (the batch is
         // abandoned).
         let stopped = || stop.raised();
-        fill_row_until(self.job, scratch, record.puzzle.as_ref(), record, &at, row, &stopped);
+        fill_row_until(
+            self.job,
+            scratch,
+            record.puzzle.as_ref(),
+            record,
+            &at,
+            row,
+            &stopped,
+        );
         if stop.raised() {
             return Err(Halt::Stopped);
         }
