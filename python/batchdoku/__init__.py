@@ -83,12 +83,12 @@ class Status(IntEnum):
     """At least two solutions: :func:`solve` with ``count_limit >= 2`` (``solutions`` counts up to the limit,
     ``solution`` is the first found)."""
     UNSOLVABLE = 3
-    """Consistent givens, no solution (:func:`solve`, :func:`score`, whose ``score`` is then -1)."""
+    """Consistent givens, no solution (:func:`solve`, :func:`score`, whose ``score`` is then -1, as the CLI's)."""
     INVALID = 4
     """A malformed puzzle, a :data:`NO_GRID` row or contradictory givens (every function); see ``error``."""
     LIMIT = 5
-    """:func:`score` stopped at ``node_limit``: ``score`` is the best found so far, not proven, or -1 when none
-    was found."""
+    """:func:`score` stopped at ``node_limit``: ``score`` is the best found so far, not proven, or masked
+    (missing) when none was found; a count (``count=True``) is masked too, since it was cut short."""
     OK = 6
     """:func:`canon`: the canonical form was computed (as the CLI's ``canon``; also the rows ``dedupe`` keeps)."""
     DUPLICATE = 7
@@ -114,14 +114,15 @@ class SolveResult(TypedDict):
 
 
 class _Counted(TypedDict, total=False):
-    solutions: "npt.NDArray[np.uint64]"
+    solutions: "np.ma.MaskedArray[Any, np.dtype[np.uint64]]"
 
 
 class ScoreResult(_Counted):
-    """What :func:`score` returns (``solutions`` only with ``count=True``)."""
+    """What :func:`score` returns (``solutions`` only with ``count=True``; ``score`` and ``solutions`` are masked
+    arrays, masked where the value is missing)."""
 
     status: "npt.NDArray[np.uint8]"
-    score: "npt.NDArray[np.int64]"
+    score: "np.ma.MaskedArray[Any, np.dtype[np.int64]]"
     solution: "npt.NDArray[np.uint8]"
     nodes: "npt.NDArray[np.uint64]"
     error: List[Optional[str]]
@@ -140,7 +141,7 @@ class RateResult(_Means):
     ep: "npt.NDArray[np.float64]"
     ed: "npt.NDArray[np.float64]"
     hardest: List[Optional[str]]
-    steps: "npt.NDArray[np.int64]"
+    steps: "np.ma.MaskedArray[Any, np.dtype[np.int64]]"
     techniques: List[Optional[str]]
     error: List[Optional[str]]
 
@@ -187,7 +188,7 @@ class DedupeResult(_Canonical):
     row: "npt.NDArray[np.uint64]"
     puzzle: "npt.NDArray[np.uint8]"
     status: "npt.NDArray[np.uint8]"
-    dropped: "npt.NDArray[np.int64]"
+    dropped: "np.ma.MaskedArray[Any, np.dtype[np.int64]]"
     error: List[Optional[str]]
 
 
@@ -199,7 +200,7 @@ class OverlapResult(TypedDict):
     row: "npt.NDArray[np.uint64]"
     puzzle: "npt.NDArray[np.uint8]"
     status: "npt.NDArray[np.uint8]"
-    train_row: "npt.NDArray[np.int64]"
+    train_row: "np.ma.MaskedArray[Any, np.dtype[np.int64]]"
     canonical: "npt.NDArray[np.uint8]"
     error: List[Optional[str]]
 
@@ -285,7 +286,9 @@ def to_arrow(result: Mapping[str, Any]) -> "pyarrow.Table":
     the others), null where there is no grid (a
     :data:`NO_GRID` row); ``error``, ``transform``, ``split``, ``hardest`` and ``techniques`` are strings (null
     for ``None``); numbers keep
-    their types. Needs ``pyarrow``."""
+    their types, and a missing number is null where the CLI leaves the field empty (a masked entry of ``score``,
+    ``solutions``, ``steps``, ``dropped`` or ``train_row``; a NaN of ``er``, ``ep``, ``ed`` or the means), as in
+    the CLI's Parquet output. Needs ``pyarrow``."""
     pa = _need("pyarrow", "to_arrow")
     arrays = {}
     for name, value in _columns(result).items():
@@ -301,8 +304,12 @@ def to_arrow(result: Mapping[str, Any]) -> "pyarrow.Table":
             arrays[name] = pa.StringArray.from_buffers(
                 n, pa.py_buffer(offsets), pa.py_buffer(text), bitmap, int(n - valid.sum())
             )
+        elif isinstance(value, np.ma.MaskedArray):
+            # Missing (masked) is null, as in the CLI's Parquet.
+            arrays[name] = pa.array(np.ma.getdata(value), mask=np.ma.getmaskarray(value))
         elif isinstance(value, np.ndarray):
-            arrays[name] = pa.array(value)
+            # A float's NaN is a missing value (no rating, no mean): null.
+            arrays[name] = pa.array(value, from_pandas=value.dtype.kind == "f")
         else:
             arrays[name] = pa.array(list(value), pa.string())
     return pa.table(arrays)
@@ -314,8 +321,11 @@ def to_pandas(result: Mapping[str, Any]) -> "pandas.DataFrame":
     The columns of :func:`to_arrow`: named and ordered as the CLI's CSV columns; ``status`` a categorical of the
     CLI's status names (all nine as categories, so frames concatenate); each ``(n, 81)`` grid an 81-character
     string, missing (``NaN``/``None``) where there is no grid, as ``pd.read_csv`` reads the CLI's empty field;
-    ``error``, ``transform`` and ``split`` strings or missing; numbers keep their types. The frame's index is the
-    row's position in the result. Needs ``pandas``."""
+    ``error``, ``transform`` and ``split`` strings or missing; numbers keep their types, except that a column
+    with missing numbers is a nullable one with ``<NA>`` where the CLI leaves the field empty: ``Int64`` (or
+    ``UInt64``) for a masked array (``score``, ``solutions`` of :func:`score`, ``steps``, ``dropped``,
+    ``train_row``), ``Float64`` for the float columns (``er``, ``ep``, ``ed``, the means), never a made-up
+    ``-1`` or ``0``. The frame's index is the row's position in the result. Needs ``pandas``."""
     pd = _need("pandas", "to_pandas")
     columns: Dict[str, Any] = {}
     for name, value in _columns(result).items():
@@ -326,6 +336,12 @@ def to_pandas(result: Mapping[str, Any]) -> "pandas.DataFrame":
             strings = text.astype("U81").astype(object)  # one str per row
             strings[text == b""] = None
             columns[name] = pd.Series(strings, dtype=_text_dtype(pd))
+        elif isinstance(value, np.ma.MaskedArray):
+            # Missing (masked) is <NA> in a nullable integer column (Int64, UInt64).
+            columns[name] = pd.arrays.IntegerArray(np.ma.getdata(value), np.ma.getmaskarray(value).copy())
+        elif isinstance(value, np.ndarray) and value.dtype.kind == "f":
+            # A float's NaN is a missing value (no rating, no mean): <NA> in a Float64 column.
+            columns[name] = pd.array(value, dtype="Float64")
         elif isinstance(value, np.ndarray):
             columns[name] = value
         else:

@@ -205,12 +205,15 @@ fn kept_rows<'py>(
     let mut puzzle = Vec::with_capacity(k * Grid::CELLS);
     let mut canonical = Vec::with_capacity(k * Grid::CELLS);
     let mut number = Vec::with_capacity(k);
+    let mut missing = Vec::with_capacity(k);
     let mut row_of = Vec::with_capacity(k);
     let mut errors = Vec::new();
     for (at, &(_, i, pass)) in rows.iter().enumerate() {
         status.push(pass.status[i]);
         puzzle.extend_from_slice(&pass.puzzle[i * Grid::CELLS..(i + 1) * Grid::CELLS]);
         canonical.extend_from_slice(&pass.canonical[i * Grid::CELLS..(i + 1) * Grid::CELLS]);
+        // -1: the row has no such number (the CLI's empty field).
+        missing.push(pass.number[i] < 0);
         number.push(to_number(pass.number[i]));
         row_of.push(i as u64);
         if let Ok(e) = pass.errors.binary_search_by_key(&i, |&(r, _)| r) {
@@ -227,7 +230,7 @@ fn kept_rows<'py>(
         "puzzle",
         PyArray1::from_vec(py, puzzle).reshape([k, Grid::CELLS])?,
     )?;
-    dict.set_item(number_name, PyArray1::from_vec(py, number))?;
+    dict.set_item(number_name, crate::masked(py, number, missing)?)?;
     Ok(dict)
 }
 
@@ -240,8 +243,8 @@ fn kept_rows<'py>(
 /// in ``puzzles``: the CLI's ``index`` minus 1), ``puzzle`` (uint8, (k, 81), a :data:`NO_GRID` row
 /// for a malformed one), ``status`` (``Status.OK`` or ``Status.INVALID``), ``canonical`` (uint8,
 /// (k, 81), a :data:`NO_GRID` row when invalid; no such entry with ``exact=True``, as the CLI's
-/// ``dedupe --exact`` has no such column), ``dropped`` (int64, the copies left out; -1 for an
-/// invalid row) and ``error``.
+/// ``dedupe --exact`` has no such column), ``dropped`` (int64, a masked array: the copies left
+/// out; masked, missing, for an invalid row) and ``error``.
 #[pyfunction]
 #[pyo3(signature = (puzzles, exact = false, threads = None))]
 pub fn dedupe<'py>(
@@ -286,8 +289,8 @@ pub fn dedupe<'py>(
 /// One row per leaking test puzzle and per invalid puzzle of either input, training rows first,
 /// each in input order. Returns ``split`` (a list of ``"train"`` or ``"test"``), ``row`` (uint64,
 /// the 0-based position within that input: the CLI's ``index`` minus 1), ``puzzle`` (uint8,
-/// (k, 81)), ``status`` (``Status.LEAK`` or ``Status.INVALID``), ``train_row`` (int64, the 0-based
-/// position of the first equivalent training puzzle, -1 for an invalid row: the CLI's
+/// (k, 81)), ``status`` (``Status.LEAK`` or ``Status.INVALID``), ``train_row`` (int64, a masked array: the
+/// 0-based position of the first equivalent training puzzle, masked (missing) for an invalid row: the CLI's
 /// ``train_line`` minus 1 for a file of one puzzle per line), ``canonical`` (uint8, (k, 81)) and
 /// ``error``. ``by`` is ``--by``: ``"puzzle"`` (equivalent puzzles) or ``"grid"`` (puzzles whose
 /// unique solution grids are equivalent).

@@ -15,6 +15,7 @@ mod run;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use batchdoku_batch::plumbing::Range;
 use batchdoku_batch::{
     self as pipeline, CanonJob, EngineKind, RateJob, Row, ScoreJob, SolveJob, Status,
 };
@@ -26,7 +27,7 @@ use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyTypeError, PyValueError,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyInt, PyList, PyString};
 use rayon::prelude::*;
 
 use input::{Puzzles, NO_GRID};
@@ -40,25 +41,34 @@ pub(crate) fn put_grid(cells: &mut [u8], j: usize, grid: Option<&Grid>) {
     }
 }
 
-/// A count argument that must be at least 1: `ValueError` when zero or
-/// negative, `TypeError` when not an integer; values past `u64` saturate.
-pub(crate) fn at_least_one(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
-    let v: i128 = value.extract()?;
-    if v < 1 {
-        return Err(PyValueError::new_err(format!(
-            "{name} must be at least 1, got {v}"
+/// An integer argument checked against its CLI flag's range (the
+/// library's [`Range`], the same check and message as the flag's):
+/// `ValueError` when out of range, `TypeError` when not an integer.
+pub(crate) fn ranged(value: &Bound<'_, PyAny>, name: &str, range: Range) -> PyResult<u64> {
+    if !value.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an integer, got {}",
+            value.get_type().name()?
         )));
     }
-    Ok(u64::try_from(v).unwrap_or(u64::MAX))
+    range
+        .parse(&value.str()?.to_cow()?)
+        .map_err(|why| PyValueError::new_err(format!("{name} {why}")))
+}
+
+/// A count argument that must be at least 1 (as `-k`, `--node-limit`,
+/// `--limit`): see [`ranged`].
+pub(crate) fn at_least_one(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
+    ranged(value, name, Range::AT_LEAST_ONE)
 }
 
 /// The `threads` argument: every core when `None`; 1 to 1024 (the CLI's
-/// `-j` cap) otherwise.
+/// `-j`) otherwise.
 pub(crate) fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     let threads = threads
-        .map(|t| at_least_one(t, "threads"))
+        .map(|t| ranged(t, "threads", Range::THREADS))
         .transpose()?
-        .map(|t| usize::try_from(t).unwrap_or(usize::MAX));
+        .map(|t| t as usize);
     thread_count(threads)
 }
 
@@ -157,6 +167,20 @@ pub(crate) fn common_columns<'py>(
     Ok(dict)
 }
 
+/// A number column with missing values: a NumPy masked array whose mask
+/// is true where the CLI leaves the field empty (null in its Parquet), over
+/// `values` (which hold the old sentinel there, for ``.filled()``).
+pub(crate) fn masked<'py, T: numpy::Element>(
+    py: Python<'py>,
+    values: Vec<T>,
+    missing: Vec<bool>,
+) -> PyResult<Bound<'py, PyAny>> {
+    py.import("numpy.ma")?.getattr("MaskedArray")?.call1((
+        PyArray1::from_vec(py, values),
+        PyArray1::from_vec(py, missing),
+    ))
+}
+
 // The doc comments of the functions below are their Python docstrings
 // (reStructuredText, as the package's); their types are in
 // batchdoku/_batchdoku.pyi, and `text_signature` is the signature Python
@@ -223,9 +247,11 @@ fn solve<'py>(
 /// ``weights`` is what the CLI's ``--weights`` takes: ``"target"`` (NOIP 2009: 6 on the outer
 /// ring up to 10 in the centre), or the path of a weights file (81 integers, whitespace or
 /// commas), or 81 integers as a ``(9, 9)`` or ``(81,)`` integer array or a sequence (negative
-/// allowed). Returns ``status``, ``score`` (int64, -1 when there is no solution or none was
-/// found before the limit), ``solution`` (uint8, (n, 81)), ``nodes`` (uint64), ``error``, and
-/// with ``count=True`` also ``solutions`` (full enumeration, no pruning: slower).
+/// allowed). Returns ``status``, ``score`` (int64, a masked array: -1 when there is no solution,
+/// as the CLI writes; masked (missing, the CLI's empty field) when the puzzle is invalid or none
+/// was found before the limit), ``solution`` (uint8, (n, 81)), ``nodes`` (uint64), ``error``, and with ``count=True``
+/// also ``solutions`` (uint64, a masked array: full enumeration, no pruning, slower; masked for a
+/// ``Status.LIMIT`` row, whose count was cut short).
 /// ``node_limit`` stops a puzzle's search early with status ``Status.LIMIT``.
 #[pyfunction]
 #[pyo3(
@@ -258,9 +284,9 @@ fn score<'py>(
     };
     let mut status = vec![0u8; n];
     let mut solution = vec![NO_GRID; n * Grid::CELLS];
-    let mut scores = vec![0i64; n];
+    let mut scores = vec![(0i64, true); n];
     let mut nodes = vec![0u64; n];
-    let mut solutions = vec![0u64; n];
+    let mut solutions = vec![(0u64, true); n];
     let parts = status
         .par_chunks_mut(CHUNK)
         .zip(solution.par_chunks_mut(CHUNK * Grid::CELLS))
@@ -271,15 +297,18 @@ fn score<'py>(
         let ((((status, solution), scores), nodes), solutions) = part;
         status[j] = row.status.ordinal() as u8;
         put_grid(solution, j, row.solution.as_ref());
-        scores[j] = row.score.unwrap_or(-1);
+        // Missing where the CLI writes nothing: the same Row accessors.
+        scores[j] = row.score.map_or((-1, true), |s| (s, false));
         nodes[j] = row.nodes;
-        solutions[j] = row.solutions;
+        solutions[j] = row.solutions_known().map_or((0, true), |s| (s, false));
     })?;
     let dict = common_columns(py, status, "solution", solution, errors)?;
-    dict.set_item("score", PyArray1::from_vec(py, scores))?;
+    let (scores, missing) = scores.into_iter().unzip();
+    dict.set_item("score", masked(py, scores, missing)?)?;
     dict.set_item("nodes", PyArray1::from_vec(py, nodes))?;
     if count {
-        dict.set_item("solutions", PyArray1::from_vec(py, solutions))?;
+        let (solutions, missing) = solutions.into_iter().unzip();
+        dict.set_item("solutions", masked(py, solutions, missing)?)?;
     }
     Ok(dict)
 }
@@ -289,32 +318,41 @@ fn score<'py>(
 /// Returns ``status`` (uint8: ``Status.RATED`` for a puzzle with one solution that was rated,
 /// ``Status.LIMIT`` when its rating needed more work than ``limit`` allows, ``Status.MULTIPLE``,
 /// ``Status.UNSOLVABLE`` or ``Status.INVALID`` as :func:`solve` with ``count_limit=2`` says),
-/// ``er``, ``ep`` and ``ed`` (float64, one decimal; NaN when not rated), ``hardest`` (a list: the
-/// technique that set ER, or ``None``), ``steps`` (int64, steps of the solution path; -1 when not
-/// rated), ``techniques`` (a list: the CLI's text, ``"hidden single:54;pointing:3"``, or
+/// ``er``, ``ep`` and ``ed`` (float64, one decimal; NaN, missing, when not rated), ``hardest`` (a
+/// list: the technique that set ER, or ``None``), ``steps`` (int64, a masked array: steps of the
+/// solution path; masked, missing, when not rated), ``techniques`` (a list: the CLI's text, ``"hidden single:54;pointing:3"``, or
 /// ``None``) and ``error``. With ``invariant=N`` (N > 0) also ``mean_guesses`` and
-/// ``mean_backtracks`` (float64; NaN for an invalid puzzle): the search's guesses and dead ends
+/// ``mean_backtracks`` (float64; NaN, missing, for an invalid puzzle): the search's guesses and dead ends
 /// averaged over N random equivalents of each puzzle drawn from ``seed`` (the CLI's ``rate
 /// --invariant N --seed S``). ``limit`` is the work budget per puzzle (the CLI's ``--limit``).
 #[pyfunction]
 #[pyo3(
-    signature = (puzzles, limit = None, invariant = 0, seed = 0, threads = None),
+    signature = (puzzles, limit = None, invariant = None, seed = None, threads = None),
     text_signature = "(puzzles, limit=None, invariant=0, seed=0, threads=None)"
 )]
 fn rate<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
     limit: Option<&Bound<'py, PyAny>>,
-    invariant: u32,
-    seed: u64,
+    invariant: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     RateJob::available()
         .map_err(|why| pyo3::exceptions::PyRuntimeError::new_err(format!("rate: {why}")))?;
+    // The CLI's ranges for --limit, --invariant and --seed.
     let limit = limit
         .map(|k| at_least_one(k, "limit"))
         .transpose()?
         .unwrap_or(RateJob::DEFAULT_LIMIT);
+    let invariant = invariant
+        .map(|k| ranged(k, "invariant", Range::INVARIANT))
+        .transpose()?
+        .map_or(0, |k| k as u32);
+    let seed = seed
+        .map(|s| ranged(s, "seed", Range::ANY))
+        .transpose()?
+        .unwrap_or(0);
     let threads = threads_arg(threads)?;
     let puzzles = Puzzles::extract(puzzles)?;
     let view = puzzles.view()?;
@@ -369,7 +407,8 @@ fn rate<'py>(
     let hardest = PyList::new(py, named.iter().map(|h| h.as_ref().map(|h| h.0)))?;
     let techniques = PyList::new(py, named.iter().map(|h| h.as_ref().map(|h| h.1.as_str())))?;
     dict.set_item("hardest", hardest)?;
-    dict.set_item("steps", PyArray1::from_vec(py, steps))?;
+    let missing = steps.iter().map(|&s| s < 0).collect();
+    dict.set_item("steps", masked(py, steps, missing)?)?;
     dict.set_item("techniques", techniques)?;
     if invariant > 0 {
         let guesses: Vec<f64> = means.iter().map(|m| m.0).collect();

@@ -1,7 +1,8 @@
 //! Runs a library [`Job`] over every puzzle of one call: on the process's
 //! rayon pool for the call's thread count ([`crate::pool`]), the GIL
 //! released, and each worker parsing its puzzles, filling one reused row
-//! through the library's per-record step ([`pipeline::fill_row`]) and
+//! through the library's per-record step ([`fill_row_until`], which the
+//! stop flag reaches inside one slow puzzle) and
 //! writing the results straight into the output columns. Nothing is
 //! allocated per puzzle or per chunk, except the message of an invalid
 //! puzzle.
@@ -10,8 +11,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
+use batchdoku_batch::plumbing::fill_row_until;
 use batchdoku_batch::Row;
-use batchdoku_batch::{self as pipeline, Job, Position};
+use batchdoku_batch::{Job, Position};
 use batchdoku_core::Record;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -101,12 +103,16 @@ where
                         // A puzzle's line is its 1-based row (`overlap` keeps
                         // the training line of each class).
                         record.line = at.line;
+                        // The stop reaches inside one slow puzzle (a rating,
+                        // the invariant loop); a puzzle it cut short is no
+                        // result, and the call raises anyway.
+                        let stopped = || stop.load(Ordering::Relaxed);
                         match puzzles.parse(i) {
                             Ok(grid) => {
-                                pipeline::fill_row(job, scratch, Ok(&grid), record, &at, row)
+                                fill_row_until(job, scratch, Ok(&grid), record, &at, row, &stopped)
                             }
                             Err(Unreadable::Parse(e)) => {
-                                pipeline::fill_row(job, scratch, Err(&e), record, &at, row)
+                                fill_row_until(job, scratch, Err(&e), record, &at, row, &stopped)
                             }
                             Err(Unreadable::NoGrid) => {
                                 row.reset(at.index, at.line);
@@ -118,6 +124,9 @@ where
                                 row.status = Status::Invalid;
                                 row.error.push_str(MISSING_WHY);
                             }
+                        }
+                        if stopped() {
+                            return;
                         }
                         store(&mut part, j, row, scratch);
                         if row.status == Status::Invalid {

@@ -209,7 +209,10 @@ def test_bad_arguments_raise():
         batchdoku.score([HARD], node_limit=0)
     with pytest.raises(TypeError):
         batchdoku.solve([HARD], count_limit=1.5)
-    assert batchdoku.solve([HARD], count_limit=2**70)["solutions"][0] == 1
+    # Past 2**64 - 1 is refused, as the CLI's -k refuses it (issue 39); the largest count is taken.
+    with pytest.raises(ValueError, match="count_limit must be at most 18446744073709551615"):
+        batchdoku.solve([HARD], count_limit=2**70)
+    assert batchdoku.solve([HARD], count_limit=2**64 - 1)["solutions"][0] == 1
     with pytest.raises(ValueError):
         batchdoku.solve([HARD], solver="nope")
     with pytest.raises(ValueError):
@@ -268,11 +271,11 @@ def test_each_function_returns_the_statuses_status_says():
     }
     scored = batchdoku.score(lines)
     assert set(statuses(scored)) == {Status.SOLVED, Status.UNSOLVABLE, Status.INVALID}
-    assert [s for s, score in zip(statuses(scored), scored["score"]) if score == -1 and s != Status.INVALID] == [
-        Status.UNSOLVABLE
-    ]
+    # As the CLI writes: -1 for no solution; missing (masked) for an invalid row or none before the limit.
+    assert [s for s, score in zip(statuses(scored), scored["score"].filled(0)) if score == -1] == [Status.UNSOLVABLE]
+    assert [s for s, missing in zip(statuses(scored), scored["score"].mask) if missing] == [Status.INVALID] * 3
     limited = batchdoku.score(["." * 81] * 2, node_limit=1)
-    assert statuses(limited) == [Status.LIMIT] * 2 and list(limited["score"]) == [-1, -1]
+    assert statuses(limited) == [Status.LIMIT] * 2 and list(limited["score"].mask) == [True, True]
     limited = batchdoku.score(["." * 81], node_limit=80)
     assert statuses(limited) == [Status.LIMIT] and limited["score"][0] > 0
     assert set(statuses(batchdoku.canon(lines))) == {Status.OK, Status.INVALID}
@@ -730,3 +733,30 @@ def test_ctrl_c_stops_a_long_call_with_keyboard_interrupt(function, tmp_path):
     assert out.strip() == "interrupted", (out, err)
     assert child.returncode == 0, err
     assert took < 2.0, took
+
+
+def test_numeric_arguments_are_refused_as_the_cli_refuses_its_flags():
+    """One range per option, the library's, for the CLI's flag and the Python argument, with the same message."""
+    cases = [
+        (lambda: batchdoku.rate([HARD], invariant=1_000_001), "invariant must be at most 1000000, got 1000001",
+         ["rate", "--invariant", "1000001"]),
+        (lambda: batchdoku.rate([HARD], limit=2**64), "limit must be at most 18446744073709551615",
+         ["rate", "--limit", str(2**64)]),
+        (lambda: batchdoku.rate([HARD], limit=0), "limit must be at least 1, got 0", ["rate", "--limit", "0"]),
+        (lambda: batchdoku.rate([HARD], seed=-1), "seed must be at least 0, got -1", ["rate", "--seed=-1"]),
+        (lambda: batchdoku.score([HARD], node_limit=2**64), "node_limit must be at most", ["score", "--node-limit", str(2**64)]),
+        (lambda: batchdoku.solve([HARD], count_limit=2**70), "count_limit must be at most", ["solve", "-k", str(2**70)]),
+        (lambda: batchdoku.solve([HARD], threads=1025), "threads must be at most 1024, got 1025", ["solve", "-j", "1025"]),
+        (lambda: batchdoku.solve([HARD], threads=0), "threads must be at least 1, got 0", ["solve", "-j", "0"]),
+    ]
+    binary = os.environ.get("BATCHDOKU_BIN", str(ROOT / "target" / "release" / "batchdoku"))
+    for call, message, args in cases:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            call()
+        if Path(binary).is_file():
+            done = subprocess.run([binary, *args, str(SAMPLE)], capture_output=True, text=True)
+            assert done.returncode == 2, args
+            assert message.split(" ", 1)[1] in done.stderr, (args, done.stderr)
+    assert batchdoku.rate([HARD], invariant=1_000_000 // 10**5, limit=2**64 - 1)["status"][0] == Status.RATED
+    with pytest.raises(TypeError):
+        batchdoku.rate([HARD], invariant=1.5)

@@ -182,3 +182,75 @@ def test_fixed_size_and_null_arrow_arrays():
     nulls = batchdoku.canon(pa.nulls(3))
     assert (nulls["status"] == Status.INVALID).all() and all("missing value" in e for e in nulls["error"])
     assert len(batchdoku.solve(pa.chunked_array([], pa.string()))["status"]) == 0
+
+
+# A puzzle with 17 givens and thousands of solutions, and no solution within one node.
+MANY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"[:40] + "." * 41
+
+
+def test_missing_numbers_are_null_not_made_up():
+    """A number the CLI leaves empty (null in its Parquet) is missing here too, in every result and column: never
+    ``score -1`` ("no solution") for a search cut short, ``solutions 0`` for an unfinished count, ``steps -1``."""
+    pd = pytest.importorskip("pandas")
+    limited = batchdoku.score([MANY, "1" * 81], node_limit=1, count=True)
+    assert [batchdoku.Status(s) for s in limited["status"]] == [batchdoku.Status.LIMIT, batchdoku.Status.INVALID]
+    assert limited["score"].mask.tolist() == [True, True] and limited["solutions"].mask.tolist() == [True, False]
+    frame = batchdoku.to_pandas(limited)
+    assert frame["score"].isna().all() and str(frame["score"].dtype) == "Int64"
+    assert frame["solutions"].isna().tolist() == [True, False]  # an invalid row's count is the CLI's 0
+    table = batchdoku.to_arrow(limited)
+    assert table.column("score").to_pylist() == [None, None]
+    assert table.column("solutions").to_pylist() == [None, 0]
+    rated = batchdoku.rate([MANY, HARD_ONE, "1" * 81], limit=1, invariant=1)
+    frame = batchdoku.to_pandas(rated)
+    for name in ("er", "ep", "ed", "steps"):
+        assert frame[name].isna().all(), name
+    assert str(frame["steps"].dtype) == "Int64" and str(frame["er"].dtype) == "Float64"
+    assert frame["mean_guesses"].isna().tolist() == [False, False, True]
+    table = batchdoku.to_arrow(rated)
+    assert table.column("steps").null_count == 3 and table.column("er").null_count == 3
+    assert table.column("mean_guesses").null_count == 1
+    deduped = batchdoku.to_arrow(batchdoku.dedupe([HARD_ONE, "1" * 81, HARD_ONE]))
+    assert deduped.column("dropped").to_pylist() == [1, None]
+    leaks = batchdoku.to_arrow(batchdoku.overlap([HARD_ONE, "x"], [HARD_ONE]))
+    assert leaks.column("train_row").to_pylist() == [None, 0]
+    assert isinstance(pd.DataFrame(), pd.DataFrame)
+
+
+HARD_ONE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def test_missing_numbers_are_the_cli_parquet_nulls(tmp_path):
+    """Every column of score, rate, dedupe and overlap: null exactly where the CLI's Parquet has null."""
+    import os
+    import subprocess
+
+    import pyarrow.parquet as pq
+
+    from common import BIN
+
+    if not os.path.isfile(BIN):
+        pytest.skip(f"no batchdoku binary at {BIN}")
+    path = tmp_path / "p.txt"
+    path.write_text("\n".join([MANY, HARD_ONE, "1" * 81, "." * 81]) + "\n")
+    puzzles = path.read_text().split()
+    for args, result in (
+        (["score", "--node-limit", "1", "--count"], batchdoku.score(puzzles, node_limit=1, count=True)),
+        (["score", "--node-limit", "100000"], batchdoku.score(puzzles, node_limit=100000)),
+        (["rate", "--limit", "1000"], batchdoku.rate(puzzles, limit=1000)),
+        (["rate", "--invariant", "2"], batchdoku.rate(puzzles[1:3], invariant=2)),
+    ):
+        out = tmp_path / "out.parquet"
+        source = path
+        if args[-1] == "2":
+            source = tmp_path / "q.txt"
+            source.write_text("\n".join(puzzles[1:3]) + "\n")
+        done = subprocess.run([BIN, *args, str(source), "-q", "-o", str(out)], capture_output=True)
+        assert done.returncode in (0, 1), done.stderr
+        theirs = pq.read_table(out)
+        ours = batchdoku.to_arrow(result)
+        for name in ours.column_names:
+            if name in theirs.column_names and name not in ("error",):
+                want = [v is None for v in theirs.column(name).to_pylist()]
+                got = [v is None for v in ours.column(name).to_pylist()]
+                assert got == want, (args, name)

@@ -104,7 +104,9 @@ impl MakePuzzle for Rated<'_> {
         let mut rater = batchdoku_rate::Rater::new();
         self.generator
             .puzzle_where(index, solver, should_stop, |puzzle| {
-                let rating = rater.rate(puzzle, batchdoku_rate::Budget::new(limit));
+                // Ctrl-C reaches inside one candidate's rating.
+                let budget = batchdoku_rate::Budget::new(limit).until(should_stop);
+                let rating = rater.rate(puzzle, budget);
                 rating.is_ok_and(|r| (min..=max).contains(&r.er))
             })
     }

@@ -50,6 +50,7 @@ mod generate;
 mod jobs;
 mod output;
 mod pipeline;
+mod ranges;
 mod run;
 mod totals;
 
@@ -74,9 +75,10 @@ pub use crate::totals::Totals;
 pub mod plumbing {
     pub use crate::generate::{run as generate, StreamConfig as GenerateConfig};
     pub use crate::pipeline::{
-        build_pool, flush, run, Compression, Config, Fatal, Flushed, Input, PanicSite, Reopenable,
-        Sink,
+        build_pool, fill_row_until, flush, run, Compression, Config, Fatal, Flushed, Input,
+        PanicSite, Reopenable, Sink,
     };
+    pub use crate::ranges::Range;
 }
 
 /// The error of a command that needs Sudoku Explainer's ratings in a

@@ -112,7 +112,7 @@ fn fmt(r: u8) -> String {
 }
 
 /// The budget a fixture gets: the nested forcing chains take more work.
-fn room(f: &Fixture) -> Budget {
+fn room(f: &Fixture) -> Budget<'static> {
     Budget::new(if f.er >= FIRST_NESTED {
         1_000_000_000
     } else {

@@ -46,6 +46,9 @@ pub enum Unrated {
     /// No technique of the ladder applies (past its last level, nested
     /// chains of level 5, which no puzzle measured needs).
     NoTechnique,
+    /// The budget's stop condition ([`Budget::until`]) asked to stop: the
+    /// rating was abandoned, which says nothing about the puzzle.
+    Stopped,
 }
 
 impl From<OutOfBudget> for Unrated {
@@ -117,8 +120,18 @@ impl Rater {
 
     /// Rates `puzzle` (which should have exactly one solution: the caller
     /// checks it) within `budget` work units.
-    pub fn rate(&mut self, puzzle: &Grid, budget: Budget) -> Result<Rating, Unrated> {
+    /// A budget made [`until`](Budget::until) a stop condition is asked
+    /// every few thousand work units: [`Unrated::Stopped`] once it says so.
+    pub fn rate(&mut self, puzzle: &Grid, budget: Budget<'_>) -> Result<Rating, Unrated> {
         let mut budget = budget;
+        match self.rate_within(puzzle, &mut budget) {
+            Err(Unrated::OutOfBudget) if budget.stopped() => Err(Unrated::Stopped),
+            result => result,
+        }
+    }
+
+    /// [`rate`](Rater::rate), spending from `budget`.
+    fn rate_within(&mut self, puzzle: &Grid, budget: &mut Budget<'_>) -> Result<Rating, Unrated> {
         let mut cands = Cands::new(puzzle);
         let rating = &mut self.partial;
         *rating = Rating::default();
@@ -128,7 +141,7 @@ impl Rater {
         let mut placed_yet = false;
         while !cands.is_solved() {
             budget.spend(1)?;
-            let Some(step) = next_step(&cands, &mut budget)? else {
+            let Some(step) = next_step(&cands, budget)? else {
                 return Err(Unrated::NoTechnique);
             };
             step.apply(&mut cands);

@@ -119,9 +119,9 @@ thread_local! {
 
 /// The state of the loop search from one start cell, and the best hint so
 /// far.
-struct LoopSearch<'a> {
+struct LoopSearch<'a, 'b> {
     cands: &'a Cands,
-    budget: &'a mut Budget,
+    budget: &'a mut Budget<'b>,
     /// The loop's two digits, as a candidate mask.
     pair: u16,
     /// The cells that hold both.
@@ -145,7 +145,7 @@ struct LoopSearch<'a> {
     spent: u64,
 }
 
-impl LoopSearch<'_> {
+impl LoopSearch<'_, '_> {
     /// Adds `cell` to the path and follows every way on (SE's
     /// `checkForLoops`, including how extra digits accumulate across the
     /// cells it looks at).

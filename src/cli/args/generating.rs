@@ -65,14 +65,14 @@ pub struct GenerateArgs {
 
     /// Random seed (any u64). Default: drawn from the clock and printed in
     /// the summary; give it to reproduce a run.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = super::vocab::seed)]
     pub seed: Option<u64>,
 
     /// Number of the first puzzle, counting from 1 as every index does:
     /// makes puzzles I..I+N-1 of the seed (the JSONL `index` is I for the
     /// first).
     #[arg(long, value_name = "I", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = super::vocab::at_least_one)]
     pub start: u64,
 
     /// Keep only puzzles whose difficulty rating (ER, as `batchdoku rate`
@@ -84,7 +84,7 @@ pub struct GenerateArgs {
     /// With --er: the work one candidate's rating may take (as `rate
     /// --limit`); a candidate past it is not kept.
     #[arg(long, value_name = "UNITS", requires = "er",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = super::vocab::at_least_one)]
     pub limit: Option<u64>,
 
     /// Also write the end-of-run summary as JSON to this file (`-` for

@@ -18,12 +18,12 @@ pub struct BenchArgs {
 
     /// Thread counts to measure, comma-separated.
     #[arg(short = 'j', long, value_delimiter = ',', default_values_t = [1u32, 2],
-          value_parser = clap::value_parser!(u32).range(1..=1024))]
+          value_parser = super::vocab::threads)]
     pub threads: Vec<u32>,
 
     /// 1 = first solution, 2 = uniqueness check (count up to 2), or any K.
     #[arg(short = 'k', long, default_value_t = 1, value_name = "K",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = super::vocab::at_least_one)]
     pub count_limit: u64,
 
     /// Solving engine.

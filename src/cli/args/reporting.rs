@@ -83,6 +83,6 @@ pub struct ReportArgs {
     /// With --rate: the work one puzzle's rating may take (as `rate
     /// --limit`); past it the puzzle counts as `limit`.
     #[arg(long, value_name = "UNITS", requires = "rate",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = super::vocab::at_least_one)]
     pub limit: Option<u64>,
 }

@@ -95,7 +95,7 @@ pub struct RunArgs {
     pub output: Option<PathBuf>,
 
     /// Worker threads (default: all cores).
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(short = 'j', long, value_name = "N", value_parser = super::vocab::threads)]
     pub threads: Option<u32>,
 
     /// Always show progress on stderr: a bar on a terminal, else a plain
@@ -110,7 +110,7 @@ pub struct RunArgs {
     /// Records per batch handed to a worker [default: 2048; with `report
     /// --rate`: 16].
     #[arg(long, value_name = "N", hide_short_help = true,
-          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+          value_parser = super::vocab::batch_size)]
     pub batch_size: Option<u32>,
 }
 

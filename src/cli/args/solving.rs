@@ -18,7 +18,7 @@ pub struct SolveArgs {
     /// Count solutions up to K (2 = uniqueness check: status unique or
     /// multiple). 1 finds the first solution only.
     #[arg(short = 'k', long, default_value_t = 1, value_name = "K",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = super::vocab::at_least_one)]
     pub count_limit: u64,
 
     /// Solving engine: mrv (bitmask, minimum remaining values) or dlx
@@ -56,7 +56,7 @@ pub struct ScoreArgs {
 
     /// Stop a puzzle's search after N nodes: its status becomes `limit` and
     /// its score is the best found so far, not proven optimal.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = super::vocab::at_least_one)]
     pub node_limit: Option<u64>,
 
     /// Also count all solutions (column `solutions`). This needs the full
@@ -98,17 +98,17 @@ pub struct RateArgs {
     /// The work one puzzle's rating may take, in the rater's work units
     /// (about a chain step each); past it the puzzle gets status `limit`.
     #[arg(long, value_name = "UNITS", default_value_t = batchdoku_batch::RateJob::DEFAULT_LIMIT,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = super::vocab::at_least_one)]
     pub limit: u64,
 
     /// Add mean_guesses and mean_backtracks over N random equivalents of
     /// each puzzle (0: none).
     #[arg(long, value_name = "N", default_value_t = 0,
-          value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+          value_parser = super::vocab::invariant)]
     pub invariant: u32,
 
     /// Seed the equivalents of --invariant are drawn from.
-    #[arg(long, value_name = "S", default_value_t = 0)]
+    #[arg(long, value_name = "S", default_value_t = 0, value_parser = super::vocab::seed)]
     pub seed: u64,
 }
 

@@ -2,6 +2,7 @@
 //! (formats, engines, class keys, symmetries): the names and their help
 //! are the library's lists, the values its `FromStr` ([`one_of`]).
 
+use batchdoku_batch::plumbing::Range;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
 use batchdoku_batch::{ClassBy, EngineKind, OutputFormat};
@@ -59,4 +60,33 @@ pub(super) fn class_keys() -> impl TypedValueParser<Value = ClassBy> {
 
 pub(super) fn symmetries() -> impl TypedValueParser<Value = Symmetry> {
     one_of(&Symmetry::ALL, Symmetry::as_str, Symmetry::description)
+}
+
+// The numeric flags' ranges: the library's (`plumbing::Range`), which the
+// Python package checks its arguments against too, with the same message.
+
+/// `-j`: 1 to 1024 threads.
+pub fn threads(text: &str) -> Result<u32, String> {
+    Range::THREADS.parse(text).map(|v| v as u32)
+}
+
+/// `--batch-size`: 1 to 1,000,000 records.
+pub fn batch_size(text: &str) -> Result<u32, String> {
+    Range::BATCH_SIZE.parse(text).map(|v| v as u32)
+}
+
+/// A count or work limit of at least 1 (`-k`, `--node-limit`, `--limit`,
+/// `--start`).
+pub fn at_least_one(text: &str) -> Result<u64, String> {
+    Range::AT_LEAST_ONE.parse(text)
+}
+
+/// `rate --invariant`: 0 to 1,000,000 equivalents.
+pub fn invariant(text: &str) -> Result<u32, String> {
+    Range::INVARIANT.parse(text).map(|v| v as u32)
+}
+
+/// `--seed`: any 64-bit value.
+pub fn seed(text: &str) -> Result<u64, String> {
+    Range::ANY.parse(text)
 }

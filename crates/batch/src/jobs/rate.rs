@@ -122,7 +122,20 @@ impl Job for RateJob {
         }
     }
 
-    fn process(&self, scratch: &mut RateScratch, puzzle: &Grid, _record: &Record, row: &mut Row) {
+    fn process(&self, scratch: &mut RateScratch, puzzle: &Grid, record: &Record, row: &mut Row) {
+        self.process_until(scratch, puzzle, record, row, &|| false);
+    }
+
+    /// Asks `stop` every few thousand work units of the rating and before
+    /// each equivalent of `invariant`.
+    fn process_until(
+        &self,
+        scratch: &mut RateScratch,
+        puzzle: &Grid,
+        _record: &Record,
+        row: &mut Row,
+        stop: &dyn Fn() -> bool,
+    ) {
         let outcome = match scratch.solver.count_solutions_up_to(puzzle, 2) {
             Ok(o) => o,
             Err(conflict) => {
@@ -131,12 +144,15 @@ impl Job for RateJob {
             }
         };
         if self.invariant > 0 {
-            row.invariant = Some(self.means(scratch, puzzle));
+            match self.means(scratch, puzzle, stop) {
+                Some(means) => row.invariant = Some(means),
+                None => return stopped(row),
+            }
         }
         row.solutions = outcome.solutions;
         row.status = match outcome.solutions {
             0 => Status::Unsolvable,
-            1 => self.rate_unique(scratch, puzzle, row),
+            1 => self.rate_unique(scratch, puzzle, row, stop),
             _ => Status::Multiple,
         };
     }
@@ -146,8 +162,17 @@ impl RateJob {
     /// Rates a puzzle with one solution: its status, and its ratings in
     /// `row`.
     #[cfg(feature = "rate")]
-    fn rate_unique(&self, scratch: &mut RateScratch, puzzle: &Grid, row: &mut Row) -> Status {
-        match scratch.rater.rate(puzzle, Budget::new(self.limit)) {
+    fn rate_unique(
+        &self,
+        scratch: &mut RateScratch,
+        puzzle: &Grid,
+        row: &mut Row,
+        stop: &dyn Fn() -> bool,
+    ) -> Status {
+        match scratch
+            .rater
+            .rate(puzzle, Budget::new(self.limit).until(stop))
+        {
             Ok(rating) => {
                 row.ratings = Some(Ratings::from(rating));
                 Status::Rated
@@ -156,12 +181,22 @@ impl RateJob {
             // last level, which no puzzle measured reaches): no rating
             // either way.
             Err(Unrated::OutOfBudget | Unrated::NoTechnique) => Status::Limit,
+            Err(Unrated::Stopped) => {
+                stopped(row);
+                Status::Invalid
+            }
         }
     }
 
     /// Without the rater: `invalid`, saying why.
     #[cfg(not(feature = "rate"))]
-    fn rate_unique(&self, _: &mut RateScratch, _: &Grid, row: &mut Row) -> Status {
+    fn rate_unique(
+        &self,
+        _: &mut RateScratch,
+        _: &Grid,
+        row: &mut Row,
+        _: &dyn Fn() -> bool,
+    ) -> Status {
         row.error.push_str(crate::RATE_FEATURE_MISSING);
         Status::Invalid
     }
@@ -172,11 +207,21 @@ impl RateJob {
     /// `self.invariant` random equivalents of `puzzle`, each drawn from its
     /// canonical form with a generator seeded by that form and the seed:
     /// every equivalent of a puzzle gets the same means.
-    fn means(&self, scratch: &mut RateScratch, puzzle: &Grid) -> (f64, f64) {
+    /// `None` when `stop` said so before the last equivalent.
+    fn means(
+        &self,
+        scratch: &mut RateScratch,
+        puzzle: &Grid,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<(f64, f64)> {
         let (canonical, _) = scratch.canon.canonical(puzzle);
         let mut rng = Rng::for_item(self.seed, form_key(&canonical));
         let (mut guesses, mut backtracks) = (0u64, 0u64);
-        for _ in 0..self.invariant {
+        for k in 0..self.invariant {
+            // A look every 64 equivalents: each is one solve, microseconds.
+            if k % 64 == 0 && stop() {
+                return None;
+            }
             let equivalent = Transform::random(&mut rng).apply(&canonical);
             // The equivalent's givens are the puzzle's, relabelled: they
             // cannot clash.
@@ -190,7 +235,7 @@ impl RateJob {
             backtracks += stats.dead_ends;
         }
         let n = f64::from(self.invariant);
-        (guesses as f64 / n, backtracks as f64 / n)
+        Some((guesses as f64 / n, backtracks as f64 / n))
     }
 }
 
@@ -206,6 +251,16 @@ impl From<Rating> for Ratings {
             counts: r.counts,
         }
     }
+}
+
+/// Marks a row whose rating `stop` cut short: no result (the caller drops
+/// it), `invalid` saying so should it be written anyway.
+fn stopped(row: &mut Row) {
+    row.status = Status::Invalid;
+    row.ratings = None;
+    row.invariant = None;
+    row.error.clear();
+    row.error.push_str("stopped before the rating ended");
 }
 
 /// A 64-bit key of a canonical form (FNV-1a over its cells).

@@ -126,6 +126,25 @@ pub trait Job: Sync {
     /// `) before it.
     fn process(&self, scratch: &mut Self::Scratch, puzzle: &Grid, record: &Record, row: &mut Row);
 
+    /// [`process`](Job::process) for a caller that may have to stop inside
+    /// one slow puzzle (Ctrl-C during a rating of seconds): a job whose one
+    /// puzzle can take long asks `stop` often (the stock [`RateJob`](crate::RateJob)
+    /// every few thousand work units and between the equivalents of
+    /// `invariant`) and returns early once it says so, leaving a row that
+    /// is no result: the caller drops it. The default processes the puzzle
+    /// whole.
+    fn process_until(
+        &self,
+        scratch: &mut Self::Scratch,
+        puzzle: &Grid,
+        record: &Record,
+        row: &mut Row,
+        stop: &dyn Fn() -> bool,
+    ) {
+        let _ = stop;
+        self.process(scratch, puzzle, record, row);
+    }
+
     /// Marks every row of this job, well-formed or not, before it is
     /// processed (`overlap` names the split each row comes from).
     #[inline]
@@ -647,6 +666,23 @@ pub fn fill_row<J: Job>(
     at: &Position<'_>,
     row: &mut Row,
 ) {
+    fill_row_until(job, scratch, puzzle, record, at, row, &|| false);
+}
+
+/// [`fill_row`] for a caller that may have to stop inside one slow puzzle:
+/// the job is run through [`Job::process_until`] with `stop`, and once
+/// `stop` has said so the row is no result (drop it). The streaming
+/// pipeline passes its quit flag (Ctrl-C), the Python package its own.
+#[doc(hidden)]
+pub fn fill_row_until<J: Job>(
+    job: &J,
+    scratch: &mut J::Scratch,
+    puzzle: Result<&Grid, &ParseError>,
+    record: &Record,
+    at: &Position<'_>,
+    row: &mut Row,
+    stop: &dyn Fn() -> bool,
+) {
     row.reset(at.index, at.line);
     if !Arc::ptr_eq(&row.source, at.source) {
         row.source = Arc::clone(at.source);
@@ -655,7 +691,7 @@ pub fn fill_row<J: Job>(
     match puzzle {
         Ok(puzzle) => {
             row.puzzle = Some(*puzzle);
-            job.process(scratch, puzzle, record, row);
+            job.process_until(scratch, puzzle, record, row, stop);
         }
         Err(e) => {
             row.status = Status::Invalid;

@@ -10,7 +10,9 @@ use crate::output::{Row, RowEncoder};
 use crate::totals::Totals;
 use batchdoku_core::Record;
 
-use super::{fill_row, Config, Fatal, Feed, Halt, Input, Job, PanicSite, Position, Stop, Work};
+use super::{
+    fill_row_until, Config, Fatal, Feed, Halt, Input, Job, PanicSite, Position, Stop, Work,
+};
 
 /// A batch of records, reused: only the first `len` are this batch's.
 #[derive(Debug, Default)]
@@ -150,7 +152,7 @@ impl<J: Job> Work for RecordWork<'_, J> {
         k: usize,
         out: &mut Vec<u8>,
         totals: &mut Totals,
-        _stop: &Stop<'_>,
+        stop: &Stop<'_>,
     ) -> Result<(), Halt> {
         let record = &items.records[k];
         let at = Position {
@@ -158,7 +160,22 @@ impl<J: Job> Work for RecordWork<'_, J> {
             line: record.line,
             index: items.first_index + k as u64,
         };
-        fill_row(self.job, scratch, record.puzzle.as_ref(), record, &at, row);
+        // The run's stop (Ctrl-C, a failure elsewhere) reaches inside one
+        // slow record; a record it cut short is never written (the batch is
+        // abandoned).
+        let stopped = || stop.raised();
+        fill_row_until(
+            self.job,
+            scratch,
+            record.puzzle.as_ref(),
+            record,
+            &at,
+            row,
+            &stopped,
+        );
+        if stop.raised() {
+            return Err(Halt::Stopped);
+        }
         if self.job.writes(row) {
             // Encoding into a Vec only fails on a serializer bug.
             let _ = encoder.encode(row, record, out);

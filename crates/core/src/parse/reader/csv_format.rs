@@ -9,7 +9,7 @@ use crate::parse::csv_input::{
     CsvLayout, CsvRecord, ExpectedColumn,
 };
 use crate::parse::detect::{SAMPLE_LINES, SAMPLE_MAX_LINES};
-use crate::parse::lines::{is_blank, is_comment, MAX_LINE_BYTES};
+use crate::parse::lines::MAX_LINE_BYTES;
 use crate::parse::{ParseError, ParseErrorKind};
 
 impl<R: BufRead> RecordReader<R> {
