@@ -76,8 +76,10 @@ pub(crate) const MAX_RECORD_LINES: usize = 16;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum ExpectedColumn {
     /// A column named `solution`, `answer`, `solutions` or `answers` (the
-    /// first of these whose values are grids), or in a headerless CSV a
-    /// column of complete grids.
+    /// first of these whose values are grids: at least half of its
+    /// non-empty cells in the first records, so a column of counts never
+    /// is and one still empty there may be), or in a headerless CSV a
+    /// column of complete grids. JSONL keys go by the same rule.
     #[default]
     Detect,
     /// The column (or JSONL key) with this name, case-insensitive.
