@@ -17,7 +17,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::block::{classify_row, RowClass};
-use super::csv_input::{is_puzzle_header, line_fields, sniff_delimiter};
+use super::csv_input::{is_puzzle_header, line_fields, sniff_delimiter, CsvRecord};
 use super::{cell_value, parse_line};
 use crate::grid::CELLS;
 
@@ -192,13 +192,12 @@ pub(crate) fn detect(sample: &[&[u8]]) -> InputFormat {
     };
     let rows = |lines: &[&[u8]]| lines.iter().filter(|l| is_block_row(l)).count();
     let delimiter = sniff_delimiter(sample);
+    let rec = std::cell::RefCell::new(CsvRecord::with_delimiter(delimiter));
+    let fields_of = |l: &[u8]| line_fields(&mut rec.borrow_mut(), l);
     // A grid in a later field (`id,<grid>`), not at the start of the line.
     let inner_grid = |l: &[u8]| {
         !starts_with_grid(l.trim_ascii())
-            && line_fields(l, delimiter)
-                .iter()
-                .skip(1)
-                .any(|f| parse_line(f).is_ok())
+            && fields_of(l).iter().skip(1).any(|f| parse_line(f).is_ok())
     };
     let json = sample.iter().filter(|l| looks_like_json(l)).count();
     if json > 0 {
@@ -217,7 +216,7 @@ pub(crate) fn detect(sample: &[&[u8]]) -> InputFormat {
     // that every line of it becomes an (invalid) record.
     if is_text(first) && !starts_with_grid(first) {
         // A header or row split by `;` or tab reads as CSV as well.
-        let fields = line_fields(first, delimiter);
+        let fields = fields_of(first);
         if fields.iter().any(|f| is_puzzle_header(f)) {
             return InputFormat::Csv;
         }

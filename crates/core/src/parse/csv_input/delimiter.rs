@@ -2,7 +2,7 @@
 //! fields of a CSV input whose delimiter is not named, from the lines
 //! format detection weighs (no single line decides).
 
-use super::line_fields;
+use super::{line_fields, CsvRecord};
 use crate::grid::CELLS;
 use crate::parse::cell_value;
 
@@ -24,8 +24,9 @@ fn is_grid_field(field: &[u8]) -> bool {
 fn score(sample: &[&[u8]], delimiter: u8) -> (usize, usize, usize) {
     let mut counts = Vec::with_capacity(sample.len());
     let mut with_grid = 0;
+    let mut rec = CsvRecord::with_delimiter(delimiter);
     for line in sample {
-        let fields = line_fields(line, delimiter);
+        let fields = line_fields(&mut rec, line);
         with_grid += usize::from(fields.iter().any(|f| is_grid_field(f)));
         counts.push(fields.len());
     }

@@ -48,8 +48,17 @@ pub(crate) struct CsvRecord {
 
 impl Default for CsvRecord {
     fn default() -> CsvRecord {
+        CsvRecord::with_delimiter(b',')
+    }
+}
+
+impl CsvRecord {
+    /// A record whose fields `delimiter` separates. Building the tokenizer
+    /// costs about a million instructions: keep a record, do not make one
+    /// per line.
+    pub(crate) fn with_delimiter(delimiter: u8) -> CsvRecord {
         CsvRecord {
-            core: csv_core::Reader::new(),
+            core: csv_core::ReaderBuilder::new().delimiter(delimiter).build(),
             out: Vec::new(),
             fields: Vec::new(),
             cols: Vec::new(),
@@ -63,7 +72,7 @@ impl Default for CsvRecord {
             too_long: false,
             unclosed: None,
             line: 0,
-            delimiter: b',',
+            delimiter,
             scratch: [0; 1024],
         }
     }
@@ -293,10 +302,10 @@ pub(crate) fn complete(grid: Grid, col: u32) -> Result<Grid, ParseError> {
 
 /// The fields of one line, tokenized as a whole CSV record (an unclosed
 /// quote runs to the end of the line), each as [`CsvRecord::field`]
-/// gives it. For format detection, which looks at a few lines.
-pub(crate) fn line_fields(line: &[u8], delimiter: u8) -> Vec<Vec<u8>> {
-    let mut rec = CsvRecord::default();
-    rec.set_delimiter(delimiter);
+/// gives it, split by `rec`'s delimiter (`rec` is reused: see
+/// [`CsvRecord::with_delimiter`]). For format detection, which looks at a
+/// few lines.
+pub(crate) fn line_fields(rec: &mut CsvRecord, line: &[u8]) -> Vec<Vec<u8>> {
     rec.begin(1, usize::MAX);
     if !rec.feed(line) {
         rec.finish();

@@ -105,7 +105,10 @@ fn delimiters_are_sniffed_from_the_sample_lines() {
     assert_eq!(one(b"a;b,c"), b',', "a tie goes to the comma");
     assert_eq!(one(b"puzzle"), b',');
     assert_eq!(sniff_delimiter(&[]), b',');
-    assert_eq!(line_fields(b"a;\"b;c\";d", b';'), [&b"a"[..], b"b;c", b"d"]);
+    assert_eq!(
+        line_fields(&mut CsvRecord::with_delimiter(b';'), b"a;\"b;c\";d"),
+        [&b"a"[..], b"b;c", b"d"]
+    );
     // No single line decides: a first note full of commas in a
     // `;`-separated file, headerless or under a header.
     let row = |parts: &[&[u8]], d: &[u8]| parts.join(d);
