@@ -414,3 +414,46 @@ fn a_signal_after_the_rename_exits_as_completed() {
         assert!(json.contains("\"interrupted\": false"), "{json}");
     }
 }
+
+/// A rating that takes seconds (nested forcing chains, ER 11.8): a SIGINT
+/// reaches inside it, so the run stops at once and, as every command,
+/// writes its `--summary-json` saying it was interrupted.
+#[test]
+fn sigint_inside_one_rating_stops_at_once_and_writes_the_summary() {
+    const NESTED: &str =
+        "54...8...3.......8..8.9.....1.2..7......6..1...59....4..4..9..3....1..2..5.7..6..";
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "nested.txt", format!("{NESTED}\n").repeat(4));
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let out = out_dir.join("rated.csv");
+    let summary = dir.path().join("summary.json");
+    let mut child = start(&mut command(&[
+        "rate",
+        "-q",
+        "-j",
+        "1",
+        "--summary-json",
+        arg(&summary),
+        "-o",
+        arg(&out),
+        arg(&input),
+    ]));
+    output_opened(&mut child, &out_dir);
+    running_after(&mut child, Duration::from_millis(700));
+    signal(&child, libc::SIGINT);
+    let sent = std::time::Instant::now();
+    let status = exits_within(&mut child, STOP);
+    assert_eq!(status.code(), Some(130));
+    // Within a second when the machine is idle; CI runs tests side by side.
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "stopped {:?} after the signal",
+        sent.elapsed()
+    );
+    assert_eq!(names(&out_dir), Vec::<String>::new());
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(json["interrupted"], true, "{json}");
+    assert_eq!(json["complete"], false, "{json}");
+}
