@@ -9,6 +9,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use batchdoku_core::testdata::utf16;
 use batchdoku_core::Rng;
 
 use crate::util::*;
@@ -892,23 +893,6 @@ fn a_utf16_file_is_one_fatal_error_that_says_to_save_as_utf8() {
         "{}",
         r.stderr
     );
-}
-
-/// `text` as UTF-16, little- or big-endian, with or without a BOM.
-fn utf16(text: &str, big_endian: bool, bom: bool) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    if bom {
-        bytes.extend_from_slice(if big_endian { b"\xFE\xFF" } else { b"\xFF\xFE" });
-    }
-    for unit in text.encode_utf16() {
-        let pair = if big_endian {
-            unit.to_be_bytes()
-        } else {
-            unit.to_le_bytes()
-        };
-        bytes.extend_from_slice(&pair);
-    }
-    bytes
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {

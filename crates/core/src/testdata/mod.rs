@@ -74,3 +74,21 @@ where
     let err = "nonsense".parse::<T>().unwrap_err();
     assert!(err.contains(name(all[0])), "{err}");
 }
+
+/// `text` as UTF-16, big- or little-endian, with or without a byte order
+/// mark (as Windows tools save text), for the tests of UTF-16 detection.
+pub fn utf16(text: &str, big_endian: bool, bom: bool) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    if bom {
+        bytes.extend_from_slice(if big_endian { b"\xFE\xFF" } else { b"\xFF\xFE" });
+    }
+    for unit in text.encode_utf16() {
+        let pair = if big_endian {
+            unit.to_be_bytes()
+        } else {
+            unit.to_le_bytes()
+        };
+        bytes.extend_from_slice(&pair);
+    }
+    bytes
+}

@@ -4,6 +4,7 @@
 use super::fingerprint::PRINT_BLOCK;
 use super::magic::{sniff, ZSTD_MAGIC};
 use super::*;
+use batchdoku_core::testdata::utf16;
 use tempfile::NamedTempFile;
 
 /// A source that, like a terminal, has more to give after returning 0:
@@ -157,23 +158,6 @@ fn a_file_read_once_is_read_as_it_is_when_reached() {
     // Appended to (and touched) after it was opened.
     std::fs::write(&path, line.repeat(3)).unwrap();
     assert_eq!(drain(&mut input).unwrap(), 3);
-}
-
-/// `text` as UTF-16 in one byte order, with or without a byte order mark.
-fn utf16(text: &str, big_endian: bool, bom: bool) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    if bom {
-        bytes.extend_from_slice(if big_endian { b"\xFE\xFF" } else { b"\xFF\xFE" });
-    }
-    for unit in text.encode_utf16() {
-        let pair = if big_endian {
-            unit.to_be_bytes()
-        } else {
-            unit.to_le_bytes()
-        };
-        bytes.extend_from_slice(&pair);
-    }
-    bytes
 }
 
 /// `bytes` gzipped.
