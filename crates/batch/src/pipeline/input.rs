@@ -76,7 +76,9 @@ mod reopen;
 mod tests;
 
 use fingerprint::{Fingerprint, Prints};
-use magic::{detect_compression, fill_to, is_utf16, Compression, UTF16, UTF16_PROBE};
+use magic::{
+    detect_compression, fill_to, is_parquet, is_utf16, Compression, PARQUET, UTF16, UTF16_PROBE,
+};
 pub use reopen::Reopenable;
 use reopen::{changed, Identity};
 
@@ -359,8 +361,12 @@ fn reader_of(
         Compression::Zstd => return Err(io::Error::new(io::ErrorKind::Unsupported, NO_ZSTD)),
     };
     let mut source = source;
-    if is_utf16(source.fill_buf()?) {
+    let start = source.fill_buf()?;
+    if is_utf16(start) {
         return Err(io::Error::new(io::ErrorKind::InvalidData, UTF16));
+    }
+    if is_parquet(start) {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, PARQUET));
     }
     RecordReader::with_options(source, options)
 }
