@@ -74,8 +74,8 @@ pub use crate::totals::Totals;
 pub mod plumbing {
     pub use crate::generate::{run as generate, StreamConfig as GenerateConfig};
     pub use crate::pipeline::{
-        build_pool, flush, run, Compression, Config, Fatal, Flushed, Input, PanicSite, Reopenable,
-        Sink,
+        build_pool, flush, run, Compression, Config, Fatal, Flushed, Input, PanicSite, ReadTally,
+        Reopenable, Sink,
     };
 }
 

@@ -177,7 +177,14 @@ fn utf16_inputs_are_refused_whole_however_they_arrive() {
         bytes
     };
     let open = |raw: Box<dyn Read + Send>| {
-        reader_of(raw, &ReadOptions::default(), &Arc::default(), None, None)
+        reader_of(
+            raw,
+            &ReadOptions::default(),
+            &Arc::default(),
+            None,
+            None,
+            &Arc::default(),
+        )
     };
     for (big_endian, bom) in [(false, true), (true, true), (false, false), (true, false)] {
         let bytes = utf16("quizzes,solutions\r\n", big_endian, bom);
