@@ -328,7 +328,7 @@ fn rate<'py>(
     let mut tenths = vec![[u8::MAX; 3]; n];
     let mut steps = vec![-1i64; n];
     let mut means = vec![(f64::NAN, f64::NAN); n];
-    let mut named: Vec<Option<(&'static str, String)>> = vec![None; n];
+    let mut named: Vec<Option<(Option<&'static str>, String)>> = vec![None; n];
     let parts = status
         .par_chunks_mut(CHUNK)
         .zip(tenths.par_chunks_mut(CHUNK))
@@ -366,7 +366,7 @@ fn rate<'py>(
     dict.set_item("er", PyArray1::from_vec(py, er))?;
     dict.set_item("ep", PyArray1::from_vec(py, ep))?;
     dict.set_item("ed", PyArray1::from_vec(py, ed))?;
-    let hardest = PyList::new(py, named.iter().map(|h| h.as_ref().map(|h| h.0)))?;
+    let hardest = PyList::new(py, named.iter().map(|h| h.as_ref().and_then(|h| h.0)))?;
     let techniques = PyList::new(py, named.iter().map(|h| h.as_ref().map(|h| h.1.as_str())))?;
     dict.set_item("hardest", hardest)?;
     dict.set_item("steps", PyArray1::from_vec(py, steps))?;

@@ -58,7 +58,8 @@ impl InputArgs {
 #[derive(Debug, Args)]
 pub struct RowArgs {
     /// Output format: csv (with header), jsonl (one JSON object per line),
-    /// line (one 81-character grid per row: the solution, an empty line
+    /// line (one 81-character grid per row: for solve, score and rate the
+    /// solution (the first found when there are several), an empty line
     /// when none; for canon the canonical form; for dedupe, overlap and
     /// split the puzzle), parquet (the CSV's columns, typed; not to a terminal).
     /// Default: the one -o's extension names (.csv, .jsonl, .parquet, also

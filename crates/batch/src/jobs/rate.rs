@@ -134,6 +134,9 @@ impl Job for RateJob {
             row.invariant = Some(self.means(scratch, puzzle));
         }
         row.solutions = outcome.solutions;
+        // Not a column of `rate`'s rows: what `--format line` writes, the
+        // solution as `solve` finds it (the first of several).
+        row.solution = outcome.solution;
         row.status = match outcome.solutions {
             0 => Status::Unsolvable,
             1 => self.rate_unique(scratch, puzzle, row),
