@@ -53,7 +53,9 @@ mod pipeline;
 mod run;
 mod totals;
 
-pub use crate::generate::{ErTarget, StreamReport as GenerateReport};
+pub use crate::generate::{
+    Candidates, ErTarget, StreamReport as GenerateReport, GIVE_UP_AFTER as ER_GIVE_UP_AFTER,
+};
 /// [`RateJob`]'s per-worker state (its [`Job::Scratch`]).
 #[doc(hidden)]
 pub use crate::jobs::RateScratch;
