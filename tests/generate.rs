@@ -375,8 +375,19 @@ fn er_target_keeps_puzzles_in_range_and_counts_the_tries() {
         tried >= 12 && tried <= facts["attempts"].as_u64().unwrap(),
         "{facts}"
     );
+    let (range, budget) = (
+        facts["out_of_range"].as_u64().unwrap(),
+        facts["out_of_budget"].as_u64().unwrap(),
+    );
+    assert_eq!(
+        tried,
+        12 + range + budget,
+        "every candidate not kept says why: {facts}"
+    );
     assert!(
-        r.stderr.contains(&format!("{tried} candidates rated")),
+        r.stderr.contains(&format!(
+            "{tried} candidates rated ({range} out of range, {budget} out of budget)"
+        )),
         "{}",
         r.stderr
     );
@@ -401,4 +412,128 @@ fn er_target_keeps_puzzles_in_range_and_counts_the_tries() {
     let bad = run(&["generate", "-n", "1", "--limit", "5"], None);
     assert_eq!(bad.code, 2, "{}", bad.stderr);
     assert!(bad.stderr.contains("--er"), "{}", bad.stderr);
+}
+
+/// `--er` ranges the rater cannot give are usage errors before any work
+/// (exit 2, nothing written): below its easiest step (1.0), above its
+/// highest rating, or above 0.0 for complete grids (`--clues 81`). The
+/// message names the rater's range. A range below 1.0 ran until Ctrl-C.
+#[test]
+fn er_ranges_the_rater_cannot_give_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    let summary = dir.path().join("summary.json");
+    for (range, extra) in [
+        ("0.0..0.9", None),
+        ("0.5..0.5", None),
+        ("20.0..25.5", None),
+        ("1.0..9.0", Some("81")),
+    ] {
+        let mut args = vec![
+            "generate",
+            "-n",
+            "1",
+            "--er",
+            range,
+            "-o",
+            arg(&out),
+            "--summary-json",
+            arg(&summary),
+        ];
+        if let Some(k) = extra {
+            args.extend(["--clues", k]);
+        }
+        let r = run_within(20, &args, &[], None);
+        assert_eq!(r.code, 2, "{range}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("no puzzle can rate in this range") && r.stderr.contains("from 1.0"),
+            "{range}: {}",
+            r.stderr
+        );
+        assert!(!out.exists() && !summary.exists(), "{range} left a file");
+    }
+    // The edges themselves are accepted: 1.0 is the easiest step.
+    let r = run_within(
+        60,
+        &[
+            "generate", "-q", "-n", "1", "--seed", "1", "--er", "0.0..1.2",
+        ],
+        &[],
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout_str().lines().count(), 1);
+}
+
+/// A budget no candidate can meet (`--limit 1`) stops the run once the
+/// first 16 candidates all ran out of it: exit 2, a message that says so
+/// with the budget, no output left. It ran forever, silently.
+#[test]
+fn a_budget_no_candidate_meets_stops_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    let r = run_within(
+        60,
+        &[
+            "generate",
+            "-n",
+            "5",
+            "--seed",
+            "3",
+            "--er",
+            "1.0..3.0",
+            "--limit",
+            "1",
+            "-o",
+            arg(&out),
+        ],
+        &[],
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--limit 1") && r.stderr.contains("ran out of the rating budget"),
+        "{}",
+        r.stderr
+    );
+    assert!(!out.exists(), "the stopped run left its output");
+}
+
+/// Interrupted while no candidate is in range, the summary on stderr
+/// still counts what was tried: every candidate rated, and why none was
+/// kept (it said nothing of them, and `tried: 0`).
+#[test]
+fn an_interrupted_er_run_counts_its_candidates() {
+    let mut child = command(&[
+        "generate",
+        "-n",
+        "1",
+        "--seed",
+        "1",
+        "--min-clues",
+        "30",
+        "--er",
+        "9.0..9.5",
+        "-j",
+        "1",
+    ])
+    .spawn()
+    .unwrap();
+    running_after(&mut child, Duration::from_millis(1500));
+    signal(&child, libc::SIGINT);
+    let out = output_within(child, Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(130));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (before, after) = stderr
+        .split_once(" candidates rated (")
+        .unwrap_or_else(|| panic!("no count: {stderr}"));
+    let number = |t: &str| {
+        t.parse::<u64>()
+            .unwrap_or_else(|_| panic!("{t:?}: {stderr}"))
+    };
+    let tried = number(before.rsplit(' ').next().unwrap());
+    let (range, rest) = after.split_once(" out of range, ").unwrap();
+    let budget = rest.split_once(" out of budget").unwrap().0;
+    assert!(tried > 0, "{stderr}");
+    assert_eq!(number(range) + number(budget), tried, "{stderr}");
 }

@@ -425,3 +425,32 @@ fn split_parts_in_parquet_hold_their_rows_and_nothing_reaches_stdout() {
         assert_eq!(part.rows, wanted, "{name}");
     }
 }
+
+/// A complete grid's `hardest` and `techniques` are null in Parquet, as in
+/// JSON lines (empty in CSV): it takes no step, so no technique.
+#[test]
+fn a_complete_grid_has_null_technique_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.txt", format!("{SOLVED}\n{EASY}\n"));
+    let out = dir.path().join("r.parquet");
+    let r = run_paths(&["rate", "-q", "-o", arg(&out)], &[&input]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let reader = SerializedFileReader::new(std::fs::File::open(&out).unwrap()).unwrap();
+    let rows: Vec<_> = reader
+        .get_row_iter(None)
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let cell = |row: usize, name: &str| {
+        rows[row]
+            .get_column_iter()
+            .find(|(n, _)| n.as_str() == name)
+            .map(|(_, f)| f.clone())
+            .unwrap()
+    };
+    assert_eq!(cell(0, "hardest"), Field::Null);
+    assert_eq!(cell(0, "techniques"), Field::Null);
+    assert_eq!(cell(0, "steps"), Field::Long(0));
+    assert_eq!(cell(0, "er"), Field::Double(0.0));
+    assert_eq!(cell(1, "hardest"), Field::Str("hidden single".into()));
+}

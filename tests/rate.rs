@@ -136,3 +136,74 @@ fn invariant_means_are_equal_for_equivalent_puzzles() {
     let (oh, orows) = other.csv();
     assert!(orows[0][col(&oh, "mean_guesses")].parse::<f64>().is_ok());
 }
+
+/// `rate --format line` writes what `--help` promises and what `solve`
+/// writes: the solution (the first found when there are several), an
+/// empty line when none. It wrote the puzzle.
+#[test]
+fn line_format_writes_the_solution_as_solve_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = ".".repeat(81);
+    let input = format!("{EASY}\n{HARD}\n{empty}\nnot a puzzle\n{SOLVED}\n");
+    let path = write(dir.path(), "in.txt", &input);
+    let rated = run_paths(&["rate", "-q", "--format", "line"], &[&path]);
+    assert_eq!(rated.code, 1, "an invalid record exits 1: {}", rated.stderr);
+    let solved = run_paths(&["solve", "-q", "-k", "2", "--format", "line"], &[&path]);
+    assert_eq!(solved.code, 1, "{}", solved.stderr);
+    assert_eq!(rated.stdout_str(), solved.stdout_str());
+    let lines: Vec<&str> = rated.stdout_str().lines().collect();
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert_eq!(lines[0], EASY_SOLUTION);
+    assert_solves(HARD, lines[1]);
+    assert_solves(&empty, lines[2]);
+    assert_eq!((lines[3], lines[4]), ("", SOLVED));
+    let help = run(&["rate", "--help"], None);
+    let text = help
+        .stdout_str()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        text.contains("for solve, score and rate the solution"),
+        "{text}"
+    );
+}
+
+/// A complete grid takes no step: rated, 0 steps, ER/EP/ED 0.0 (serate
+/// rates it 0.0/0.0/0.0), and no hardest technique nor technique counts:
+/// empty in CSV, null in JSON lines (Parquet: `parquet::a_complete_grid_
+/// has_null_technique_cells`). It was `hardest = hidden single`.
+#[test]
+fn a_complete_grid_has_no_hardest_technique() {
+    let input = format!("{SOLVED}\n{EASY}\n");
+    let r = run(&["rate", "-q"], Some(input.as_bytes()));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (h, rows) = r.csv();
+    let cell = |row: usize, name: &str| rows[row][col(&h, name)].as_str();
+    assert_eq!(cell(0, "status"), "rated");
+    for (name, value) in [
+        ("er", "0.0"),
+        ("ep", "0.0"),
+        ("ed", "0.0"),
+        ("steps", "0"),
+        ("hardest", ""),
+        ("techniques", ""),
+    ] {
+        assert_eq!(cell(0, name), value, "{name}");
+    }
+    assert_eq!(
+        cell(1, "hardest"),
+        "hidden single",
+        "a puzzle with steps keeps its own"
+    );
+    let j = run(&["rate", "-q", "--format", "jsonl"], Some(input.as_bytes()));
+    let first: serde_json::Value =
+        serde_json::from_str(j.stdout_str().lines().next().unwrap()).unwrap();
+    assert_eq!(first["status"], "rated");
+    assert_eq!(
+        (first["er"].as_f64(), first["steps"].as_u64()),
+        (Some(0.0), Some(0))
+    );
+    assert!(first["hardest"].is_null(), "{first}");
+    assert!(first["techniques"].is_null(), "{first}");
+}

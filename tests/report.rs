@@ -318,8 +318,8 @@ fn hostile_inputs_give_a_sensible_page() {
 }
 
 /// The run's provenance in the JSON (and on the pages): UTC date, command
-/// line, options in effect, version and commit, and each input's size and
-/// XXH3-64 checksum; stdin, which has no size, gives the bytes read.
+/// line, options in effect, version and commit, and each input's bytes
+/// read and their XXH3-64 checksum, stdin's too.
 #[test]
 fn provenance_names_date_command_options_version_and_inputs() {
     let dir = tempfile::tempdir().unwrap();
@@ -352,7 +352,12 @@ fn provenance_names_date_command_options_version_and_inputs() {
     assert_eq!(o["input_format"], "auto");
     assert_eq!(o["classes"], true);
     assert_eq!(o["batch_size"], 2048);
+    assert_eq!(o["threads"], 1);
     assert!(o["score"].is_null() && o["column"].is_null());
+    assert_eq!(
+        (&o["rate"], &o["limit"]),
+        (&Value::Bool(false), &Value::Null)
+    );
     assert_eq!(facts["threads"], 1);
     assert_eq!(facts["version"], env!("CARGO_PKG_VERSION"));
     let commit = facts["commit"].as_str().unwrap();
@@ -368,14 +373,14 @@ fn provenance_names_date_command_options_version_and_inputs() {
         input["xxh3_64"],
         format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes))
     );
-    // Stdin: no size beforehand, the bytes read instead, no checksum.
+    // Stdin: the same facts, counted as it is read.
     let piped = run(&["report", "-q", "--format", "json"], Some(&bytes));
     assert_eq!(piped.code, 0, "{}", piped.stderr);
     let pj: Value = serde_json::from_slice(&piped.stdout).unwrap();
     let stdin = &pj["run"]["inputs"][0];
     assert_eq!(stdin["name"], "<stdin>");
-    assert!(stdin["bytes"].is_null() && stdin["xxh3_64"].is_null());
-    assert_eq!(stdin["bytes_read"], bytes.len() as u64);
+    assert_eq!(stdin["bytes"], bytes.len() as u64);
+    assert_eq!(stdin["xxh3_64"], input["xxh3_64"]);
     // The pages show the same facts.
     let page = dir.path().join("r.html");
     let r = run_paths(&["report", "-q", "-o", arg(&page)], &[&sample]);
@@ -654,5 +659,250 @@ fn inputs_with_other_columns_are_still_reported() {
     assert_eq!(
         alone["ratings"]["unrated"], 1,
         "an empty er is unrated, not 0"
+    );
+}
+
+/// A report's JSON `run` section and its Markdown "options in effect" row
+/// for `args` (report flags) over `input`.
+/// (`Value::Null` for the JSON when `args` choose the format themselves).
+fn options_of(args: &[&str], input: &Path) -> (Value, String) {
+    let mut j = Value::Null;
+    if !args.contains(&"--format") {
+        let mut all = vec!["report", "-q", "--format", "json"];
+        all.extend_from_slice(args);
+        let out = run_paths(&all, &[input]);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        j = serde_json::from_slice(&out.stdout).unwrap();
+    }
+    let mut md_args = vec!["report", "-q"];
+    md_args.extend_from_slice(args);
+    let md = run_paths(&md_args, &[input]);
+    assert_eq!(md.code, 0, "{args:?}: {}", md.stderr);
+    let row = md
+        .stdout_str()
+        .lines()
+        .find(|l| l.contains("options in effect"))
+        .unwrap_or_else(|| panic!("no options row: {}", md.stdout_str()))
+        .to_string();
+    (j["run"].clone(), row)
+}
+
+/// Every option `report --help` lists (but `-q`, `--progress`, `--help`
+/// and `--version`, which change only the terminal) is in the options in
+/// effect, in the JSON and on the page, with the value given: set one at a
+/// time, each shows. A flag added to `report` without a value here fails
+/// this test, and one that the options forget fails it too (`--rate` and
+/// `--limit` were forgotten: with `--limit 5` every puzzle was `limit` and
+/// nothing said why).
+#[test]
+fn options_in_effect_list_every_option_report_takes() {
+    let dir = tempfile::tempdir().unwrap();
+    // Easy puzzles: `--rate` at its default budget is quick on them.
+    let csv = format!("puzzle,solution\n{EASY},\n{},\n", relabelled(EASY));
+    let input = write(dir.path(), "in.csv", csv);
+    let page = dir.path().join("page.md");
+    let summary = dir.path().join("summary.json");
+    // Each option with the value to give it and what must then show on the
+    // page ("" for a switch: the flag alone).
+    let page_arg = arg(&page).to_string();
+    let summary_arg = arg(&summary).to_string();
+    let values: Vec<(&str, Vec<&str>, &str)> = vec![
+        ("-o", vec![&page_arg], ""),
+        ("-j", vec!["1"], "1"),
+        ("--batch-size", vec!["3"], "3"),
+        ("--input-format", vec!["csv"], "csv"),
+        ("--column", vec!["puzzle"], "puzzle"),
+        ("--expected-column", vec!["solution"], "solution"),
+        ("--no-expected", vec![], ""),
+        ("--delimiter", vec![","], ","),
+        ("--summary-json", vec![&summary_arg], ""),
+        ("--format", vec!["markdown"], "markdown"),
+        ("--classes", vec![], ""),
+        ("--score", vec!["target"], "target"),
+        ("--rate", vec![], ""),
+        ("--limit", vec!["5"], "5"),
+    ];
+    let help = run(&["report", "--help"], None);
+    assert_eq!(help.code, 0, "{}", help.stderr);
+    let terminal_only = [
+        "-q",
+        "--quiet",
+        "--progress",
+        "-h",
+        "--help",
+        "-V",
+        "--version",
+    ];
+    let mut listed = Vec::new();
+    let options = help
+        .stdout_str()
+        .split_once("\nOptions:\n")
+        .expect("an Options section")
+        .1;
+    for line in options.lines() {
+        let line = line.trim_start();
+        if !line.starts_with('-') || line.starts_with("- ") {
+            continue;
+        }
+        // "-o, --output <PATH>" or "--rate": the short flag when there is one.
+        let flag = line.split([',', ' ']).next().unwrap().to_string();
+        if !terminal_only.contains(&flag.as_str()) {
+            listed.push(flag);
+        }
+    }
+    for flag in &listed {
+        assert!(
+            values.iter().any(|(f, _, _)| f == flag),
+            "report --help lists {flag}: give it a value in this test"
+        );
+    }
+    for (flag, given, shown) in &values {
+        assert!(
+            listed.iter().any(|f| f == flag),
+            "{flag} is no longer in report --help"
+        );
+        let mut args: Vec<&str> = vec![flag];
+        args.extend(given.iter().copied());
+        if *flag == "--limit" {
+            args.push("--rate");
+        }
+        if *flag == "-o" {
+            // The page goes to the file: read its options row there.
+            let mut all = vec!["report", "-q"];
+            all.extend(&args);
+            let r = run_paths(&all, &[&input]);
+            assert_eq!(r.code, 0, "{}", r.stderr);
+            let text = std::fs::read_to_string(&page).unwrap();
+            assert!(
+                text.contains(&format!("-o {}", arg(&page))),
+                "-o missing from the page's options"
+            );
+            continue;
+        }
+        let (facts, row) = options_of(&args, &input);
+        let expected = if shown.is_empty() {
+            flag.to_string()
+        } else {
+            format!("{flag} {shown}")
+        };
+        let expected = if *flag == "--delimiter" {
+            "--delimiter ,".to_string()
+        } else {
+            expected
+        };
+        let expected = if *flag == "--summary-json" {
+            format!("--summary-json {}", arg(&summary))
+        } else {
+            expected
+        };
+        assert!(row.contains(&expected), "{flag}: {expected:?} not in {row}");
+        let key = flag.trim_start_matches('-').replace('-', "_");
+        let key = match key.as_str() {
+            "o" => "output".to_string(),
+            "j" => "threads".to_string(),
+            _ => key,
+        };
+        if facts.is_null() {
+            continue;
+        }
+        let value = &facts["options"][&key];
+        assert!(
+            !(value.is_null() || *value == Value::Bool(false)),
+            "{flag}: options.{key} is {value} in {}",
+            facts["options"]
+        );
+    }
+    // Defaults are in effect too, and what the run computed.
+    let (facts, row) = options_of(&["--rate", "-j", "2"], &input);
+    let limit = batchdoku_batch::RateJob::DEFAULT_LIMIT;
+    assert_eq!(facts["options"]["limit"], limit, "{}", facts["options"]);
+    assert!(row.contains(&format!("--rate --limit {limit}")), "{row}");
+    assert!(
+        row.contains("--batch-size 16") && row.contains("-j 2"),
+        "{row}"
+    );
+}
+
+/// Each input's bytes and checksum are those the pass read, however the
+/// input arrives: a file that grew after it was opened is reported at
+/// what was read (its size at opening was reported while the checksum,
+/// read again after the pass, covered more), a FIFO and stdin count their
+/// own bytes (a FIFO was opened twice and stdin was given the other
+/// inputs' excess), and the checksum is of exactly those bytes.
+#[test]
+fn input_bytes_and_checksums_are_what_the_pass_read() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let grids = sample_grids(30);
+    let first = lines_of(&grids[..10]);
+    let more = lines_of(&grids[10..20]);
+    let piped = lines_of(&grids[20..]);
+    let grown = write(dir.path(), "grows.txt", &first);
+    let fifo = dir.path().join("fifo");
+    mkfifo(&fifo);
+    let fifo_bytes = lines_of(&grids[5..15]);
+    let mut child = command(&[
+        "report",
+        "-q",
+        "--format",
+        "json",
+        arg(&grown),
+        arg(&fifo),
+        "-",
+    ])
+    .stdin(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
+    // Opening the FIFO to write waits for the report to open it, which it
+    // does after opening (and measuring) the first file: that file grows
+    // now, before the pass reads it.
+    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&grown)
+        .unwrap()
+        .write_all(more.as_bytes())
+        .unwrap();
+    writer.write_all(fifo_bytes.as_bytes()).unwrap();
+    drop(writer);
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(piped.as_bytes()).unwrap();
+    drop(stdin);
+    let out = output_within(child, std::time::Duration::from_secs(60));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["totals"]["records"], 40, "{}", j["totals"]);
+    let whole = format!("{first}{more}");
+    let inputs = j["run"]["inputs"].as_array().unwrap();
+    for (input, (name, bytes)) in inputs.iter().zip([
+        (arg(&grown), whole.as_bytes()),
+        (arg(&fifo), fifo_bytes.as_bytes()),
+        ("<stdin>", piped.as_bytes()),
+    ]) {
+        assert_eq!(input["name"], name);
+        assert_eq!(input["bytes"], bytes.len() as u64, "{name}: {input}");
+        assert_eq!(
+            input["xxh3_64"],
+            format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes)),
+            "{name}"
+        );
+    }
+    // Compressed: the bytes as they arrived, the file's own.
+    let gz = dir.path().join("in.txt.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(whole.as_bytes()).unwrap();
+    let packed = enc.finish().unwrap();
+    std::fs::write(&gz, &packed).unwrap();
+    let j = report_json(&[], &gz);
+    let input = &j["run"]["inputs"][0];
+    assert_eq!(input["bytes"], packed.len() as u64);
+    assert_eq!(
+        input["xxh3_64"],
+        format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&packed))
     );
 }

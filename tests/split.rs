@@ -502,3 +502,32 @@ fn an_interrupted_split_keeps_no_part_file() {
     assert_eq!(status.code(), Some(130));
     assert_eq!(names(&parts), Vec::<String>::new(), "nothing kept");
 }
+
+/// `--stratify COLUMN` on an input without columns (lines, blocks) is a
+/// usage error that names what the user gave, `--stratify COLUMN`, never
+/// `--keep-columns`, which they did not give; it leaves no output
+/// directory behind. With `--keep-columns` given, that is named.
+#[test]
+fn stratify_on_a_line_input_names_stratify() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.txt", lines_of(&sample_grids(8)));
+    let parts = dir.path().join("parts");
+    for (file, stdin) in [
+        (Some(arg(&input)), None),
+        (None, Some(lines_of(&sample_grids(8)))),
+    ] {
+        let mut args = vec!["--stratify", "difficulty", "--output-dir", arg(&parts)];
+        args.extend(file);
+        let r = split(&args, stdin.as_deref().map(str::as_bytes), 2);
+        assert!(r.stderr.contains("--stratify difficulty"), "{}", r.stderr);
+        assert!(r.stderr.contains("CSV or JSON lines"), "{}", r.stderr);
+        assert!(!r.stderr.contains("--keep-columns"), "{}", r.stderr);
+        assert!(!parts.exists(), "a usage error made {}", parts.display());
+    }
+    let given = split(
+        &["--stratify", "difficulty", "--keep-columns", arg(&input)],
+        None,
+        2,
+    );
+    assert!(given.stderr.contains("--keep-columns"), "{}", given.stderr);
+}

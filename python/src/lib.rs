@@ -319,9 +319,9 @@ fn score<'py>(
 /// ``Status.LIMIT`` when its rating needed more work than ``limit`` allows, ``Status.MULTIPLE``,
 /// ``Status.UNSOLVABLE`` or ``Status.INVALID`` as :func:`solve` with ``count_limit=2`` says),
 /// ``er``, ``ep`` and ``ed`` (float64, one decimal; NaN, missing, when not rated), ``hardest`` (a
-/// list: the technique that set ER, or ``None``), ``steps`` (int64, a masked array: steps of the
+/// list: the technique that set ER, or ``None``: not rated, or a complete grid that needs none), ``steps`` (int64, a masked array: steps of the
 /// solution path; masked, missing, when not rated), ``techniques`` (a list: the CLI's text, ``"hidden single:54;pointing:3"``, or
-/// ``None``) and ``error``. With ``invariant=N`` (N > 0) also ``mean_guesses`` and
+/// ``None`` where the CLI writes nothing: not rated, or no step) and ``error``. With ``invariant=N`` (N > 0) also ``mean_guesses`` and
 /// ``mean_backtracks`` (float64; NaN, missing, for an invalid puzzle): the search's guesses and dead ends
 /// averaged over N random equivalents of each puzzle drawn from ``seed`` (the CLI's ``rate
 /// --invariant N --seed S``). ``limit`` is the work budget per puzzle (the CLI's ``--limit``).
@@ -366,7 +366,7 @@ fn rate<'py>(
     let mut tenths = vec![[u8::MAX; 3]; n];
     let mut steps = vec![-1i64; n];
     let mut means = vec![(f64::NAN, f64::NAN); n];
-    let mut named: Vec<Option<(&'static str, String)>> = vec![None; n];
+    let mut named: Vec<Option<(Option<&'static str>, String)>> = vec![None; n];
     let parts = status
         .par_chunks_mut(CHUNK)
         .zip(tenths.par_chunks_mut(CHUNK))
@@ -404,8 +404,13 @@ fn rate<'py>(
     dict.set_item("er", PyArray1::from_vec(py, er))?;
     dict.set_item("ep", PyArray1::from_vec(py, ep))?;
     dict.set_item("ed", PyArray1::from_vec(py, ed))?;
-    let hardest = PyList::new(py, named.iter().map(|h| h.as_ref().map(|h| h.0)))?;
-    let techniques = PyList::new(py, named.iter().map(|h| h.as_ref().map(|h| h.1.as_str())))?;
+    let hardest = PyList::new(py, named.iter().map(|h| h.as_ref().and_then(|h| h.0)))?;
+    let techniques = PyList::new(
+        py,
+        named
+            .iter()
+            .map(|h| h.as_ref().filter(|h| !h.1.is_empty()).map(|h| h.1.as_str())),
+    )?;
     dict.set_item("hardest", hardest)?;
     let missing = steps.iter().map(|&s| s < 0).collect();
     dict.set_item("steps", masked(py, steps, missing)?)?;

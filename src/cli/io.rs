@@ -105,7 +105,7 @@ pub fn open_inputs(
     // do not fit is said with the flags given.
     let csv_flags = [
         records.column.as_ref().map(|_| "--column"),
-        records.keep_columns.then_some("--keep-columns"),
+        records.keep_columns.then_some(records.columns_flag()),
         records
             .expected_column
             .as_ref()

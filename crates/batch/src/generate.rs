@@ -14,7 +14,7 @@
 //! every other run ([`crate::flush`]).
 
 use std::ops::AddAssign;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::output::{Column, OutputFormat, Row, RowEncoder, Status};
@@ -34,6 +34,13 @@ pub(crate) trait MakePuzzle: Sync {
         solver: &mut Solver,
         should_stop: &dyn Fn() -> bool,
     ) -> Result<Generated, GenerateError>;
+
+    /// Why the run cannot go on, when it gave up on its own (an ER target
+    /// whose every candidate so far ran out of budget): the puzzle being
+    /// made then stopped, and the run ends with this error.
+    fn gave_up(&self) -> Option<String> {
+        None
+    }
 }
 
 impl MakePuzzle for Generator {
@@ -82,14 +89,58 @@ pub struct ErTarget {
     pub limit: u64,
 }
 
+/// The candidates an ER target rated, over the whole run (every worker,
+/// also for puzzles an interruption left unwritten).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Candidates {
+    /// Candidates rated.
+    pub tried: u64,
+    /// Of those, rated outside the range (not kept).
+    pub out_of_range: u64,
+    /// Of those, whose rating ran out of budget (not kept).
+    pub out_of_budget: u64,
+}
+
+/// How many candidates in a row, from the start, may run out of budget
+/// before a run with an ER target stops: when none of them could be rated
+/// the budget is too small for any (`--limit 1`), and the run would
+/// otherwise go on forever, silently.
+pub const GIVE_UP_AFTER: u64 = 16;
+
+/// The live counts behind [`Candidates`], shared by the workers.
+#[derive(Debug, Default)]
+struct Tally {
+    tried: AtomicU64,
+    out_of_range: AtomicU64,
+    out_of_budget: AtomicU64,
+    /// Candidates whose rating finished (in range or not).
+    finished: AtomicU64,
+    /// Every one of the first [`GIVE_UP_AFTER`] candidates ran out of
+    /// budget: the run stops.
+    gave_up: AtomicBool,
+}
+
+impl Tally {
+    fn candidates(&self) -> Candidates {
+        Candidates {
+            tried: self.tried.load(Ordering::Relaxed),
+            out_of_range: self.out_of_range.load(Ordering::Relaxed),
+            out_of_budget: self.out_of_budget.load(Ordering::Relaxed),
+        }
+    }
+}
+
 /// A [`Generator`] with an ER target: every candidate that meets the spec
 /// is rated, and one out of range, or whose rating runs out of budget,
 /// counts as a failed attempt (the next continues the same stream, so the
-/// puzzles still depend only on the seed and the index).
+/// puzzles still depend only on the seed and the index). When the first
+/// [`GIVE_UP_AFTER`] candidates all ran out of budget and none was rated,
+/// the run stops with an error rather than run forever.
 #[cfg(feature = "rate")]
 struct Rated<'a> {
     generator: &'a Generator,
     target: ErTarget,
+    tally: &'a Tally,
 }
 
 #[cfg(feature = "rate")]
@@ -101,14 +152,43 @@ impl MakePuzzle for Rated<'_> {
         should_stop: &dyn Fn() -> bool,
     ) -> Result<Generated, GenerateError> {
         let ErTarget { min, max, limit } = self.target;
+        let tally = self.tally;
         let mut rater = batchdoku_rate::Rater::new();
-        self.generator
-            .puzzle_where(index, solver, should_stop, |puzzle| {
-                // Ctrl-C reaches inside one candidate's rating.
-                let budget = batchdoku_rate::Budget::new(limit).until(should_stop);
-                let rating = rater.rate(puzzle, budget);
-                rating.is_ok_and(|r| (min..=max).contains(&r.er))
-            })
+        let stop = || should_stop() || tally.gave_up.load(Ordering::Relaxed);
+        self.generator.puzzle_where(index, solver, stop, |puzzle| {
+            tally.tried.fetch_add(1, Ordering::Relaxed);
+            // Ctrl-C reaches inside one candidate's rating.
+            let budget = batchdoku_rate::Budget::new(limit).until(should_stop);
+            match rater.rate(puzzle, budget) {
+                Ok(r) => {
+                    tally.finished.fetch_add(1, Ordering::Relaxed);
+                    let kept = (min..=max).contains(&r.er);
+                    if !kept {
+                        tally.out_of_range.fetch_add(1, Ordering::Relaxed);
+                    }
+                    kept
+                }
+                Err(_) => {
+                    let out = tally.out_of_budget.fetch_add(1, Ordering::Relaxed) + 1;
+                    if out >= GIVE_UP_AFTER && tally.finished.load(Ordering::Relaxed) == 0 {
+                        tally.gave_up.store(true, Ordering::Relaxed);
+                    }
+                    false
+                }
+            }
+        })
+    }
+
+    fn gave_up(&self) -> Option<String> {
+        let tally = self.tally;
+        tally.gave_up.load(Ordering::Relaxed).then(|| {
+            format!(
+                "gave up: the first {} candidates all ran out of the rating budget ({} work \
+                 units each) and none was rated, so no puzzle can be kept: raise the budget",
+                tally.out_of_budget.load(Ordering::Relaxed),
+                self.target.limit
+            )
+        })
     }
 }
 
@@ -210,6 +290,10 @@ pub struct StreamReport {
     /// Candidates rated for the puzzles written (with an ER target,
     /// [`StreamConfig::er`]; else 0): how many were tried to keep them.
     pub rated: u64,
+    /// With an ER target: every candidate rated during the run, also for
+    /// puzzles an interruption left unwritten, with why those not kept
+    /// were not (all zero without a target).
+    pub candidates: Candidates,
     /// Wall-clock time.
     pub elapsed: Duration,
     /// The quit flag was raised (Ctrl-C) before the end.
@@ -294,7 +378,17 @@ pub fn run(
     match config.er {
         None => run_with(generator, sink, config, quit, progress),
         #[cfg(feature = "rate")]
-        Some(target) => run_with(&Rated { generator, target }, sink, config, quit, progress),
+        Some(target) => {
+            let tally = Tally::default();
+            let rated = Rated {
+                generator,
+                target,
+                tally: &tally,
+            };
+            let mut report = run_with(&rated, sink, config, quit, progress)?;
+            report.candidates = tally.candidates();
+            Ok(report)
+        }
         #[cfg(not(feature = "rate"))]
         Some(_) => Err(Fatal::Job(crate::RATE_FEATURE_MISSING.into())),
     }
@@ -348,6 +442,7 @@ fn run_with<G: MakePuzzle>(
         attempts: made.attempts,
         givens: made.givens,
         rated: made.rated,
+        candidates: Candidates::default(),
         elapsed: start.elapsed(),
         interrupted: quit.load(Ordering::SeqCst) && made.puzzles < config.count,
         broken_pipe: ended.broken_pipe,
@@ -476,7 +571,10 @@ impl<G: MakePuzzle> Work for Puzzles<'_, G> {
                 made.rated += g.tested;
                 Ok(())
             }
-            Err(GenerateError::Stopped) => Err(Halt::Stopped),
+            Err(GenerateError::Stopped) => match self.generator.gave_up() {
+                Some(why) => Err(Halt::Failed(Fatal::Job(why.into()))),
+                None => Err(Halt::Stopped),
+            },
             Err(e) => Err(Halt::Failed(Fatal::Job(Box::new(e)))),
         }
     }
@@ -509,9 +607,11 @@ mod tests {
         };
         let plain = Generator::new(spec, 3).unwrap();
         let (min, max, limit) = (12, 15, 1_000_000);
+        let tally = Tally::default();
         let target = Rated {
             generator: &plain,
             target: ErTarget { min, max, limit },
+            tally: &tally,
         };
         let mut solver = Solver::new();
         let mut rater = Rater::new();

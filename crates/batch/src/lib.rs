@@ -54,7 +54,9 @@ mod ranges;
 mod run;
 mod totals;
 
-pub use crate::generate::{ErTarget, StreamReport as GenerateReport};
+pub use crate::generate::{
+    Candidates, ErTarget, StreamReport as GenerateReport, GIVE_UP_AFTER as ER_GIVE_UP_AFTER,
+};
 /// [`RateJob`]'s per-worker state (its [`Job::Scratch`]).
 #[doc(hidden)]
 pub use crate::jobs::RateScratch;
@@ -76,7 +78,7 @@ pub mod plumbing {
     pub use crate::generate::{run as generate, StreamConfig as GenerateConfig};
     pub use crate::pipeline::{
         build_pool, fill_row_until, flush, run, Compression, Config, Fatal, Flushed, Input,
-        PanicSite, Reopenable, Sink,
+        PanicSite, ReadTally, Reopenable, Sink,
     };
     pub use crate::ranges::Range;
 }

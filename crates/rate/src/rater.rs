@@ -30,8 +30,10 @@ pub struct Rating {
     pub ep: u8,
     /// The rating of the first step (SE's ED).
     pub ed: u8,
-    /// The technique of the first step that reached `er`.
-    pub hardest: Technique,
+    /// The technique of the first step that reached `er`; `None` when
+    /// there was no step (a complete grid: ER, EP and ED 0.0, as serate
+    /// rates it).
+    pub hardest: Option<Technique>,
     /// The number of steps.
     pub steps: u32,
     /// How many steps each technique took, indexed like [`Technique::ALL`].
@@ -88,7 +90,7 @@ impl Default for Rating {
             er: 0,
             ep: 0,
             ed: 0,
-            hardest: Technique::HiddenSingle,
+            hardest: None,
             steps: 0,
             counts: [0; Technique::ALL.len()],
         }
@@ -145,9 +147,9 @@ impl Rater {
                 return Err(Unrated::NoTechnique);
             };
             step.apply(&mut cands);
-            if step.rating > rating.er {
+            if step.rating > rating.er || rating.hardest.is_none() {
                 rating.er = step.rating;
-                rating.hardest = step.technique;
+                rating.hardest = Some(step.technique);
             }
             if rating.steps == 0 {
                 rating.ed = rating.er;

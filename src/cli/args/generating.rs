@@ -77,12 +77,18 @@ pub struct GenerateArgs {
 
     /// Keep only puzzles whose difficulty rating (ER, as `batchdoku rate`
     /// gives it) is in MIN..MAX (inclusive, one decimal: `3.0..4.5`): each
-    /// candidate is rated, and the summary says how many were tried.
+    /// candidate is rated, and the summary says how many were rated and
+    /// how many of those were out of range or out of budget. A range the
+    /// rater cannot give (its ER runs from 1.0 to the deepest nested
+    /// chains plus the longest length adjustment, 0.0 for a complete grid)
+    /// is refused.
     #[arg(long, value_name = "MIN..MAX", value_parser = er_range)]
     pub er: Option<(u8, u8)>,
 
     /// With --er: the work one candidate's rating may take (as `rate
-    /// --limit`); a candidate past it is not kept.
+    /// --limit`); a candidate past it is not kept. When the first 16
+    /// candidates all run out of it and none is rated, the run stops with
+    /// an error (exit 2): no puzzle could be kept.
     #[arg(long, value_name = "UNITS", requires = "er",
           value_parser = super::vocab::at_least_one)]
     pub limit: Option<u64>,

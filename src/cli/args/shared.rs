@@ -58,7 +58,8 @@ impl InputArgs {
 #[derive(Debug, Args)]
 pub struct RowArgs {
     /// Output format: csv (with header), jsonl (one JSON object per line),
-    /// line (one 81-character grid per row: the solution, an empty line
+    /// line (one 81-character grid per row: for solve, score and rate the
+    /// solution (the first found when there are several), an empty line
     /// when none; for canon the canonical form; for dedupe, overlap and
     /// split the puzzle), parquet (the CSV's columns, typed; not to a terminal).
     /// Default: the one -o's extension names (.csv, .jsonl, .parquet, also
@@ -220,4 +221,31 @@ pub struct RecordArgs {
     /// stdout, which then needs `-o` for the rows).
     #[arg(long, value_name = "PATH")]
     pub summary_json: Option<PathBuf>,
+
+    /// What made the command read the input's columns when the user did
+    /// not give `--keep-columns` (`split --stratify COLUMN`, `report`
+    /// looking for an `er` column): the flag an error about the columns
+    /// names. Set only by [`RecordArgs::want_columns`].
+    #[arg(skip)]
+    pub columns_wanted_by: Option<String>,
+}
+
+impl RecordArgs {
+    /// Reads the input's columns because of `why` (what the user gave):
+    /// an input that has none is then blamed on `why`, never on a
+    /// `--keep-columns` the user did not give.
+    pub fn want_columns(&mut self, why: impl Into<String>) {
+        if !self.keep_columns {
+            self.keep_columns = true;
+            self.columns_wanted_by = Some(why.into());
+        }
+    }
+
+    /// The flag that asked for the input's columns, for messages:
+    /// `--keep-columns`, or what [`RecordArgs::want_columns`] was given.
+    pub fn columns_flag(&self) -> &str {
+        self.columns_wanted_by
+            .as_deref()
+            .unwrap_or("--keep-columns")
+    }
 }

@@ -28,8 +28,9 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
         max,
         limit: args.limit.unwrap_or(RateJob::DEFAULT_LIMIT),
     });
-    if er.is_some() {
+    if let Some((min, max)) = args.er {
         RateJob::available().map_err(|why| anyhow::anyhow!("generate --er: {why}"))?;
+        refuse_unreachable(min, max, spec.clues)?;
     }
     if args.start.checked_add(args.count).is_none() {
         anyhow::bail!("generate: --start plus --count overflows");
@@ -58,7 +59,17 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
     io::refuse_binary_on_terminal(&sink, config.format)?;
     let summary_sink = io::open_summary(args.summary_json.as_deref(), &sink)?;
     let mut report =
-        batch::plumbing::generate(&generator, &mut sink, &config, interrupt::flag(), &progress)?;
+        batch::plumbing::generate(&generator, &mut sink, &config, interrupt::flag(), &progress)
+            .map_err(anyhow::Error::new)
+            .with_context(|| match args.er {
+                Some((min, max)) => format!(
+                    "generate --er {:.1}..{:.1} --limit {}",
+                    f64::from(min) / 10.0,
+                    f64::from(max) / 10.0,
+                    args.limit.unwrap_or(RateJob::DEFAULT_LIMIT)
+                ),
+                None => "generate".to_string(),
+            })?;
     let puzzles = batch::plumbing::flush(sink, report.interrupted, &mut report.broken_pipe)?;
     let facts = Facts::of(seed, args.er, &config, &report);
     let summary_file = match (args.summary_json.as_deref(), summary_sink) {
@@ -76,6 +87,41 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Exit> {
     })
 }
 
+/// Refuses an `--er MIN..MAX` (in tenths) no puzzle can rate in, before
+/// any work: the rater gives a puzzle with an empty cell 1.0 to its
+/// highest rating, and a complete grid (`--clues 81`) 0.0. Such a range
+/// would otherwise run until Ctrl-C.
+fn refuse_unreachable(min: u8, max: u8, clues: ClueTarget) -> anyhow::Result<()> {
+    let Some((low, high)) = RateJob::er_range() else {
+        return Ok(());
+    };
+    let complete = matches!(clues, ClueTarget::Exactly(81) | ClueTarget::AtLeast(81));
+    let reachable = if complete {
+        min == 0
+    } else {
+        min <= high && max >= low
+    };
+    if !reachable {
+        let er = |t: u8| f64::from(t) / 10.0;
+        let complete_note = if complete {
+            "; with 81 givens every puzzle is a complete grid, which rates 0.0"
+        } else {
+            ""
+        };
+        anyhow::bail!(
+            "generate --er {:.1}..{:.1}: no puzzle can rate in this range: the rater's ER runs \
+             from {:.1} (its easiest step, a hidden single that is the last empty cell of its \
+             unit) to {:.1} (its deepest level, nested forcing chains of level 5 at 11.0, plus \
+             the longest length adjustment){complete_note}",
+            er(min),
+            er(max),
+            er(low),
+            er(high),
+        );
+    }
+    Ok(())
+}
+
 /// The `--summary-json` of `generate`: what the stderr line says, as JSON.
 #[derive(Debug, Serialize)]
 struct Facts {
@@ -89,8 +135,13 @@ struct Facts {
     attempts: u64,
     /// With `--er`: the range (ER, one decimal).
     er: Option<[f64; 2]>,
-    /// With `--er`: candidates rated to keep the puzzles written.
+    /// With `--er`: candidates rated during the run (also for puzzles an
+    /// interruption left unwritten).
     tried: Option<u64>,
+    /// With `--er`: of those, rated outside the range.
+    out_of_range: Option<u64>,
+    /// With `--er`: of those, whose rating ran out of budget (`--limit`).
+    out_of_budget: Option<u64>,
     /// Mean givens per puzzle.
     mean_givens: f64,
     /// Wall-clock seconds.
@@ -116,7 +167,9 @@ impl Facts {
             seed,
             attempts: report.attempts,
             er: er.map(|(lo, hi)| [f64::from(lo) / 10.0, f64::from(hi) / 10.0]),
-            tried: er.map(|_| report.rated),
+            tried: er.map(|_| report.candidates.tried),
+            out_of_range: er.map(|_| report.candidates.out_of_range),
+            out_of_budget: er.map(|_| report.candidates.out_of_budget),
             mean_givens: report.givens as f64 / report.puzzles.max(1) as f64,
             elapsed_seconds: report.elapsed.as_secs_f64(),
             threads: config.threads,
@@ -165,9 +218,14 @@ fn summary(seed: u64, config: &GenerateConfig, report: &GenerateReport) -> Strin
     } else {
         format!("{rate:.0}")
     };
-    // With --er, how many candidates were rated to keep them.
-    let tried = if report.rated > 0 {
-        format!(", {} candidates rated", report.rated)
+    // With --er, how many candidates were rated, and why those not kept
+    // were not.
+    let c = report.candidates;
+    let tried = if config.er.is_some() {
+        format!(
+            ", {} candidates rated ({} out of range, {} out of budget)",
+            c.tried, c.out_of_range, c.out_of_budget
+        )
     } else {
         String::new()
     };

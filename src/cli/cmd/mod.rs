@@ -93,7 +93,8 @@ fn settings(
                 named_by = Some(&input.name);
             }
             Some(first) if names != kept_names.as_slice() => anyhow::bail!(
-                "--keep-columns: {} has columns ({}) unlike {first} ({})",
+                "{}: {} has columns ({}) unlike {first} ({})",
+                records.columns_flag(),
                 input.name,
                 names.join(", "),
                 kept_names.join(", ")
@@ -107,7 +108,8 @@ fn settings(
         if records.keep_trailing {
             columns.push(Column::Trailing);
         }
-        let kept = u16::try_from(kept_names.len()).context("--keep-columns: too many columns")?;
+        let kept = u16::try_from(kept_names.len())
+            .with_context(|| format!("{}: too many columns", records.columns_flag()))?;
         columns.extend((0..kept).map(Column::Kept));
     }
     Ok(Config {

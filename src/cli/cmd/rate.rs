@@ -23,5 +23,6 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Exit> {
         }
         columns
     };
-    one_pass("rate", &job, &args.common, false, columns, Column::Puzzle)
+    // `--format line` writes the solution, as `solve` and `score` do.
+    one_pass("rate", &job, &args.common, false, columns, Column::Solution)
 }

@@ -3,12 +3,11 @@
 //! report (HTML, JSON or Markdown) into the output, kept only when the pass
 //! completed.
 
-use std::sync::atomic::Ordering;
-
 use anyhow::Context;
 
 use crate::cli::report::{
-    self, Format, InputInfo, RatingSource, ReportJob, ReportOptions, RunFacts, RunOptions,
+    self, Format, InputInfo, OptionInEffect, OptionValue, RatingSource, ReportJob, ReportOptions,
+    RunFacts, RunOptions,
 };
 use batchdoku_batch::{Column, RateJob, Status, Totals};
 use batchdoku_core::InputFormat;
@@ -33,31 +32,104 @@ fn refuse_row_flags(args: &ReportArgs) -> anyhow::Result<()> {
 }
 
 /// Opens the inputs, keeping their columns when they may hold ratings (an
-/// `er` column): CSV or JSONL inputs, or any files when the format is
+/// `er` column): CSV or JSONL inputs, or regular files when the format is
 /// detected (a file whose format has no columns is opened again without).
-/// Standard input is read for columns only with `--input-format csv|jsonl`:
-/// it cannot be opened twice.
+/// Anything else (stdin, a FIFO, a device) is read for columns only with
+/// `--input-format csv|jsonl`: it cannot be opened twice.
 fn open_reading_ratings(
     args: &ReportArgs,
     paths: &[String],
 ) -> anyhow::Result<(io::Inputs, crate::cli::args::RecordArgs)> {
     let mut records = args.records.clone();
     let keyed = matches!(records.input_format, InputFormat::Csv | InputFormat::Jsonl);
-    let detectable = records.input_format == InputFormat::Auto && !paths.iter().any(|p| p == "-");
+    let reopenable = |p: &String| p != "-" && std::fs::metadata(p).is_ok_and(|m| m.is_file());
+    let detectable = records.input_format == InputFormat::Auto && paths.iter().all(reopenable);
     if !args.rate && (keyed || detectable) {
-        records.keep_columns = true;
+        let given = records.input_format.as_str();
+        records.want_columns(format!(
+            "--input-format {given}: report reads an `er` column when there is one"
+        ));
         match io::open_inputs(paths, None, &records) {
             // Inputs whose columns differ are read without them (no
             // ratings) when they can be opened again, rather than refused.
-            Ok(inputs) if same_columns(&inputs.0) || paths.iter().any(|p| p == "-") => {
+            Ok(inputs) if same_columns(&inputs.0) || !paths.iter().all(reopenable) => {
                 return Ok((inputs, records))
             }
-            Ok(_) => records.keep_columns = false,
             Err(e) if keyed => return Err(e),
-            Err(_) => records.keep_columns = false,
+            Ok(_) | Err(_) => {
+                records.keep_columns = false;
+                records.columns_wanted_by = None;
+            }
         }
     }
     Ok((io::open_inputs(paths, None, &records)?, records))
+}
+
+/// The options `report` takes that only change what the terminal shows,
+/// never the page: left out of the options in effect.
+const TERMINAL_ONLY: [&str; 2] = ["quiet", "progress"];
+
+/// The options in effect: every option `report` defines (read from its
+/// command-line definition, so none can be forgotten), in the order of its
+/// `--help`, but [`TERMINAL_ONLY`], the hidden ones (refused by report)
+/// and the inputs; each with its value on the command line (or its
+/// default), or the value the run `computed` for it (the page format, the
+/// thread count, the batch size, the rating budget).
+fn options_in_effect(computed: &[(&str, OptionValue)]) -> RunOptions {
+    use clap::{ArgAction, CommandFactory};
+    let mut cli = crate::cli::args::Cli::command();
+    // The command line parsed once already; parsed again here for the
+    // values as clap holds them (defaults included), by argument id.
+    let matches = cli.try_get_matches_from_mut(std::env::args_os()).ok();
+    let matches = matches
+        .as_ref()
+        .and_then(|m| m.subcommand_matches("report"));
+    let report = cli
+        .find_subcommand("report")
+        .expect("report is a subcommand");
+    // clap's own --help and --version are actions, not options.
+    let option = |a: &&clap::Arg| {
+        !a.is_positional()
+            && !a.is_hide_set()
+            && !TERMINAL_ONLY.contains(&a.get_id().as_str())
+            && !matches!(
+                a.get_action(),
+                ArgAction::Help | ArgAction::HelpShort | ArgAction::HelpLong | ArgAction::Version
+            )
+    };
+    let options = report
+        .get_arguments()
+        .filter(option)
+        .filter_map(|a| {
+            let id = a.get_id().as_str();
+            let long = a.get_long()?;
+            let flag = a
+                .get_short()
+                .map_or_else(|| format!("--{long}"), |c| format!("-{c}"));
+            let value = match computed.iter().find(|(k, _)| *k == id) {
+                Some((_, v)) => v.clone(),
+                None if !a.get_action().takes_values() => OptionValue::Switch(
+                    matches
+                        .and_then(|m| m.try_get_one::<bool>(id).ok().flatten())
+                        .is_some_and(|on| *on),
+                ),
+                None => match matches.and_then(|m| m.get_raw(id)) {
+                    Some(raw) => OptionValue::Text(
+                        raw.map(|v| v.to_string_lossy().into_owned())
+                            .collect::<Vec<_>>()
+                            .join(","),
+                    ),
+                    None => OptionValue::Unset,
+                },
+            };
+            Some(OptionInEffect {
+                key: long.replace('-', "_"),
+                flag,
+                value,
+            })
+        })
+        .collect();
+    RunOptions(options)
 }
 
 /// Whether every input that has columns has the same ones.
@@ -91,16 +163,11 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
     let paths = args.inputs.paths();
     let mut outputs = open_outputs(&args.run, &args.records, &paths)?;
     let (inputs, records) = open_reading_ratings(args, &paths)?;
-    let bytes_read = inputs.1.clone();
-    let mut info: Vec<InputInfo> = inputs
+    // Each input's bytes and checksum, tallied as the pass reads them.
+    let tallies: Vec<_> = inputs
         .0
         .iter()
-        .map(|i| InputInfo {
-            name: i.name.to_string(),
-            bytes: i.size,
-            bytes_read: None,
-            xxh3_64: None,
-        })
+        .map(|i| (i.name.clone(), i.tally()))
         .collect();
     // The pass writes no rows: no header, no columns.
     let rows = RowArgs {
@@ -123,19 +190,25 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
         .output
         .as_ref()
         .map_or_else(|| "-".to_string(), |p| p.display().to_string());
-    let options = RunOptions {
-        format: format.name(),
-        output: output.clone(),
-        input_format: args.records.input_format.as_str().to_string(),
-        column: args.records.column.clone(),
-        classes: args.classes,
-        score: args.score.clone(),
-        rate: args.rate,
-        batch_size: config.batch_size,
-    };
+    let limit = args.limit.unwrap_or(RateJob::DEFAULT_LIMIT);
+    // What the run computed rather than read off the command line.
+    let options = options_in_effect(&[
+        ("format", OptionValue::Text(format.name().to_string())),
+        ("output", OptionValue::Text(output.clone())),
+        ("threads", OptionValue::Number(config.threads as u64)),
+        ("batch_size", OptionValue::Number(config.batch_size as u64)),
+        (
+            "limit",
+            if args.rate {
+                OptionValue::Number(limit)
+            } else {
+                OptionValue::Unset
+            },
+        ),
+    ]);
     let ratings = if args.rate {
         Some(RatingSource::Rate(RateJob {
-            limit: args.limit.unwrap_or(RateJob::DEFAULT_LIMIT),
+            limit,
             ..RateJob::default()
         }))
     } else {
@@ -152,9 +225,16 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
     let mut ran = pass(&job, inputs, &mut outputs.rows, &config, &args.run)?;
     let mut line = None;
     if !(ran.interrupted || ran.broken_pipe) {
-        report::complete_inputs(&mut info, &paths, bytes_read.load(Ordering::Relaxed));
+        let inputs = tallies
+            .iter()
+            .map(|(name, tally)| InputInfo {
+                name: name.to_string(),
+                bytes: tally.bytes(),
+                xxh3_64: tally.xxh3_64(),
+            })
+            .collect();
         let facts = RunFacts {
-            inputs: info,
+            inputs,
             elapsed: ran.elapsed,
             threads: config.threads,
             date_utc: report::utc(std::time::SystemTime::now()),

@@ -59,7 +59,11 @@ fn split(args: &SplitArgs, job: SplitJob, made: &mut MadeDir) -> anyhow::Result<
     // A stratifying column is read from the kept columns.
     let mut records = args.common.records.clone();
     let column = args.stratify.as_deref().filter(|s| *s != "guesses");
-    records.keep_columns |= column.is_some();
+    if let Some(name) = column {
+        records.want_columns(format!(
+            "--stratify {name}: needs a CSV or JSON lines input with that column"
+        ));
+    }
     // With --output-dir and no -o the rows go to the part files only: the
     // main output is discarded (Parquet would write an empty file there).
     let rows_to = match (&args.output_dir, args.common.run.output.as_deref()) {

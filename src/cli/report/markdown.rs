@@ -116,16 +116,11 @@ pub fn render(r: &CorpusReport) -> String {
     let run = &r.run;
     let _ = writeln!(
         out,
-        "\n## Run\n\n| input | size (bytes) | bytes read | xxh3-64 |\n|---|---:|---:|---|"
+        "\n## Run\n\n| input | bytes read | xxh3-64 |\n|---|---:|---|"
     );
     for i in &run.inputs {
-        let [size, read, sum] = text::input_cells(i);
-        let _ = writeln!(
-            out,
-            "| {} | {size} | {read} | {} |",
-            cell(&i.name),
-            cell(&sum)
-        );
+        let [read, sum] = text::input_cells(i);
+        let _ = writeln!(out, "| {} | {read} | {} |", cell(&i.name), cell(&sum));
     }
     let rate = run
         .records_per_second

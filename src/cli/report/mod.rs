@@ -35,10 +35,10 @@ mod text;
 
 use aggregate::Aggregate;
 use largest::{Example, LargestClasses};
-pub use provenance::{complete as complete_inputs, utc};
+pub use provenance::utc;
 pub use ratings::RatingSource;
 use summary::{ClassEntry, ClassExample, ClassSummary};
-pub use summary::{CorpusReport, InputInfo, RunFacts, RunOptions};
+pub use summary::{CorpusReport, InputInfo, OptionInEffect, OptionValue, RunFacts, RunOptions};
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};

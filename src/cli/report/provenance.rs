@@ -1,13 +1,9 @@
 //! Where a report comes from: the date (UTC), the command line as a shell
-//! would take it, and each input's size and checksum, so that a page can
-//! be traced back to its data and made again.
+//! would take it, so that a page can be traced back to its data and made
+//! again (each input's bytes and checksum are tallied as they are read:
+//! `batchdoku_batch::plumbing::ReadTally`).
 
-use std::io::Read;
 use std::time::{SystemTime, UNIX_EPOCH};
-
-use xxhash_rust::xxh3::Xxh3;
-
-use super::summary::InputInfo;
 
 /// `time` as RFC 3339 UTC to the second (`2026-11-25T16:54:45Z`); times
 /// before 1970 are shown as the epoch.
@@ -56,41 +52,6 @@ pub fn shell_line(args: &[String]) -> String {
         .join(" ")
 }
 
-/// XXH3-64 of a file's bytes as 16 hex digits; `None` when it cannot be
-/// read again.
-pub fn xxh3_file(path: &str) -> Option<String> {
-    let mut file = std::fs::File::open(path).ok()?;
-    let mut hasher = Xxh3::new();
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        match file.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => hasher.update(&buf[..n]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
-        }
-    }
-    Some(format!("{:016x}", hasher.digest()))
-}
-
-/// Completes the inputs after the pass: a regular file (one with a size)
-/// gets its checksum, read again by `path`; the one input without a size
-/// (stdin, a pipe) gets the bytes read, the run's byte count less the
-/// others' sizes (unknown when several inputs have no size).
-pub fn complete(inputs: &mut [InputInfo], paths: &[String], bytes_read_total: u64) {
-    let without_size = inputs.iter().filter(|i| i.bytes.is_none()).count();
-    let sized: u64 = inputs.iter().filter_map(|i| i.bytes).sum();
-    for (input, path) in inputs.iter_mut().zip(paths) {
-        match input.bytes {
-            Some(_) => input.xxh3_64 = xxh3_file(path),
-            None if without_size == 1 => {
-                input.bytes_read = Some(bytes_read_total.saturating_sub(sized))
-            }
-            None => {}
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,33 +73,5 @@ mod tests {
             shell_line(&args),
             "batchdoku report 'a b.txt' 'it'\\''s' -o r.html ''"
         );
-    }
-
-    #[test]
-    fn inputs_get_checksums_or_bytes_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("in.txt");
-        std::fs::write(&path, b"hello").unwrap();
-        let path = path.to_str().unwrap().to_string();
-        let info = |bytes| InputInfo {
-            name: "x".into(),
-            bytes,
-            bytes_read: None,
-            xxh3_64: None,
-        };
-        let mut inputs = vec![info(Some(5)), info(None)];
-        complete(&mut inputs, &[path, "-".into()], 12);
-        assert_eq!(
-            inputs[0].xxh3_64.as_deref(),
-            Some(format!("{:016x}", xxhash_rust::xxh3::xxh3_64(b"hello")).as_str())
-        );
-        assert_eq!(
-            (inputs[0].bytes_read, inputs[1].bytes_read),
-            (None, Some(7))
-        );
-        assert_eq!(inputs[1].xxh3_64, None);
-        let mut two = vec![info(None), info(None)];
-        complete(&mut two, &["-".into(), "/dev/null".into()], 12);
-        assert!(two.iter().all(|i| i.bytes_read.is_none()));
     }
 }

@@ -227,42 +227,77 @@ pub struct RunInfo {
     pub commit: &'static str,
 }
 
-/// The options of a report run, defaults included.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct RunOptions {
-    /// The report format: `html`, `json` or `markdown`.
-    pub format: &'static str,
-    /// The output: a path, or `-` for stdout.
-    pub output: String,
-    /// The input format asked for (`auto` detects it).
-    pub input_format: String,
-    /// The CSV column asked for, if any.
-    pub column: Option<String>,
-    /// Whether classes were counted (`--classes`).
-    pub classes: bool,
-    /// The weights scored with (`--score`), if any.
-    pub score: Option<String>,
-    /// Whether the report rated each puzzle itself (`--rate`).
-    pub rate: bool,
-    /// Records per batch.
-    pub batch_size: usize,
+/// The options of a report run, every one `report` takes but those that
+/// only change what the terminal shows (`-q`, `--progress`), in the order
+/// `report --help` lists them, each with the value the run used (defaults
+/// included). Built from the command's own definition
+/// (`cmd::report::options_in_effect`), so a new flag is listed without
+/// anyone remembering to. JSON: an object keyed by the long name
+/// (`batch_size`), `false` or `null` for a flag not in effect.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions(pub Vec<OptionInEffect>);
+
+/// One option of [`RunOptions`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptionInEffect {
+    /// Its JSON key: the long name with `_` for `-` (`batch_size`).
+    pub key: String,
+    /// The flag as typed, short when it has one (`-j`, `--batch-size`).
+    pub flag: String,
+    /// Its value in effect.
+    pub value: OptionValue,
 }
 
-/// One input: its name, size and checksum.
+/// The value of an option in effect.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OptionValue {
+    /// A switch (`--classes`): on or off.
+    Switch(bool),
+    /// A number (`-j 2`).
+    Number(u64),
+    /// A value as given or defaulted (`--input-format auto`).
+    Text(String),
+    /// An option not given, without a default.
+    Unset,
+}
+
+impl RunOptions {
+    /// The value of the option with JSON key `key`, if `report` has it.
+    pub fn get(&self, key: &str) -> Option<&OptionValue> {
+        self.0.iter().find(|o| o.key == key).map(|o| &o.value)
+    }
+}
+
+impl Serialize for RunOptions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for o in &self.0 {
+            match &o.value {
+                OptionValue::Switch(on) => map.serialize_entry(&o.key, on)?,
+                OptionValue::Number(n) => map.serialize_entry(&o.key, n)?,
+                OptionValue::Text(t) => map.serialize_entry(&o.key, t)?,
+                OptionValue::Unset => map.serialize_entry(&o.key, &None::<()>)?,
+            }
+        }
+        map.end()
+    }
+}
+
+/// One input: its name, and the bytes the pass read from it with their
+/// checksum.
 #[derive(Clone, Debug, Serialize)]
 pub struct InputInfo {
     /// Its name (`<stdin>` for standard input).
     pub name: String,
-    /// Its size in bytes on disk (compressed), when known beforehand (a
-    /// regular file).
-    pub bytes: Option<u64>,
-    /// Bytes read from it (compressed), for an input without a size (stdin,
-    /// a pipe); `None` when several such inputs share the count.
-    pub bytes_read: Option<u64>,
-    /// XXH3-64 of its bytes on disk (compressed), 16 hex digits, for a
-    /// regular file (read again after the pass); `None` for stdin or a pipe,
-    /// which cannot be read again.
-    pub xxh3_64: Option<String>,
+    /// The bytes read from it during the pass, as they arrived (before
+    /// decompression): for a file that grew while it was read, what was
+    /// read, not its size when it was opened; for stdin or a FIFO, its own
+    /// bytes.
+    pub bytes: u64,
+    /// XXH3-64 of exactly those bytes, 16 hex digits, computed as they
+    /// were read (nothing is read again).
+    pub xxh3_64: String,
 }
 
 /// What the run knows beyond the counts, for [`CorpusReport::new`].

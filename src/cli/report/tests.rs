@@ -147,9 +147,8 @@ fn report_reading(
     let input = Input::open(path.to_str().unwrap(), read, counter.clone()).unwrap();
     let info = vec![InputInfo {
         name: input.name.to_string(),
-        bytes: input.size,
-        bytes_read: None,
-        xxh3_64: None,
+        bytes: text.len() as u64,
+        xxh3_64: format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text)),
     }];
     let config = Config {
         threads,

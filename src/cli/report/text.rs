@@ -5,7 +5,9 @@
 
 use super::provenance::shell_line;
 use super::ratings::{ErBin, ErSummary};
-use super::summary::{CorpusReport, InputInfo, LogDistribution, RecordTotals, RunInfo};
+use super::summary::{
+    CorpusReport, InputInfo, LogDistribution, OptionValue, RecordTotals, RunInfo,
+};
 
 /// The totals both pages show, named, in order (`records` first).
 pub fn named_totals(t: &RecordTotals) -> [(&'static str, u64); 6] {
@@ -96,45 +98,29 @@ pub fn omitted(n: usize) -> String {
     }
 }
 
-/// An input's size in bytes (`–` when unknown beforehand), bytes read (for
-/// an input without a size) and checksum, as table cells.
-pub fn input_cells(i: &InputInfo) -> [String; 3] {
-    let dash = || "–".to_string();
-    [
-        i.bytes.map_or_else(dash, count),
-        i.bytes_read.map_or_else(dash, count),
-        i.xxh3_64
-            .clone()
-            .unwrap_or_else(|| "– (not read again)".to_string()),
-    ]
+/// An input's bytes read and checksum, as table cells.
+pub fn input_cells(i: &InputInfo) -> [String; 2] {
+    [count(i.bytes), i.xxh3_64.clone()]
 }
 
 /// What it takes to make the report again, named, in order: date, command
 /// line, options in effect, version and commit.
 pub fn provenance(run: &RunInfo) -> Vec<(&'static str, String)> {
-    let o = &run.options;
-    let mut options = vec![
-        format!("--format {}", o.format),
-        format!("-o {}", shell_line(std::slice::from_ref(&o.output))),
-        format!("-j {}", run.threads),
-        format!("--batch-size {}", o.batch_size),
-        format!("--input-format {}", o.input_format),
-    ];
-    if let Some(column) = &o.column {
-        options.push(format!(
-            "--column {}",
-            shell_line(std::slice::from_ref(column))
-        ));
-    }
-    if o.classes {
-        options.push("--classes".to_string());
-    }
-    if let Some(score) = &o.score {
-        options.push(format!(
-            "--score {}",
-            shell_line(std::slice::from_ref(score))
-        ));
-    }
+    let options: Vec<String> = run
+        .options
+        .0
+        .iter()
+        .filter_map(|o| match &o.value {
+            OptionValue::Switch(true) => Some(o.flag.clone()),
+            OptionValue::Switch(false) | OptionValue::Unset => None,
+            OptionValue::Number(n) => Some(format!("{} {n}", o.flag)),
+            OptionValue::Text(t) => Some(format!(
+                "{} {}",
+                o.flag,
+                shell_line(std::slice::from_ref(t))
+            )),
+        })
+        .collect();
     vec![
         ("date (UTC)", run.date_utc.clone()),
         ("command line", shell_line(&run.command_line)),

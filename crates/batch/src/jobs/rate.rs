@@ -85,6 +85,17 @@ impl RateJob {
     /// The columns of `rate`, before the optional ones (`mean_guesses`,
     /// `mean_backtracks`, `trailing`, kept input columns).
     pub const COLUMNS: &'static [Column] = &RATE_COLUMNS;
+
+    /// The lowest and highest ER, in tenths, the rater can give a puzzle
+    /// with an empty cell (`batchdoku_rate::er_range`: 1.0 to the deepest
+    /// level plus the longest length adjustment); `None` without the
+    /// rater (the `rate` feature).
+    pub fn er_range() -> Option<(u8, u8)> {
+        #[cfg(feature = "rate")]
+        return Some(batchdoku_rate::er_range());
+        #[cfg(not(feature = "rate"))]
+        return None;
+    }
 }
 
 impl Default for RateJob {
@@ -150,6 +161,9 @@ impl Job for RateJob {
             }
         }
         row.solutions = outcome.solutions;
+        // Not a column of `rate`'s rows: what `--format line` writes, the
+        // solution as `solve` finds it (the first of several).
+        row.solution = outcome.solution;
         row.status = match outcome.solutions {
             0 => Status::Unsolvable,
             1 => self.rate_unique(scratch, puzzle, row, stop),

@@ -201,11 +201,14 @@ impl Serialize for JsonRow<'_> {
                 Column::Er => map.serialize_entry(key, &rating(row, |r| r.er))?,
                 Column::Ep => map.serialize_entry(key, &rating(row, |r| r.ep))?,
                 Column::Ed => map.serialize_entry(key, &rating(row, |r| r.ed))?,
-                Column::Hardest => map.serialize_entry(key, &row.ratings.map(|r| r.hardest()))?,
+                Column::Hardest => {
+                    map.serialize_entry(key, &row.ratings.and_then(|r| r.hardest()))?
+                }
                 Column::Steps => map.serialize_entry(key, &row.ratings.map(|r| r.steps))?,
+                // No step (a complete grid): no technique, as `hardest`.
                 Column::Techniques => match &row.ratings {
-                    Some(r) => map.serialize_entry(key, &TechniqueCounts(r))?,
-                    None => map.serialize_entry(key, &None::<&str>)?,
+                    Some(r) if r.steps > 0 => map.serialize_entry(key, &TechniqueCounts(r))?,
+                    _ => map.serialize_entry(key, &None::<&str>)?,
                 },
                 Column::MeanGuesses => map.serialize_entry(key, &mean(row, |m| m.0))?,
                 Column::MeanBacktracks => map.serialize_entry(key, &mean(row, |m| m.1))?,
@@ -535,16 +538,19 @@ impl RowEncoder {
                 Column::Er => cells::opt_real(out, rating(row, |r| r.er)),
                 Column::Ep => cells::opt_real(out, rating(row, |r| r.ep)),
                 Column::Ed => cells::opt_real(out, rating(row, |r| r.ed)),
-                Column::Hardest => cells::opt_str(out, row.ratings.map(|r| r.hardest().as_bytes())),
+                Column::Hardest => cells::opt_str(
+                    out,
+                    row.ratings.and_then(|r| r.hardest()).map(str::as_bytes),
+                ),
                 Column::Steps => cells::opt_int(out, row.ratings.map(|r| i64::from(r.steps))),
                 Column::Techniques => {
                     self.error.clear();
                     match &row.ratings {
-                        Some(r) => {
+                        Some(r) if r.steps > 0 => {
                             write_techniques(&mut self.error, r);
                             cells::opt_str(out, Some(&self.error));
                         }
-                        None => cells::opt_str(out, None),
+                        _ => cells::opt_str(out, None),
                     }
                 }
                 Column::MeanGuesses => cells::opt_real(out, mean(row, |m| m.0)),
@@ -622,9 +628,13 @@ impl RowEncoder {
                     }
                     csv.plain(out, &self.error);
                 }
-                Column::Hardest => {
-                    csv.plain(out, row.ratings.map_or("", |r| r.hardest()).as_bytes())
-                }
+                Column::Hardest => csv.plain(
+                    out,
+                    row.ratings
+                        .and_then(|r| r.hardest())
+                        .unwrap_or("")
+                        .as_bytes(),
+                ),
                 Column::Steps => csv.opt_num(out, row.ratings.map(|r| u64::from(r.steps))),
                 Column::Techniques => {
                     self.error.clear();

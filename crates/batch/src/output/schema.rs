@@ -384,22 +384,25 @@ pub struct Ratings {
     pub ed: u8,
     /// Steps on the solution path.
     pub steps: u32,
-    /// The technique that set ER, by its position on the ladder.
+    /// The technique that set ER, by its position on the ladder; none for
+    /// a complete grid, which takes no step.
     #[cfg(feature = "rate")]
-    pub(crate) hardest: batchdoku_rate::Technique,
+    pub(crate) hardest: Option<batchdoku_rate::Technique>,
     /// Steps taken by each technique, by its position on the ladder.
     #[cfg(feature = "rate")]
     pub(crate) counts: [u32; batchdoku_rate::Technique::ALL.len()],
 }
 
 impl Ratings {
-    /// The name of the technique that set ER (`hidden single`, `x-wing`, ...).
-    pub fn hardest(&self) -> &'static str {
+    /// The name of the technique that set ER (`hidden single`, `x-wing`,
+    /// ...); `None` when the solution path has no step (a complete grid:
+    /// CSV writes an empty cell, JSON lines and Parquet null).
+    pub fn hardest(&self) -> Option<&'static str> {
         #[cfg(feature = "rate")]
-        return self.hardest.name();
+        return self.hardest.map(batchdoku_rate::Technique::name);
         // Without the rater no row has ratings.
         #[cfg(not(feature = "rate"))]
-        return "";
+        return None;
     }
 
     /// Each technique used and its step count, in ladder order.

@@ -49,7 +49,58 @@ struct CountingReader<R> {
     counted: Option<Arc<AtomicU64>>,
     /// The content check of an input read twice.
     print: Option<Fingerprint>,
+    /// This input's bytes and their checksum, as they arrive.
+    tally: Arc<ReadTally>,
     ended: bool,
+}
+
+/// What one input delivered: the bytes read from it, as they arrived
+/// (before decompression), and the XXH3-64 of exactly those bytes, so a
+/// size and a checksum always describe the same bytes, whatever the input
+/// is (a file that grows while it is read, a FIFO, stdin). A regular file
+/// that is parked and reopened starts its tally again. Shared: take it
+/// with [`Input::tally`] before the run, read it after.
+#[derive(Debug, Default)]
+pub struct ReadTally(Mutex<(u64, Xxh3Sum)>);
+
+/// The running XXH3-64 of an input's bytes.
+#[derive(Clone, Default)]
+struct Xxh3Sum(xxhash_rust::xxh3::Xxh3);
+
+impl std::fmt::Debug for Xxh3Sum {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:016x}", self.0.digest())
+    }
+}
+
+impl ReadTally {
+    /// The bytes read so far (before decompression).
+    pub fn bytes(&self) -> u64 {
+        self.lock().0
+    }
+
+    /// XXH3-64 of the bytes read so far, as 16 hex digits.
+    pub fn xxh3_64(&self) -> String {
+        format!("{:016x}", self.lock().1 .0.digest())
+    }
+
+    fn feed(&self, bytes: &[u8]) {
+        let mut tally = self.lock();
+        tally.0 += bytes.len() as u64;
+        tally.1 .0.update(bytes);
+    }
+
+    /// Forgets what was read: the input is read again from its start.
+    fn restart(&self) {
+        *self.lock() = Default::default();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (u64, Xxh3Sum)> {
+        // A tally is plain data: a panic elsewhere cannot leave it torn.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 impl<R: Read> Read for CountingReader<R> {
@@ -66,6 +117,7 @@ impl<R: Read> Read for CountingReader<R> {
         if let Some(print) = &mut self.print {
             print.feed(&buf[..n])?;
         }
+        self.tally.feed(&buf[..n]);
         Ok(n)
     }
 }
@@ -77,7 +129,10 @@ mod reopen;
 mod tests;
 
 use fingerprint::{Fingerprint, Prints};
-use magic::{detect_compression, fill_probe, is_utf16, Compression, Replay, UTF16, UTF16_PROBE};
+use magic::{
+    detect_compression, fill_probe, is_parquet, is_utf16, Compression, Replay, PARQUET, UTF16,
+    UTF16_PROBE,
+};
 pub use reopen::Reopenable;
 use reopen::{changed, Identity};
 
@@ -134,6 +189,8 @@ pub struct Input {
     has_expected: bool,
     /// A record has been read: the input can no longer be parked.
     started: bool,
+    /// The bytes read from it and their checksum.
+    tally: Arc<ReadTally>,
 }
 
 /// What reopens a parked regular file: its path, how it was read, and
@@ -169,6 +226,7 @@ impl Input {
             reader: Some(reader),
             again: None,
             started: false,
+            tally: Arc::default(),
         })
     }
 
@@ -195,8 +253,16 @@ impl Input {
                     .prints
                     .as_ref()
                     .map(|(p, rec)| Fingerprint::new(p, *rec));
-                let reader =
-                    reader_of(Box::new(file), &again.options, &again.counter, None, print)?;
+                // Read again from the start: the tally counts this reading.
+                self.tally.restart();
+                let reader = reader_of(
+                    Box::new(file),
+                    &again.options,
+                    &again.counter,
+                    None,
+                    print,
+                    &self.tally,
+                )?;
                 if reader.kept_names() != self.kept_names.as_deref()
                     || reader.has_expected() != self.has_expected
                 {
@@ -216,6 +282,13 @@ impl Input {
     /// Whether the input is CSV with a solution column.
     pub fn has_expected(&self) -> bool {
         self.has_expected
+    }
+
+    /// The bytes read from this input and their checksum, shared: take it
+    /// before the run, read it after (an input made
+    /// [`from_source`](Input::from_source) counts nothing).
+    pub fn tally(&self) -> Arc<ReadTally> {
+        self.tally.clone()
     }
 
     /// Closes a regular file that has not been read yet, freeing its file
@@ -311,7 +384,8 @@ fn wrap(
     again: Option<Again>,
 ) -> io::Result<Input> {
     let counted = again.as_ref().map(|a| a.counted.clone());
-    let reader = reader_of(raw, options, &counter, counted, None)?;
+    let tally = Arc::default();
+    let reader = reader_of(raw, options, &counter, counted, None, &tally)?;
     Ok(Input {
         name,
         size,
@@ -320,24 +394,27 @@ fn wrap(
         reader: Some(reader),
         again,
         started: false,
+        tally,
     })
 }
 
 /// The record reader over a raw byte source: counted into `counter` (and
 /// `counted`, this input's own count), checked by `print` (a file read
-/// twice), decompressed and parsed.
+/// twice), tallied into `tally`, decompressed and parsed.
 fn reader_of(
     raw: Box<dyn Read + Send>,
     options: &ReadOptions,
     counter: &Arc<AtomicU64>,
     counted: Option<Arc<AtomicU64>>,
     print: Option<Fingerprint>,
+    tally: &Arc<ReadTally>,
 ) -> io::Result<RecordReader<Source>> {
     let mut counting = CountingReader {
         inner: raw,
         count: counter.clone(),
         counted,
         print,
+        tally: tally.clone(),
         ended: false,
     };
     let (compression, head) = detect_compression(&mut counting)?;
@@ -363,6 +440,9 @@ fn reader_of(
     let probe = fill_probe(&mut source, UTF16_PROBE)?;
     if is_utf16(&probe) {
         return Err(io::Error::new(io::ErrorKind::InvalidData, UTF16));
+    }
+    if is_parquet(&probe) {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, PARQUET));
     }
     let source: Source = Box::new(Replay::new(probe, source));
     RecordReader::with_options(source, options)

@@ -27,7 +27,7 @@ mod sink;
 
 #[cfg(test)]
 pub(crate) use input::{open_as, Source};
-pub use input::{Input, Reopenable};
+pub use input::{Input, ReadTally, Reopenable};
 pub use progress::Progress;
 pub use sink::{Compression, Flushed, Sink};
 

@@ -24,6 +24,15 @@ mod simpler;
 mod unit_places;
 
 pub(crate) use nested::find as find_nested;
+
+/// The highest rating, in tenths, any step can get: the deepest level the
+/// ladder tries (nested forcing chains of level 5, 11.0) plus the length
+/// adjustment of the longest chain a complexity can count (`u32::MAX`
+/// implications). No puzzle measured comes near it; it bounds what the
+/// rater can give, so a range above it is known to be empty.
+pub(crate) fn highest_rating() -> u8 {
+    rating::HintKey::new(ChainLevel::Nested(5).base(), u32::MAX, 0).tenths()
+}
 pub(crate) use plus::PlusRules;
 pub(crate) use simpler::{NoSimplerRules, SimplerRules};
 

@@ -1,6 +1,6 @@
 //! What an input's first bytes say: its compression (gzip, zstd, zstd
 //! skippable frames, none) and, from its first decoded bytes, whether it
-//! is UTF-16 text, which is refused.
+//! is UTF-16 text or a Parquet file, which are refused.
 
 use std::io::{self, BufRead, Read};
 
@@ -42,6 +42,18 @@ pub(super) const UTF16_PROBE: usize = 512;
 pub(super) const UTF16: &str =
     "the input is UTF-16 text (as some Windows tools save it): save it as UTF-8 \
                      (in Excel: \"CSV UTF-8\"; or iconv -f UTF-16 -t UTF-8)";
+
+/// Why a Parquet input is refused (every command reads its inputs here,
+/// so every command says it the same way).
+pub(super) const PARQUET: &str = "Parquet input is not supported yet: give the puzzles as CSV, \
+JSON lines or lines (the command that wrote this file writes them with --format csv or jsonl)";
+
+/// True when `start` (the first bytes of an input, after decompression)
+/// is a Parquet file: its magic number `PAR1`. Read as text it would be a
+/// page of invalid rows and, for `overlap`, no leaks at all.
+pub(super) fn is_parquet(start: &[u8]) -> bool {
+    start.starts_with(b"PAR1")
+}
 
 /// What a window of bytes looks like when read one way: its units (code
 /// units, or bytes), the bad ones among them, the ASCII ones, and the

@@ -174,12 +174,14 @@ impl Reopenable {
                     counted: Arc::default(),
                 };
                 let counted = again.counted.clone();
+                let tally = Arc::default();
                 let reader = reader_of(
                     Box::new(file),
                     options,
                     &counter,
                     Some(counted),
                     Some(Fingerprint::new(prints, record)),
+                    &tally,
                 )?;
                 Ok(Input {
                     name: Arc::from(self.name.as_str()),
@@ -189,6 +191,7 @@ impl Reopenable {
                     reader: Some(reader),
                     again: Some(again),
                     started: false,
+                    tally,
                 })
             }
         }

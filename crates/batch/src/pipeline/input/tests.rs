@@ -178,7 +178,14 @@ fn after_first_line(first: &[u8]) -> Vec<u8> {
 #[test]
 fn utf16_inputs_are_refused_whole_however_they_arrive() {
     let open = |raw: Box<dyn Read + Send>| {
-        reader_of(raw, &ReadOptions::default(), &Arc::default(), None, None)
+        reader_of(
+            raw,
+            &ReadOptions::default(),
+            &Arc::default(),
+            None,
+            None,
+            &Arc::default(),
+        )
     };
     let texts = [
         "quizzes,solutions\r\n".to_owned(),
