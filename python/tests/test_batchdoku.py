@@ -92,6 +92,19 @@ def test_rate_matches_cli_on_the_sample(threads):
         batchdoku.rate(lines, limit=0)
 
 
+def test_a_complete_grid_is_rated_with_no_step_as_the_cli_rates_it(tmp_path):
+    solved = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+    path = tmp_path / "solved.txt"
+    path.write_text(solved + "\n")
+    (row,) = cli("rate", path)
+    assert (row["hardest"], row["techniques"], row["steps"]) == ("", "", "0")
+    r = batchdoku.rate([solved])
+    assert Status(r["status"][0]) == Status.RATED
+    assert (r["er"][0], r["ep"][0], r["ed"][0]) == (0.0, 0.0, 0.0)
+    assert r["hardest"][0] is None and r["techniques"][0] is None
+    assert int(r["steps"][0]) == 0
+
+
 def test_statuses_invalid_and_contradictory():
     lines = STATUSES.read_text().splitlines()
     r = batchdoku.solve(lines, count_limit=2)
