@@ -66,15 +66,15 @@ pub enum Outcome {
 /// `limit`, `multiple` or `unsolvable`; else the `er` column's value
 /// (one decimal) when it reads as one; else unrated.
 pub fn outcome_of_columns(record: &Record, er: usize, status: Option<usize>) -> Outcome {
-    let said = status.map(|i| record.kept_field(i).trim_ascii());
-    match said {
+    let said = status.map(|i| record.kept_text(i));
+    match said.as_deref().map(<[u8]>::trim_ascii) {
         Some(b"limit") => return Outcome::Limit,
         Some(b"multiple") => return Outcome::Multiple,
         Some(b"unsolvable") => return Outcome::Unsolvable,
         Some(b"rated") | None => {}
         Some(_) => return Outcome::Unrated,
     }
-    tenths(record.kept_field(er)).map_or(Outcome::Unrated, Outcome::Rated)
+    tenths(&record.kept_text(er)).map_or(Outcome::Unrated, Outcome::Rated)
 }
 
 /// A rating's text (`7.1`, `10`, `2.30`) in tenths; `None` when it is not
