@@ -102,9 +102,8 @@ fn unwritable_output_fails_before_reading_any_input() {
     assert!(r.stdout.is_empty());
 }
 
-/// Directory permissions bind every user but root. Run as root (CI runs
-/// as root), the binary runs as `nobody` through `setpriv` (util-linux),
-/// from a copy in the test's directory, which any user can read.
+/// Directory permissions bind every user but root: the binary runs as
+/// another user ([`unprivileged`]).
 #[test]
 fn read_only_directory_fails_before_solving() {
     use std::os::unix::fs::PermissionsExt;
@@ -118,21 +117,8 @@ fn read_only_directory_fails_before_solving() {
     std::fs::create_dir(&ro).unwrap();
     chmod(&ro, 0o555);
     let out = ro.join("out.csv");
-    // SAFETY: geteuid takes nothing and cannot fail.
-    let mut cmd = if unsafe { libc::geteuid() } == 0 {
-        let what = "setpriv (util-linux), to run as a user other than root";
-        if !required(what, have("setpriv")) {
-            return;
-        }
-        let copy = dir.path().join("batchdoku");
-        std::fs::copy(bin(), &copy).unwrap();
-        chmod(&copy, 0o755);
-        let mut cmd = Command::new("setpriv");
-        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .arg(copy);
-        cmd
-    } else {
-        Command::new(bin())
+    let Some(mut cmd) = unprivileged(dir.path()) else {
+        return;
     };
     let r = cmd
         .args(["solve", "-o", arg(&out), arg(&input)])

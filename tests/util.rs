@@ -355,6 +355,30 @@ pub fn mkfifo(path: &Path) {
 /// definition for every crate's tests.
 pub use batchdoku_core::testdata::required;
 
+/// The binary as a user other than root, for the tests of directory
+/// permissions, which bind every user but root: run as root (CI runs as
+/// root), it runs as `nobody` through `setpriv` (util-linux), from a copy
+/// in `dir`, which any user must be able to read; otherwise the binary
+/// itself. `None` (skip) when `setpriv` is missing ([`required`]).
+pub fn unprivileged(dir: &Path) -> Option<Command> {
+    // SAFETY: geteuid takes nothing and cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        return Some(Command::new(bin()));
+    }
+    let what = "setpriv (util-linux), to run as a user other than root";
+    if !required(what, have("setpriv")) {
+        return None;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let copy = dir.join("batchdoku");
+    std::fs::copy(bin(), &copy).unwrap();
+    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut cmd = Command::new("setpriv");
+    cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(copy);
+    Some(cmd)
+}
+
 /// Whether the program `name` runs here (found on the PATH).
 pub fn have(name: &str) -> bool {
     Command::new(name)

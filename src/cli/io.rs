@@ -8,7 +8,7 @@
 //! ends the process removes them.
 
 use std::io::{Read, Write as _};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
@@ -315,6 +315,48 @@ static RECORD_CLOSED_DESCRIPTORS: extern "C" fn() = record_closed_descriptors;
 #[used]
 #[link_section = "__DATA,__mod_init_func"]
 static RECORD_CLOSED_DESCRIPTORS: extern "C" fn() = record_closed_descriptors;
+
+/// A directory of output files (`split --output-dir`, `man --dir`) that
+/// this run created: removed again when the run fails before keeping
+/// anything (a usage error leaves nothing). It holds the directory and the
+/// topmost directory the run created (`--output-dir a/b/c` where only `a`
+/// existed: `a/b`); empty when the directory was there already.
+#[derive(Default)]
+pub struct MadeDir(Option<(PathBuf, PathBuf)>);
+
+impl MadeDir {
+    /// Creates `dir` and its missing parents unless it exists (`flag` names
+    /// it in the error), noting what it created.
+    pub fn create(dir: &Path, flag: &str) -> anyhow::Result<MadeDir> {
+        if dir.exists() {
+            return Ok(MadeDir::default());
+        }
+        let mut top = dir;
+        while let Some(parent) = top
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty() && !p.exists())
+        {
+            top = parent;
+        }
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{flag} {}: cannot create", dir.display()))?;
+        Ok(MadeDir(Some((dir.to_path_buf(), top.to_path_buf()))))
+    }
+
+    /// Removes the directories this run created, innermost first, each
+    /// only if empty (`remove_dir`): the run's temporary files are gone by
+    /// now, dropped with their sinks, and anything else stays.
+    pub fn remove(&mut self) {
+        let Some((dir, top)) = self.0.take() else {
+            return;
+        };
+        for level in dir.ancestors() {
+            if std::fs::remove_dir(level).is_err() || level == top {
+                break;
+            }
+        }
+    }
+}
 
 /// A temporary file beside `path`, registered for removal on a signal.
 pub fn open_file(path: &Path, flag: &str) -> anyhow::Result<Sink> {

@@ -1,7 +1,9 @@
 //! Measures the rater's speed on one thread: rates every puzzle of the
-//! file `RATE_FILE` (default: the workspace's `data/sample.txt`), the
-//! first 81 characters of each line, with a budget of 20 million work
-//! units each; `RATE_LIMIT=n` keeps the first `n` puzzles.
+//! file `RATE_FILE` (default: the workspace's `data/sample.txt`, which the
+//! crate has as `benches/sample.txt`: a symbolic link in the repository, a
+//! copy in the packaged crate), the first 81 characters of each line, with
+//! a budget of 20 million work units each; `RATE_LIMIT=n` keeps the first
+//! `n` puzzles.
 //!
 //! `RATE_FILE=../shared/data/puzzles1_unbiased.txt cargo bench -p
 //! batchdoku-rate --bench rate` reports puzzles per second (criterion's
@@ -14,7 +16,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 
 /// The sample rated when `RATE_FILE` is not set.
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/sample.txt");
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/sample.txt");
 
 /// The work units each puzzle may spend.
 const BUDGET: u64 = 20_000_000;

@@ -1,6 +1,8 @@
 //! The arguments of the commands that print what clap or the build
 //! knows, rather than run puzzles: `completions`, `man` and `licenses`.
 
+use std::path::PathBuf;
+
 use clap::{Args, ValueEnum};
 
 /// `batchdoku licenses`.
@@ -18,6 +20,12 @@ pub struct ManArgs {
     /// that the main page refers to); none: the main page.
     #[arg(value_name = "COMMAND")]
     pub command: Option<String>,
+    /// Write every page into DIR instead (created if missing): batchdoku.1
+    /// and batchdoku-COMMAND.1 for each command the main page names, e.g.
+    /// `--dir ~/.local/share/man/man1`. Each page is written to a
+    /// temporary file and renamed when all are written.
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    pub dir: Option<PathBuf>,
 }
 
 /// `batchdoku completions`.

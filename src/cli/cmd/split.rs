@@ -21,7 +21,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
     // stratifying column is known once the inputs are open.
     let job = SplitJob::new(&args.ratios, &names, args.seed, args.by, Stratify::None)
         .map_err(|e| anyhow::anyhow!("--ratios/--names: {e}"))?;
-    let mut made = MadeDir::default();
+    let mut made = io::MadeDir::default();
     let ran = split(args, job, &mut made);
     if ran.is_err() {
         made.remove();
@@ -29,31 +29,8 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
     ran
 }
 
-/// The part files' directory when this run created it: removed again when
-/// the run fails before keeping anything (a usage error leaves nothing).
-/// It holds the directory and the topmost directory the run created
-/// (`--output-dir a/b/c` where only `a` existed: `a/b`).
-#[derive(Default)]
-struct MadeDir(Option<(PathBuf, PathBuf)>);
-
-impl MadeDir {
-    /// Removes the directories this run created, innermost first, each
-    /// only if empty (`remove_dir`): the run's temporary files are gone by
-    /// now, dropped with their sinks, and anything else stays.
-    fn remove(&mut self) {
-        let Some((dir, top)) = self.0.take() else {
-            return;
-        };
-        for level in dir.ancestors() {
-            if std::fs::remove_dir(level).is_err() || level == top {
-                break;
-            }
-        }
-    }
-}
-
 /// `split` with its job, whose plan is known good.
-fn split(args: &SplitArgs, job: SplitJob, made: &mut MadeDir) -> anyhow::Result<Exit> {
+fn split(args: &SplitArgs, job: SplitJob, made: &mut io::MadeDir) -> anyhow::Result<Exit> {
     let names = job.names().to_vec();
     let paths = args.common.inputs.paths();
     // A stratifying column is read from the kept columns.
@@ -214,23 +191,12 @@ fn part_names(args: &SplitArgs) -> anyhow::Result<Vec<&'static str>> {
 fn part_paths(
     args: &SplitArgs,
     names: &[&str],
-    made: &mut MadeDir,
+    made: &mut io::MadeDir,
 ) -> anyhow::Result<Vec<PathBuf>> {
     let Some(dir) = &args.output_dir else {
         return Ok(Vec::new());
     };
-    if !dir.exists() {
-        let mut top = dir.as_path();
-        while let Some(parent) = top
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty() && !p.exists())
-        {
-            top = parent;
-        }
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("--output-dir {}: cannot create", dir.display()))?;
-        made.0 = Some((dir.clone(), top.to_path_buf()));
-    }
+    *made = io::MadeDir::create(dir, "--output-dir")?;
     let format = args
         .common
         .rows

@@ -1,12 +1,14 @@
 //! The fixtures of the workspace's `tests/fixtures/formats/`, read with detection as
-//! they are documented.
+//! they are documented. The crate reaches them as its own
+//! `tests/fixtures/formats/` (a symbolic link in the repository, the files
+//! themselves in the packaged crate), so its tests need nothing outside it.
 
 use super::*;
 
-/// Reads a fixture of `tests/fixtures/formats/` with detection.
+/// Reads a fixture of the crate's `tests/fixtures/formats/` with detection.
 fn fixture(name: &str) -> (InputFormat, bool, Vec<Rec>) {
     let path = format!(
-        "{}/../../tests/fixtures/formats/{name}",
+        "{}/tests/fixtures/formats/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -38,7 +40,7 @@ fn fixtures_read_as_documented() {
     let (format, _, bin) = fixture("hostile_binary.bin");
     assert_eq!(format, InputFormat::Line);
     let bytes = std::fs::read(format!(
-        "{}/../../tests/fixtures/formats/hostile_binary.bin",
+        "{}/tests/fixtures/formats/hostile_binary.bin",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
