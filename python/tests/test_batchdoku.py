@@ -745,7 +745,8 @@ def test_ctrl_c_stops_a_long_call_with_keyboard_interrupt(function, tmp_path):
             child.kill()
     assert out.strip() == "interrupted", (out, err)
     assert child.returncode == 0, err
-    assert took < 2.0, took
+    # About 0.1 s on an idle machine; CI runs other work beside it (3.08 s seen once under a load of 6).
+    assert took < 4.0, took
 
 
 def test_numeric_arguments_are_refused_as_the_cli_refuses_its_flags():
