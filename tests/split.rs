@@ -531,3 +531,37 @@ fn stratify_on_a_line_input_names_stratify() {
     );
     assert!(given.stderr.contains("--keep-columns"), "{}", given.stderr);
 }
+
+/// With part files the rows written add up to more than the records: the
+/// summary says how many went where, and the counts are the files' rows.
+#[test]
+fn the_summary_says_what_was_written_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.txt", lines_of(&corpus()[..200]));
+    let parts = dir.path().join("parts");
+    let all = dir.path().join("all.csv");
+    let r = split(
+        &[arg(&input), "-o", arg(&all), "--output-dir", arg(&parts)],
+        None,
+        0,
+    );
+    let line = r
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("batchdoku split: rows written: "))
+        .unwrap_or_else(|| panic!("{}", r.stderr));
+    let rows = |path: &Path| rows_of(path).1.len();
+    let mut expected = vec![format!("{} to {}", rows(&all), all.display())];
+    for name in ["train", "valid", "test"] {
+        let file = parts.join(format!("{name}.csv"));
+        expected.push(format!("{} to {}", rows(&file), file.display()));
+    }
+    assert_eq!(rows(&all), 200);
+    assert_eq!(
+        line,
+        format!("batchdoku split: rows written: {}", expected.join(", "))
+    );
+    // Without part files every row goes to one place: nothing to add.
+    let r = split(&[arg(&input), "-o", arg(&all)], None, 0);
+    assert!(!r.stderr.contains("rows written:"), "{}", r.stderr);
+}

@@ -113,6 +113,8 @@ fn split(args: &SplitArgs, job: SplitJob, made: &mut io::MadeDir) -> anyhow::Res
     let per_part = job.assign();
     let mut elapsed = counting.elapsed;
     let mut ended: Option<Report> = None;
+    // Where each pass wrote its rows, and how many: for the summary.
+    let mut written: Vec<(String, u64)> = Vec::new();
     // The rows with their parts, then each part's file: one pass each.
     let main = args.output_dir.is_none() || args.common.run.output.is_some();
     let targets = main
@@ -127,6 +129,14 @@ fn split(args: &SplitArgs, job: SplitJob, made: &mut io::MadeDir) -> anyhow::Res
             Some(k) => &mut outputs.parts[k],
         };
         let report = pass(&job, inputs, sink, &config, &args.common.run)?;
+        let place = match target {
+            None => match args.common.run.output.as_deref() {
+                Some(path) if path != Path::new("-") => path.display().to_string(),
+                _ => "stdout".to_string(),
+            },
+            Some(k) => part_paths[k].display().to_string(),
+        };
+        written.push((place, report.totals.rows));
         elapsed += report.elapsed;
         let stop = report.interrupted || report.broken_pipe;
         ended = Some(match ended {
@@ -146,7 +156,11 @@ fn split(args: &SplitArgs, job: SplitJob, made: &mut io::MadeDir) -> anyhow::Res
     let mut report = ended.unwrap_or(counting);
     report.elapsed = elapsed;
     io::check_unchanged(&reopenable)?;
-    let note = note(&job, &per_part);
+    let mut note = note(&job, &per_part);
+    if !part_paths.is_empty() {
+        note.push('\n');
+        note.push_str(&where_written(&written));
+    }
     conclude(
         "split",
         report,
@@ -209,6 +223,17 @@ fn part_paths(
         .iter()
         .map(|name| dir.join(format!("{name}.{extension}")))
         .collect())
+}
+
+/// The summary's line saying where the rows went (with `--output-dir`,
+/// where the rows written add up to more than the records), e.g.
+/// `batchdoku split: rows written: 10 to out.csv, 5 to parts/train.csv, 5 to parts/test.csv`.
+fn where_written(written: &[(String, u64)]) -> String {
+    let places: Vec<String> = written
+        .iter()
+        .map(|(place, rows)| format!("{rows} to {place}"))
+        .collect();
+    format!("batchdoku split: rows written: {}", places.join(", "))
 }
 
 /// The summary's last line: classes and each part's records and share.
