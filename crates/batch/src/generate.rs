@@ -14,7 +14,9 @@
 //! every other run ([`crate::flush`]).
 
 use std::ops::AddAssign;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+#[cfg(feature = "rate")]
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::output::{Column, OutputFormat, Row, RowEncoder, Status};
@@ -108,6 +110,7 @@ pub struct Candidates {
 pub const GIVE_UP_AFTER: u64 = 16;
 
 /// The live counts behind [`Candidates`], shared by the workers.
+#[cfg(feature = "rate")]
 #[derive(Debug, Default)]
 struct Tally {
     tried: AtomicU64,
@@ -120,6 +123,7 @@ struct Tally {
     gave_up: AtomicBool,
 }
 
+#[cfg(feature = "rate")]
 impl Tally {
     fn candidates(&self) -> Candidates {
         Candidates {
