@@ -128,8 +128,8 @@ pub(super) struct CompleteCanon {
     /// `pos[t][9 * r + d - 1]`: the column of digit `d` in row `r` of
     /// orientation `t`.
     pos: [[u8; CELLS]; 2],
-    /// For the band being tried: `s` of row 1 and of row 2 (module docs).
-    sigma: [[u8; 9]; 2],
+    /// For the band being tried: `s` of row 1 (module docs).
+    sigma: [u8; 9],
     /// Orientation and output rows 0..2 of the band being tried.
     trying: (u8, [u8; 3]),
     /// Best values of output rows 1 and 2 so far (`FREE` = unset).
@@ -145,7 +145,7 @@ impl CompleteCanon {
         CompleteCanon {
             src: [[0; CELLS]; 2],
             pos: [[0; CELLS]; 2],
-            sigma: [[0; 9]; 2],
+            sigma: [0; 9],
             trying: (0, [0; 3]),
             best: [FREE; 18],
             bands: Vec::new(),
@@ -198,9 +198,7 @@ impl CompleteCanon {
             let src = &self.src[usize::from(t)];
             let pos = &self.pos[usize::from(t)][usize::from(r0) * 9..][..9];
             for x in 0..9 {
-                let below = |r: u8| usize::from(src[usize::from(r) * 9 + x]) - 1;
-                self.sigma[0][x] = pos[below(r1)];
-                self.sigma[1][x] = pos[below(r2)];
+                self.sigma[x] = pos[usize::from(src[usize::from(r1) * 9 + x]) - 1];
             }
             self.trying = (t, [r0, r1, r2]);
             self.first_three(p);
@@ -212,7 +210,7 @@ impl CompleteCanon {
     /// what [`Self::row1`] would do from position 0, without the branches
     /// that cannot be smallest.
     fn first_three(&mut self, pure: bool) {
-        let sigma = self.sigma[0];
+        let sigma = self.sigma;
         let stack_of = |x: u8| sigma[usize::from(x)] / 3;
         for s0 in 0..3u8 {
             let x = [3 * s0, 3 * s0 + 1, 3 * s0 + 2];
@@ -248,6 +246,33 @@ impl CompleteCanon {
             };
             let third = if pure { (5, 6) } else { (6, 7) };
             for order in &orders[..n] {
+                if !(self.emit(0, 4) && self.emit(1, 5) && self.emit(2, third.1)) {
+                    continue;
+                }
+                if !pure {
+                    // Position 3 first, before anything is built: the
+                    // column of `sigma(c0)` is placed (slot 0, 3, 4 or 6)
+                    // or goes to the first free place of its stack's slot
+                    // (5 or 7).
+                    let v = sigma[usize::from(sigma[usize::from(order[0])])];
+                    let placed = [
+                        order[0],
+                        order[1],
+                        order[2],
+                        sigma[usize::from(order[0])],
+                        sigma[usize::from(order[1])],
+                        FREE,
+                        sigma[usize::from(order[2])],
+                    ];
+                    let p = match placed.iter().position(|&c| c == v) {
+                        Some(p) => p as u8,
+                        None if stack_of(order[0]) == v / 3 => 5,
+                        None => 7,
+                    };
+                    if p + 1 > self.best[3] {
+                        continue;
+                    }
+                }
                 let mut cols = Cols::OPEN;
                 for (p, &c) in order.iter().enumerate() {
                     cols.put(p, c);
@@ -255,68 +280,79 @@ impl CompleteCanon {
                 cols.put(3, sigma[usize::from(order[0])]);
                 cols.put(4, sigma[usize::from(order[1])]);
                 cols.put(third.0, sigma[usize::from(order[2])]);
-                if self.emit(0, 4) && self.emit(1, 5) && self.emit(2, third.1) {
-                    self.row1(3, cols);
-                }
+                self.row1(3, cols);
             }
         }
     }
 
-    /// Output row 1 from position `j` on (the module docs' first point).
-    fn row1(&mut self, j: usize, cols: Cols) {
-        if j == 9 {
-            return self.row2(&cols);
-        }
-        if cols.col[j] != FREE {
-            return self.place_image(j, cols);
-        }
-        let s = j / 3;
-        let stacks = match cols.stack[s] {
-            FREE => 0..3,
-            t => t..t + 1,
-        };
-        for t in stacks {
-            if cols.stack[s] == FREE && cols.slot[usize::from(t)] != FREE {
-                continue;
-            }
-            for x in 3 * t..3 * t + 3 {
-                if cols.at[usize::from(x)] == FREE {
-                    let mut c = cols;
-                    c.put(j, x);
-                    self.place_image(j, c);
+    /// Output row 1 from position `j` on (the module docs' first point):
+    /// a loop while every position has one way to go, a branch for each
+    /// choice of column otherwise.
+    fn row1(&mut self, mut j: usize, mut cols: Cols) {
+        while j < 9 {
+            if cols.col[j] == FREE {
+                // The columns that can go at `j`: those not placed of the
+                // slot's stack, or of any stack without a slot.
+                let s = j / 3;
+                let mut open = 0u16;
+                for x in 0..9u8 {
+                    let t = cols.stack[s];
+                    let fits = if t == FREE {
+                        cols.slot[usize::from(x / 3)] == FREE
+                    } else {
+                        x / 3 == t
+                    };
+                    if fits && cols.at[usize::from(x)] == FREE {
+                        open |= 1 << x;
+                    }
                 }
+                if open.count_ones() != 1 {
+                    while open != 0 {
+                        let x = open.trailing_zeros() as u8;
+                        open &= open - 1;
+                        let mut c = cols;
+                        c.put(j, x);
+                        self.row1(j, c);
+                    }
+                    return;
+                }
+                cols.put(j, open.trailing_zeros() as u8);
             }
-        }
-    }
-
-    /// Output row 1 at position `j`, whose column is placed: places the
-    /// column holding its digit in row 0 as far left as it can go.
-    #[inline(always)]
-    fn place_image(&mut self, j: usize, mut cols: Cols) {
-        let v = self.sigma[0][usize::from(cols.col[j])];
-        let mut p = cols.at[usize::from(v)];
-        if p == FREE {
-            let s = match cols.slot[usize::from(v / 3)] {
-                FREE => cols.stack.iter().position(|&t| t == FREE).unwrap_or(2),
-                s => usize::from(s),
-            };
-            let mut q = 3 * s;
-            while q < 3 * s + 2 && cols.col[q] != FREE {
-                q += 1;
+            // The column holding this digit in row 0, as far left as it
+            // can still go.
+            let v = self.sigma[usize::from(cols.col[j])];
+            let mut p = cols.at[usize::from(v)];
+            if p == FREE {
+                let s = match cols.slot[usize::from(v / 3)] {
+                    FREE => cols.stack.iter().position(|&t| t == FREE).unwrap_or(2),
+                    s => usize::from(s),
+                };
+                let mut q = 3 * s;
+                while q < 3 * s + 2 && cols.col[q] != FREE {
+                    q += 1;
+                }
+                cols.put(q, v);
+                p = q as u8;
             }
-            cols.put(q, v);
-            p = q as u8;
+            if !self.emit(j, p + 1) {
+                return;
+            }
+            j += 1;
         }
-        if self.emit(j, p + 1) {
-            self.row1(j + 1, cols);
-        }
+        self.row2(&cols);
     }
 
     /// Output row 2, every column placed; a band as small as the best
     /// joins `self.bands`.
     fn row2(&mut self, cols: &Cols) {
+        let (t, [r0, _, r2]) = self.trying;
+        let (t, r0, r2) = (usize::from(t), usize::from(r0), usize::from(r2));
+        let mut below = [0u8; 9];
+        below.copy_from_slice(&self.src[t][r2 * 9..][..9]);
+        let mut pos = [0u8; 9];
+        pos.copy_from_slice(&self.pos[t][r0 * 9..][..9]);
         for j in 0..9 {
-            let v = cols.at[usize::from(self.sigma[1][usize::from(cols.col[j])])];
+            let v = cols.at[usize::from(pos[usize::from(below[usize::from(cols.col[j])]) - 1])];
             if !self.emit(9 + j, v + 1) {
                 return;
             }
