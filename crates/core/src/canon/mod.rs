@@ -18,6 +18,7 @@
 //! 3,359,232 cell permutations. [`Canonicalizer`] and [`Transform`] have
 //! the examples.
 
+mod complete;
 mod search;
 mod transform;
 

@@ -31,6 +31,7 @@
 
 use crate::grid::{Grid, CELLS};
 
+use super::complete::CompleteCanon;
 use super::Transform;
 
 /// Larger than every cell value; marks "no best value yet".
@@ -169,6 +170,8 @@ pub struct Canonicalizer {
     best: [u8; 9],
     /// Values of the source row being tried, by source column.
     row: [u8; 9],
+    /// The path for complete valid grids (`complete.rs`).
+    complete: CompleteCanon,
 }
 
 impl Default for Canonicalizer {
@@ -186,13 +189,27 @@ impl Canonicalizer {
             next: Vec::new(),
             best: [NONE; 9],
             row: [0; 9],
+            complete: CompleteCanon::new(),
         }
     }
 
     /// The canonical (minlex) form of `grid` and a transformation mapping
     /// `grid` to it. Exact for every grid: complete or not, unique or not,
     /// even with contradictory givens.
+    ///
+    /// A valid solution grid takes a band-by-band path (`complete.rs`,
+    /// microseconds) that gives the same form and the same transformation
+    /// as the general search (milliseconds on such a grid).
     pub fn canonical(&mut self, grid: &Grid) -> (Grid, Transform) {
+        // `is_complete` stops at the first blank: puzzles pay nothing.
+        if grid.is_complete() && grid.is_valid_solution() {
+            return self.complete.canonical(grid);
+        }
+        self.search(grid)
+    }
+
+    /// The general search, for any grid.
+    pub(super) fn search(&mut self, grid: &Grid) -> (Grid, Transform) {
         let cells = grid.cells();
         for r in 0..9 {
             for c in 0..9 {

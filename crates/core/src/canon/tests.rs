@@ -472,3 +472,122 @@ fn canon_public_17_clue_set() {
     );
     assert!(fixed > 0);
 }
+
+/// Complete grids with automorphisms (random grids almost never have
+/// any), where several transformations reach the form and the one
+/// reported must be the general search's: every valid "linear" grid (the
+/// digit of cell (3a + b, 3c + d) is 3x + y + 1 for a linear map
+/// (a, b, c, d) -> (x, y) over Z/3; up to 648 automorphisms) with
+/// probability 1/8, and 40 grids whose second and third bands are the
+/// first band of a random grid with the columns of each stack rotated
+/// (always valid), each under a random transformation.
+fn symmetric_grids(rng: &mut Rng, solver: &mut Solver) -> Vec<Grid> {
+    let mut out = Vec::new();
+    for coefficients in 0..3u32.pow(8) {
+        let k: [u32; 8] = std::array::from_fn(|i| coefficients / 3u32.pow(i as u32) % 3);
+        let mut cells = [0u8; CELLS];
+        for (cell, v) in cells.iter_mut().enumerate() {
+            let (r, c) = (cell as u32 / 9, cell as u32 % 9);
+            let (a, b, cc, d) = (r / 3, r % 3, c / 3, c % 3);
+            let x = (k[0] * a + k[1] * b + k[2] * cc + k[3] * d) % 3;
+            let y = (k[4] * a + k[5] * b + k[6] * cc + k[7] * d) % 3;
+            *v = (3 * x + y + 1) as u8;
+        }
+        let g = Grid::from_cells(cells).expect("digits are in range");
+        if g.is_valid_solution() && rng.below(8) == 0 {
+            out.push(Transform::random(rng).apply(&g));
+        }
+    }
+    for _ in 0..40 {
+        let band = random_solution(rng, solver);
+        let steps: [usize; 3] = std::array::from_fn(|_| 1 + rng.below(2) as usize);
+        let mut cells = [0u8; CELLS];
+        for (cell, v) in cells.iter_mut().enumerate() {
+            let (r, c) = (cell / 9, cell % 9);
+            let (stack, inner) = (c / 3, c % 3);
+            let from = 3 * stack + (inner + steps[stack] * (r / 3)) % 3;
+            *v = band.get((r % 3) * 9 + from);
+        }
+        let g = Grid::from_cells(cells).expect("digits are in range");
+        assert!(g.is_valid_solution());
+        out.push(Transform::random(rng).apply(&g));
+    }
+    out
+}
+
+/// The complete-grid path against the general search on `g`: the same
+/// form and the same transformation, which maps `g` to the form.
+fn assert_complete_path_agrees(canon: &mut Canonicalizer, g: &Grid) -> Grid {
+    assert!(g.is_valid_solution());
+    let (form, t) = canon.canonical(g);
+    let (slow_form, slow_t) = canon.search(g);
+    assert_eq!(form, slow_form, "form of {}", g.to_line_string());
+    assert_eq!(t, slow_t, "transform for {}", g.to_line_string());
+    assert_eq!(t.apply(g), form);
+    form
+}
+
+#[test]
+fn canon_complete_grids_match_the_general_search() {
+    // Thousands in release (`cargo test --release -p batchdoku-core
+    // canon`), a few in debug builds, where the general search is slow;
+    // `CANON_COMPLETE_COUNT` sets how many random grids.
+    let count: u64 = std::env::var("CANON_COMPLETE_COUNT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(if cfg!(debug_assertions) { 20 } else { 1500 });
+    let mut rng = Rng::new(0xCA11_0042);
+    let mut solver = Solver::new();
+    let mut canon = Canonicalizer::new();
+    for _ in 0..count {
+        let g = random_solution(&mut rng, &mut solver);
+        let form = assert_complete_path_agrees(&mut canon, &g);
+        let moved = Transform::random(&mut rng).apply(&g);
+        assert_eq!(assert_complete_path_agrees(&mut canon, &moved), form);
+    }
+    let symmetric = symmetric_grids(&mut rng, &mut solver);
+    assert!(symmetric.len() > 100, "{} symmetric grids", symmetric.len());
+    let take = if cfg!(debug_assertions) {
+        10
+    } else {
+        symmetric.len()
+    };
+    for g in &symmetric[..take] {
+        let form = assert_complete_path_agrees(&mut canon, g);
+        let moved = Transform::random(&mut rng).apply(g);
+        assert_eq!(assert_complete_path_agrees(&mut canon, &moved), form);
+    }
+}
+
+#[test]
+fn canon_complete_grids_against_brute_force() {
+    let mut rng = Rng::new(0xCA11_0043);
+    let mut solver = Solver::new();
+    let mut canon = Canonicalizer::new();
+    let mut cases = symmetric_grids(&mut rng, &mut solver);
+    let rotated = cases.pop();
+    cases.truncate(3);
+    cases.extend(rotated);
+    cases.push(random_solution(&mut rng, &mut solver));
+    for g in &cases {
+        let (form, t) = canon.canonical(g);
+        assert_eq!(form.cells(), &brute_force(g), "{}", g.to_line_string());
+        assert_eq!(t.apply(g), form);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn canon_complete_path_agrees_on_random_grids(seed in proptest::prelude::any::<u64>()) {
+        let mut rng = Rng::new(seed);
+        let mut solver = Solver::new();
+        let mut canon = Canonicalizer::new();
+        let g = random_solution(&mut rng, &mut solver);
+        let moved = Transform::random(&mut rng).apply(&g);
+        let (form, t) = canon.canonical(&moved);
+        proptest::prop_assert_eq!((form, t), canon.search(&moved));
+        proptest::prop_assert_eq!(canon.canonical(&g).0, form);
+    }
+}
