@@ -91,6 +91,14 @@ pub struct ErTarget {
     pub limit: u64,
 }
 
+impl ErTarget {
+    /// How many candidates in a row, from the start, may run out of budget
+    /// before a run with an ER target stops: when none of them could be rated
+    /// the budget is too small for any (`--limit 1`), and the run would
+    /// otherwise go on forever, silently.
+    pub const GIVE_UP_AFTER: u64 = 16;
+}
+
 /// The candidates an ER target rated, over the whole run (every worker,
 /// also for puzzles an interruption left unwritten).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -103,12 +111,6 @@ pub struct Candidates {
     pub out_of_budget: u64,
 }
 
-/// How many candidates in a row, from the start, may run out of budget
-/// before a run with an ER target stops: when none of them could be rated
-/// the budget is too small for any (`--limit 1`), and the run would
-/// otherwise go on forever, silently.
-pub const GIVE_UP_AFTER: u64 = 16;
-
 /// The live counts behind [`Candidates`], shared by the workers.
 #[cfg(feature = "rate")]
 #[derive(Debug, Default)]
@@ -118,7 +120,7 @@ struct Tally {
     out_of_budget: AtomicU64,
     /// Candidates whose rating finished (in range or not).
     finished: AtomicU64,
-    /// Every one of the first [`GIVE_UP_AFTER`] candidates ran out of
+    /// Every one of the first [`ErTarget::GIVE_UP_AFTER`] candidates ran out of
     /// budget: the run stops.
     gave_up: AtomicBool,
 }
@@ -138,7 +140,7 @@ impl Tally {
 /// is rated, and one out of range, or whose rating runs out of budget,
 /// counts as a failed attempt (the next continues the same stream, so the
 /// puzzles still depend only on the seed and the index). When the first
-/// [`GIVE_UP_AFTER`] candidates all ran out of budget and none was rated,
+/// [`ErTarget::GIVE_UP_AFTER`] candidates all ran out of budget and none was rated,
 /// the run stops with an error rather than run forever.
 #[cfg(feature = "rate")]
 struct Rated<'a> {
@@ -174,7 +176,8 @@ impl MakePuzzle for Rated<'_> {
                 }
                 Err(_) => {
                     let out = tally.out_of_budget.fetch_add(1, Ordering::Relaxed) + 1;
-                    if out >= GIVE_UP_AFTER && tally.finished.load(Ordering::Relaxed) == 0 {
+                    if out >= ErTarget::GIVE_UP_AFTER && tally.finished.load(Ordering::Relaxed) == 0
+                    {
                         tally.gave_up.store(true, Ordering::Relaxed);
                     }
                     false

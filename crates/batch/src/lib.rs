@@ -54,9 +54,7 @@ mod ranges;
 mod run;
 mod totals;
 
-pub use crate::generate::{
-    Candidates, ErTarget, StreamReport as GenerateReport, GIVE_UP_AFTER as ER_GIVE_UP_AFTER,
-};
+pub use crate::generate::{Candidates, ErTarget, StreamReport as GenerateReport};
 /// [`RateJob`]'s per-worker state (its [`Job::Scratch`]).
 #[doc(hidden)]
 pub use crate::jobs::RateScratch;

@@ -75,21 +75,6 @@ pub const NOTICE: &str = include_str!("../NOTICE");
 /// crate's licence (the file `LICENSE-LGPL-2.1`).
 pub const LICENSE: &str = include_str!("../LICENSE-LGPL-2.1");
 
-/// The lowest and highest ER, in tenths, the rater can give a puzzle with
-/// an empty cell: 1.0, the easiest step of the ladder (a hidden single
-/// that is the last empty cell of its unit), and the deepest level of the
-/// ladder (nested forcing chains of level 5, 11.0) plus the longest length
-/// adjustment a chain can get. A complete grid takes no step: its ER is
-/// 0.0, as serate's.
-///
-/// ```
-/// assert_eq!(batchdoku_rate::er_range().0, 10);
-/// assert!(batchdoku_rate::er_range().1 >= 110);
-/// ```
-pub fn er_range() -> (u8, u8) {
-    (technique::FULL_HOUSE_RATING, chains::highest_rating())
-}
-
 pub use budget::{Budget, OutOfBudget};
 pub use rater::{Rater, Rating, Unrated};
 pub use step::Step;

@@ -84,6 +84,26 @@ pub struct Rater {
     partial: Rating,
 }
 
+impl Rating {
+    /// The lowest and highest ER, in tenths, the rater can give a puzzle with
+    /// an empty cell: 1.0, the easiest step of the ladder (a hidden single
+    /// that is the last empty cell of its unit), and the deepest level of the
+    /// ladder (nested forcing chains of level 5, 11.0) plus the longest length
+    /// adjustment a chain can get. A complete grid takes no step: its ER is
+    /// 0.0, as serate's.
+    ///
+    /// ```
+    /// assert_eq!(batchdoku_rate::Rating::er_range().0, 10);
+    /// assert!(batchdoku_rate::Rating::er_range().1 >= 110);
+    /// ```
+    pub fn er_range() -> (u8, u8) {
+        (
+            crate::technique::FULL_HOUSE_RATING,
+            crate::chains::highest_rating(),
+        )
+    }
+}
+
 impl Default for Rating {
     fn default() -> Rating {
         Rating {

@@ -87,12 +87,12 @@ impl RateJob {
     pub const COLUMNS: &'static [Column] = &RATE_COLUMNS;
 
     /// The lowest and highest ER, in tenths, the rater can give a puzzle
-    /// with an empty cell (`batchdoku_rate::er_range`: 1.0 to the deepest
+    /// with an empty cell (`batchdoku_rate::Rating::er_range`: 1.0 to the deepest
     /// level plus the longest length adjustment); `None` without the
     /// rater (the `rate` feature).
     pub fn er_range() -> Option<(u8, u8)> {
         #[cfg(feature = "rate")]
-        return Some(batchdoku_rate::er_range());
+        return Some(batchdoku_rate::Rating::er_range());
         #[cfg(not(feature = "rate"))]
         return None;
     }
