@@ -270,6 +270,23 @@ def _grid_text(name: str, cells: Any) -> "npt.NDArray[np.bytes_]":
     return text
 
 
+_INT64_MAX = _np.iinfo(_np.int64).max
+
+
+def _int64(values: "npt.NDArray[Any]", mask: "Optional[npt.NDArray[np.bool_]]" = None) -> "npt.NDArray[Any]":
+    """An integer column as the CLI's Parquet types it: int64 (the result dicts hold counts and positions as
+    uint64). Masked entries become 0 (their values mean nothing); a value beyond int64 (only :func:`generate`'s
+    ``index`` with a ``start`` past 2**63-1, which no CLI output holds) keeps the column unsigned rather than
+    wrap. Anything but integers is returned as it is."""
+    if values.dtype.kind not in "iu" or values.dtype == _np.int64:
+        return values
+    if mask is not None and mask.any():
+        values = _np.where(mask, 0, values)
+    if values.dtype.kind == "u" and values.dtype.itemsize == 8 and len(values) and values.max() > _INT64_MAX:
+        return values
+    return values.astype(_np.int64)
+
+
 def _need(module: str, function: str) -> Any:
     import importlib
 
@@ -288,10 +305,10 @@ def to_arrow(result: Mapping[str, Any]) -> "pyarrow.Table":
     ``(n, 81)`` grid becomes an 81-character string as the CLI writes it (blanks ``.`` in ``puzzle``, ``0`` in
     the others), null where there is no grid (a
     :data:`NO_GRID` row); ``error``, ``transform``, ``split``, ``hardest`` and ``techniques`` are strings (null
-    for ``None``); numbers keep
-    their types, and a missing number is null where the CLI leaves the field empty (a masked entry of ``score``,
-    ``solutions``, ``steps``, ``dropped`` or ``train_row``; a NaN of ``er``, ``ep``, ``ed`` or the means), as in
-    the CLI's Parquet output. Needs ``pyarrow``."""
+    for ``None``); every integer column is ``int64``, as in the CLI's Parquet (the result's unsigned counts and
+    positions included), floats are ``double``, and a missing number is null where the CLI leaves the field empty
+    (a masked entry of ``score``, ``solutions``, ``steps``, ``dropped`` or ``train_row``; a NaN of ``er``, ``ep``,
+    ``ed`` or the means), as in the CLI's Parquet output. Needs ``pyarrow``."""
     pa = _need("pyarrow", "to_arrow")
     arrays = {}
     for name, value in _columns(result).items():
@@ -309,10 +326,11 @@ def to_arrow(result: Mapping[str, Any]) -> "pyarrow.Table":
             )
         elif isinstance(value, _np.ma.MaskedArray):
             # Missing (masked) is null, as in the CLI's Parquet.
-            arrays[name] = pa.array(_np.ma.getdata(value), mask=_np.ma.getmaskarray(value))
+            mask = _np.ma.getmaskarray(value)
+            arrays[name] = pa.array(_int64(_np.ma.getdata(value), mask), mask=mask)
         elif isinstance(value, _np.ndarray):
             # A float's NaN is a missing value (no rating, no mean): null.
-            arrays[name] = pa.array(value, from_pandas=value.dtype.kind == "f")
+            arrays[name] = pa.array(_int64(value), from_pandas=value.dtype.kind == "f")
         else:
             arrays[name] = pa.array(list(value), pa.string())
     return pa.table(arrays)
@@ -324,11 +342,15 @@ def to_pandas(result: Mapping[str, Any]) -> "pandas.DataFrame":
     The columns of :func:`to_arrow`: named and ordered as the CLI's CSV columns; ``status`` a categorical of the
     CLI's status names (all nine as categories, so frames concatenate); each ``(n, 81)`` grid an 81-character
     string, missing (``NaN``/``None``) where there is no grid, as ``pd.read_csv`` reads the CLI's empty field;
-    ``error``, ``transform`` and ``split`` strings or missing; numbers keep their types, except that a column
-    with missing numbers is a nullable one with ``<NA>`` where the CLI leaves the field empty: ``Int64`` (or
-    ``UInt64``) for a masked array (``score``, ``solutions`` of :func:`score`, ``steps``, ``dropped``,
-    ``train_row``), ``Float64`` for the float columns (``er``, ``ep``, ``ed``, the means), never a made-up
-    ``-1`` or ``0``. The frame's index is the row's position in the result. Needs ``pandas``."""
+    ``error``, ``transform`` and ``split`` strings or missing; every integer column is ``int64``, the type
+    ``pd.read_parquet`` gives the CLI's Parquet columns (``solutions``, ``guesses``, ``nodes``, ``line``,
+    ``row``, ``index``, ``givens``; only a :func:`generate` ``index`` past 2**63-1, which no CLI output holds,
+    stays ``uint64`` rather than wrap), and a column that can lack a number is a nullable one
+    with ``<NA>`` where the CLI leaves the field empty: ``Int64`` for a masked array (``score``, ``solutions``
+    of :func:`score`, ``steps``, ``dropped``, ``train_row``; what ``pd.read_parquet(...,
+    dtype_backend="numpy_nullable")`` gives the CLI's nullable columns), ``Float64`` for the float columns
+    (``er``, ``ep``, ``ed``, the means), never a made-up ``-1`` or ``0``. The frame's index is the row's
+    position in the result. Needs ``pandas``."""
     pd = _need("pandas", "to_pandas")
     columns: Dict[str, Any] = {}
     for name, value in _columns(result).items():
@@ -340,13 +362,14 @@ def to_pandas(result: Mapping[str, Any]) -> "pandas.DataFrame":
             strings[text == b""] = None
             columns[name] = pd.Series(strings, dtype=_text_dtype(pd))
         elif isinstance(value, _np.ma.MaskedArray):
-            # Missing (masked) is <NA> in a nullable integer column (Int64, UInt64).
-            columns[name] = pd.arrays.IntegerArray(_np.ma.getdata(value), _np.ma.getmaskarray(value).copy())
+            # Missing (masked) is <NA> in a nullable integer column (Int64).
+            mask = _np.ma.getmaskarray(value).copy()
+            columns[name] = pd.arrays.IntegerArray(_int64(_np.ma.getdata(value), mask), mask)
         elif isinstance(value, _np.ndarray) and value.dtype.kind == "f":
             # A float's NaN is a missing value (no rating, no mean): <NA> in a Float64 column.
             columns[name] = pd.array(value, dtype="Float64")
         elif isinstance(value, _np.ndarray):
-            columns[name] = value
+            columns[name] = _int64(value)
         else:
             columns[name] = pd.Series(list(value), dtype=_text_dtype(pd))
     frame: "pandas.DataFrame" = pd.DataFrame(columns)
