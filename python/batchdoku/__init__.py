@@ -27,18 +27,21 @@ from 1 (``path:5``), as the CLI's.
 b'417369825'
 """
 
+# dir(batchdoku) is the API (__all__) and private names: NumPy is `_np` at run time, and what only the class and
+# function definitions below need (IntEnum, TypedDict and the typing names) is deleted at the end of the module.
+# `np`, `npt`, `pandas` and `pyarrow` exist for the type checker only (the string annotations).
 from enum import IntEnum
-import typing
-from typing import Any, Dict, List, Mapping, Optional, TypedDict
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, TypedDict
 
-import numpy as np
+import numpy as _np
 
 # The native module (python/src/lib.rs): the functions and constants, re-exported as they are. Their types are in
 # _batchdoku.pyi, their docstrings are its Rust doc comments (help(batchdoku.solve) shows them).
 from . import _batchdoku
 from ._batchdoku import NO_GRID, STATUS_NAMES, __version__, canon, dedupe, generate, overlap, rate, read, score, solve
 
-if typing.TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
     import numpy.typing as npt
     import pandas
     import pyarrow
@@ -212,7 +215,7 @@ def to_strings(cells: Any) -> "npt.NDArray[np.bytes_]":
     (hundreds of times faster than ``"".join(map(str, row))`` per row); ``.astype(str)`` gives ``str`` values
     for a pandas text column (still about 40x faster than the join).
     """
-    digits = np.asarray(cells)
+    digits = _np.asarray(cells)
     if digits.ndim == 3 and digits.shape[1:] == (9, 9):
         digits = digits.reshape(len(digits), 81)
     if digits.ndim != 2 or digits.shape[1] != 81:
@@ -224,8 +227,8 @@ def to_strings(cells: Any) -> "npt.NDArray[np.bytes_]":
     missing = (low == NO_GRID) & (high == NO_GRID)
     bad = ((low < 0) | (high > 9)) & ~missing
     if bad.any():
-        raise ValueError(f"to_strings: row {int(np.argmax(bad))} (0-based) has a value outside 0..9")
-    text = digits.astype(np.uint8)  # a copy, even of a uint8 array
+        raise ValueError(f"to_strings: row {int(_np.argmax(bad))} (0-based) has a value outside 0..9")
+    text = digits.astype(_np.uint8)  # a copy, even of a uint8 array
     text += ord("0")
     if missing.any():
         text[missing] = 0
@@ -254,7 +257,7 @@ def _columns(result: Mapping[str, Any]) -> Dict[str, Any]:
 
 
 def _is_grid(value: Any) -> bool:
-    return isinstance(value, np.ndarray) and value.ndim == 2 and value.shape[1] == 81
+    return isinstance(value, _np.ndarray) and value.ndim == 2 and value.shape[1] == 81
 
 
 def _grid_text(name: str, cells: Any) -> "npt.NDArray[np.bytes_]":
@@ -262,9 +265,26 @@ def _grid_text(name: str, cells: Any) -> "npt.NDArray[np.bytes_]":
     puzzles; solutions and canonical forms keep ``0``)."""
     text = to_strings(cells)
     if name == "puzzle":
-        chars = text.view(np.uint8)
+        chars = text.view(_np.uint8)
         chars[chars == ord("0")] = ord(".")
     return text
+
+
+_INT64_MAX = _np.iinfo(_np.int64).max
+
+
+def _int64(values: "npt.NDArray[Any]", mask: "Optional[npt.NDArray[np.bool_]]" = None) -> "npt.NDArray[Any]":
+    """An integer column as the CLI's Parquet types it: int64 (the result dicts hold counts and positions as
+    uint64). Masked entries become 0 (their values mean nothing); a value beyond int64 (only :func:`generate`'s
+    ``index`` with a ``start`` past 2**63-1, which no CLI output holds) keeps the column unsigned rather than
+    wrap. Anything but integers is returned as it is."""
+    if values.dtype.kind not in "iu" or values.dtype == _np.int64:
+        return values
+    if mask is not None and mask.any():
+        values = _np.where(mask, 0, values)
+    if values.dtype.kind == "u" and values.dtype.itemsize == 8 and len(values) and values.max() > _INT64_MAX:
+        return values
+    return values.astype(_np.int64)
 
 
 def _need(module: str, function: str) -> Any:
@@ -285,31 +305,32 @@ def to_arrow(result: Mapping[str, Any]) -> "pyarrow.Table":
     ``(n, 81)`` grid becomes an 81-character string as the CLI writes it (blanks ``.`` in ``puzzle``, ``0`` in
     the others), null where there is no grid (a
     :data:`NO_GRID` row); ``error``, ``transform``, ``split``, ``hardest`` and ``techniques`` are strings (null
-    for ``None``); numbers keep
-    their types, and a missing number is null where the CLI leaves the field empty (a masked entry of ``score``,
-    ``solutions``, ``steps``, ``dropped`` or ``train_row``; a NaN of ``er``, ``ep``, ``ed`` or the means), as in
-    the CLI's Parquet output. Needs ``pyarrow``."""
+    for ``None``); every integer column is ``int64``, as in the CLI's Parquet (the result's unsigned counts and
+    positions included), floats are ``double``, and a missing number is null where the CLI leaves the field empty
+    (a masked entry of ``score``, ``solutions``, ``steps``, ``dropped`` or ``train_row``; a NaN of ``er``, ``ep``,
+    ``ed`` or the means), as in the CLI's Parquet output. Needs ``pyarrow``."""
     pa = _need("pyarrow", "to_arrow")
     arrays = {}
     for name, value in _columns(result).items():
         if name == "status":
-            codes = np.asarray(value, dtype=np.int8)
+            codes = _np.asarray(value, dtype=_np.int8)
             arrays[name] = pa.DictionaryArray.from_arrays(codes, pa.array(_batchdoku.STATUS_NAMES, pa.string()))
         elif _is_grid(value):
             text = _grid_text(name, value)  # one buffer of n * 81 characters (zeros where there is no grid)
             n = len(text)
             valid = text != b""
-            offsets = np.arange(0, 81 * n + 1, 81, dtype=np.int32)
+            offsets = _np.arange(0, 81 * n + 1, 81, dtype=_np.int32)
             bitmap = None if valid.all() else pa.array(valid).buffers()[1]
             arrays[name] = pa.StringArray.from_buffers(
                 n, pa.py_buffer(offsets), pa.py_buffer(text), bitmap, int(n - valid.sum())
             )
-        elif isinstance(value, np.ma.MaskedArray):
+        elif isinstance(value, _np.ma.MaskedArray):
             # Missing (masked) is null, as in the CLI's Parquet.
-            arrays[name] = pa.array(np.ma.getdata(value), mask=np.ma.getmaskarray(value))
-        elif isinstance(value, np.ndarray):
+            mask = _np.ma.getmaskarray(value)
+            arrays[name] = pa.array(_int64(_np.ma.getdata(value), mask), mask=mask)
+        elif isinstance(value, _np.ndarray):
             # A float's NaN is a missing value (no rating, no mean): null.
-            arrays[name] = pa.array(value, from_pandas=value.dtype.kind == "f")
+            arrays[name] = pa.array(_int64(value), from_pandas=value.dtype.kind == "f")
         else:
             arrays[name] = pa.array(list(value), pa.string())
     return pa.table(arrays)
@@ -321,29 +342,34 @@ def to_pandas(result: Mapping[str, Any]) -> "pandas.DataFrame":
     The columns of :func:`to_arrow`: named and ordered as the CLI's CSV columns; ``status`` a categorical of the
     CLI's status names (all nine as categories, so frames concatenate); each ``(n, 81)`` grid an 81-character
     string, missing (``NaN``/``None``) where there is no grid, as ``pd.read_csv`` reads the CLI's empty field;
-    ``error``, ``transform`` and ``split`` strings or missing; numbers keep their types, except that a column
-    with missing numbers is a nullable one with ``<NA>`` where the CLI leaves the field empty: ``Int64`` (or
-    ``UInt64``) for a masked array (``score``, ``solutions`` of :func:`score`, ``steps``, ``dropped``,
-    ``train_row``), ``Float64`` for the float columns (``er``, ``ep``, ``ed``, the means), never a made-up
-    ``-1`` or ``0``. The frame's index is the row's position in the result. Needs ``pandas``."""
+    ``error``, ``transform`` and ``split`` strings or missing; every integer column is ``int64``, the type
+    ``pd.read_parquet`` gives the CLI's Parquet columns (``solutions``, ``guesses``, ``nodes``, ``line``,
+    ``row``, ``index``, ``givens``; only a :func:`generate` ``index`` past 2**63-1, which no CLI output holds,
+    stays ``uint64`` rather than wrap), and a column that can lack a number is a nullable one
+    with ``<NA>`` where the CLI leaves the field empty: ``Int64`` for a masked array (``score``, ``solutions``
+    of :func:`score`, ``steps``, ``dropped``, ``train_row``; what ``pd.read_parquet(...,
+    dtype_backend="numpy_nullable")`` gives the CLI's nullable columns), ``Float64`` for the float columns
+    (``er``, ``ep``, ``ed``, the means), never a made-up ``-1`` or ``0``. The frame's index is the row's
+    position in the result. Needs ``pandas``."""
     pd = _need("pandas", "to_pandas")
     columns: Dict[str, Any] = {}
     for name, value in _columns(result).items():
         if name == "status":
-            columns[name] = pd.Categorical.from_codes(np.asarray(value, dtype=np.int8), _batchdoku.STATUS_NAMES)
+            columns[name] = pd.Categorical.from_codes(_np.asarray(value, dtype=_np.int8), _batchdoku.STATUS_NAMES)
         elif _is_grid(value):
             text = _grid_text(name, value)
             strings = text.astype("U81").astype(object)  # one str per row
             strings[text == b""] = None
             columns[name] = pd.Series(strings, dtype=_text_dtype(pd))
-        elif isinstance(value, np.ma.MaskedArray):
-            # Missing (masked) is <NA> in a nullable integer column (Int64, UInt64).
-            columns[name] = pd.arrays.IntegerArray(np.ma.getdata(value), np.ma.getmaskarray(value).copy())
-        elif isinstance(value, np.ndarray) and value.dtype.kind == "f":
+        elif isinstance(value, _np.ma.MaskedArray):
+            # Missing (masked) is <NA> in a nullable integer column (Int64).
+            mask = _np.ma.getmaskarray(value).copy()
+            columns[name] = pd.arrays.IntegerArray(_int64(_np.ma.getdata(value), mask), mask)
+        elif isinstance(value, _np.ndarray) and value.dtype.kind == "f":
             # A float's NaN is a missing value (no rating, no mean): <NA> in a Float64 column.
             columns[name] = pd.array(value, dtype="Float64")
-        elif isinstance(value, np.ndarray):
-            columns[name] = value
+        elif isinstance(value, _np.ndarray):
+            columns[name] = _int64(value)
         else:
             columns[name] = pd.Series(list(value), dtype=_text_dtype(pd))
     frame: "pandas.DataFrame" = pd.DataFrame(columns)
@@ -353,3 +379,7 @@ def to_pandas(result: Mapping[str, Any]) -> "pandas.DataFrame":
 def _text_dtype(pd: Any) -> Any:
     """pandas' text dtype: ``str`` from pandas 3, ``object`` before."""
     return "str" if int(pd.__version__.split(".")[0]) >= 3 else object
+
+
+# Only the API and private names stay in the module (dir(batchdoku)): these were needed to define it.
+del IntEnum, TYPE_CHECKING, Any, Dict, List, Mapping, Optional, TypedDict

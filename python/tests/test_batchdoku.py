@@ -3,10 +3,12 @@
 import csv
 import importlib.metadata
 import io
+import json
 import multiprocessing
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -518,20 +520,34 @@ def test_version_is_the_crates():
 
 
 def test_all_lists_the_api():
-    import types
-
-    public = {
-        name
-        for name, value in vars(batchdoku).items()
-        if not name.startswith("_")
-        and not isinstance(value, types.ModuleType)
-        and getattr(value, "__module__", "batchdoku").startswith("batchdoku")
-    }
+    public = {name for name in dir(batchdoku) if not name.startswith("_")}
     assert public <= set(batchdoku.__all__), public - set(batchdoku.__all__)
     assert set(batchdoku.__all__) <= set(dir(batchdoku))
     assert set(batchdoku._batchdoku.__all__) <= set(batchdoku.__all__)
     for name in ("to_pandas", "to_arrow", "generate", "dedupe", "overlap", "read", "Status", "__version__"):
         assert name in batchdoku.__all__
+
+
+def test_dir_shows_only_the_api():
+    """dir(batchdoku) of a fresh interpreter, after the calls that import pandas and pyarrow, is ``__all__`` and
+    private names: no ``np``, ``typing``, ``Dict``, ``Any``, ``IntEnum``, nor a submodule the user did not import
+    (the package has none to expose; ``_batchdoku`` is the native module)."""
+    script = """import json, batchdoku
+r = batchdoku.solve(["." * 81])
+for convert in (batchdoku.to_pandas, batchdoku.to_arrow):
+    try:
+        convert(r)
+    except ImportError:
+        pass
+print(json.dumps([dir(batchdoku), batchdoku.__all__]))
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    names, exported = json.loads(out.stdout)
+    public = [name for name in names if not name.startswith("_")]
+    assert set(public) == set(exported) - {"__version__"}, sorted(set(public) ^ (set(exported) - {"__version__"}))
+    assert len(exported) == len(set(exported)) and set(exported) <= set(names)
+    for name in ("np", "npt", "typing", "Any", "Dict", "List", "Optional", "Mapping", "TypedDict", "IntEnum"):
+        assert name not in names, name
 
 
 def test_missing_files_raise_file_not_found(tmp_path):

@@ -254,3 +254,96 @@ def test_missing_numbers_are_the_cli_parquet_nulls(tmp_path):
                 want = [v is None for v in theirs.column(name).to_pylist()]
                 got = [v is None for v in ours.column(name).to_pylist()]
                 assert got == want, (args, name)
+
+
+# The CLI's names of Python's own columns (0-based positions where the CLI writes 1-based ones).
+CLI_NAMES = {"row": "index", "train_row": "train_line"}
+
+
+def dtype_cases(tmp_path):
+    """Each function of the package, its result and the CLI command that writes the same columns (as many missing
+    numbers as the CLI can have: a search cut short, invalid rows, unrated puzzles)."""
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text("\n".join([MANY, HARD_ONE, "1" * 81, "." * 81]) + "\n")
+    kaggle = ROOT / "tests" / "fixtures" / "formats" / "kaggle.csv"
+    return [
+        ("solve", batchdoku.solve(lines(STATUSES), count_limit=2), ["solve", "-k", "2", STATUSES]),
+        (
+            "score",
+            batchdoku.score(lines(mixed), node_limit=1, count=True),
+            ["score", "--node-limit", "1", "--count", mixed],
+        ),
+        ("rate", batchdoku.rate(lines(mixed), limit=1000), ["rate", "--limit", "1000", mixed]),
+        ("canon", batchdoku.canon(lines(STATUSES)), ["canon", STATUSES]),
+        ("dedupe", batchdoku.dedupe(lines(STATUSES)), ["dedupe", STATUSES]),
+        ("overlap", batchdoku.overlap(lines(STATUSES), lines(TRAIN)), ["overlap", STATUSES, TRAIN]),
+        ("generate", batchdoku.generate(4, 7), ["generate", "-n", "4", "--seed", "7"]),
+        # read() has no command of its own: its line, puzzle and error are every command's.
+        ("read", batchdoku.read(kaggle), ["solve", kaggle]),
+    ]
+
+
+def test_every_column_has_the_type_of_the_cli_parquet(tmp_path):
+    """to_pandas and to_arrow type each column as the CLI's Parquet does, for every function: int64 for integers
+    (never uint64), nullable Int64/Float64 where a number can be missing (what ``pd.read_parquet(...,
+    dtype_backend="numpy_nullable")`` gives for the CLI's nullable columns), text as text; ``status`` alone is
+    categorical (the CLI's is text)."""
+    import json
+    import os
+
+    import pyarrow.parquet as pq
+
+    if not os.path.isfile(BIN):
+        pytest.skip(f"no batchdoku binary at {BIN}")
+    for function, result, args in dtype_cases(tmp_path):
+        out = tmp_path / f"{function}.parquet"
+        done = subprocess.run([BIN, *map(str, args), "-q", "-o", str(out)], capture_output=True, check=False)
+        assert done.returncode in (0, 1), done.stderr
+        schema = pq.read_schema(out)
+        plain = pd.read_parquet(out)
+        nullable = pd.read_parquet(out, dtype_backend="numpy_nullable")
+        if function == "generate":
+            # Its Parquet holds the grids; index and givens are in its JSONL (`--format jsonl`), and `givens` is
+            # also an INT64 column of `solve --difficulty`'s Parquet.
+            jsonl = subprocess.run([BIN, *map(str, args), "-q", "--format", "jsonl"], capture_output=True, check=True)
+            numbers = pd.read_json(io.BytesIO(jsonl.stdout), lines=True, dtype=False)[["index", "givens"]]
+            assert [json.loads(line)["index"] for line in jsonl.stdout.splitlines()] == [1, 2, 3, 4]
+            plain, nullable = pd.concat([numbers, plain], axis=1), pd.concat([numbers, nullable], axis=1)
+        frame, table = batchdoku.to_pandas(result), batchdoku.to_arrow(result)
+        compared = []
+        for name in frame.columns:
+            theirs = CLI_NAMES.get(name, name)
+            if theirs not in plain.columns:
+                continue
+            compared.append(name)
+            if name == "status":
+                assert frame[name].dtype == "category"
+                continue
+            # A column that can lack a number is nullable in both (whether or not this file lacks one).
+            can_miss = str(frame[name].dtype) in ("Int64", "Float64")
+            want = (nullable if can_miss else plain)[theirs].dtype
+            assert frame[name].dtype == want, (function, name, frame[name].dtype, want)
+            if theirs in schema.names:
+                assert schema.field(theirs).nullable or not can_miss, (function, name)
+                assert table.schema.field(name).type == schema.field(theirs).type, (function, name)
+        # Every column is compared but read()'s own two (the CLI's `expected` is a verdict, not the grid).
+        missing = set(frame.columns) - set(compared)
+        assert missing == ({"valid", "expected_solution"} if function == "read" else set()), (function, missing)
+        # And no integer column anywhere is unsigned or narrower than int64.
+        for name in frame.columns:
+            if frame[name].dtype.kind in "iu":
+                assert str(frame[name].dtype) in ("int64", "Int64"), (function, name, frame[name].dtype)
+                assert table.schema.field(name).type == pa.int64(), (function, name)
+
+
+def test_integers_beyond_int64_are_kept_not_wrapped():
+    """generate's ``index`` past 2**63-1 (a ``start`` no CLI output reaches) keeps its column unsigned rather than
+    wrap to a negative number; every other result's integers are int64."""
+    last = batchdoku.generate(1, 7, start=2**64 - 2)  # the last start with a puzzle
+    assert batchdoku.to_pandas(last)["index"].tolist() == [2**64 - 2]
+    assert batchdoku.to_arrow(last).column("index").to_pylist() == [2**64 - 2]
+    assert batchdoku.to_pandas(batchdoku.generate(1, 7, start=2**63 - 1))["index"].dtype == "int64"
+    # Masked entries' values mean nothing and never widen a column.
+    masked = {"dropped": np.ma.MaskedArray(np.array([2**64 - 1, 3], np.uint64), mask=[True, False])}
+    assert str(batchdoku.to_pandas(masked)["dropped"].dtype) == "Int64"
+    assert batchdoku.to_arrow(masked).column("dropped").to_pylist() == [None, 3]
