@@ -57,6 +57,7 @@ pub fn render(r: &CorpusReport) -> String {
             .join(", ")
     );
     totals(&mut out, r);
+    audit(&mut out, r);
     for d in distributions(r) {
         let _ = writeln!(
             out,
@@ -148,6 +149,70 @@ fn totals(out: &mut String, r: &CorpusReport) {
                 "<p>and {} more invalid records.</p>",
                 count(t.errors_not_shown)
             );
+        }
+    }
+    out.push_str("</section>\n");
+}
+
+fn audit(out: &mut String, r: &CorpusReport) {
+    let Some(a) = &r.audit else {
+        return;
+    };
+    let records = r.totals.records;
+    let _ = writeln!(
+        out,
+        "<section id=\"audit\">\n<h2>Expected solutions</h2>\n<p>{}</p>\n<div class=\"cards\">",
+        rich(text::AUDIT_NOTE)
+    );
+    for (name, n) in text::named_audit(a) {
+        let _ = writeln!(
+            out,
+            "<div class=\"card\"><b>{}</b><span>{} · {}</span></div>",
+            count(n),
+            escape(name),
+            escape(&percent(share(n, records)))
+        );
+    }
+    out.push_str("</div>\n");
+    for (title, rows, total, noun) in text::audit_problems(a) {
+        if rows.is_empty() {
+            let _ = writeln!(out, "<p>No {noun}.</p>");
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "<h3>{title}</h3>\n<p>{}</p>",
+            text::listed(rows.len(), total)
+        );
+        let cells: Vec<Vec<String>> = rows
+            .iter()
+            .map(|e| {
+                vec![
+                    e.record.to_string(),
+                    format!("<code>{}</code>:{}", escape(&e.input), e.line),
+                    format!("<code>{}</code>", escape(&e.puzzle)),
+                    e.solution.as_deref().map_or_else(
+                        || "–".to_string(),
+                        |s| format!("<code>{}</code>", escape(s)),
+                    ),
+                    escape(&e.why),
+                ]
+            })
+            .collect();
+        table_raw(
+            out,
+            &[
+                ("record", false),
+                ("input:line", true),
+                ("puzzle", true),
+                ("expected solution", true),
+                ("why", true),
+            ],
+            &cells,
+        );
+        let more = total - rows.len() as u64;
+        if more > 0 {
+            let _ = writeln!(out, "<p>and {} more {noun}.</p>", count(more));
         }
     }
     out.push_str("</section>\n");
