@@ -906,3 +906,150 @@ fn input_bytes_and_checksums_are_what_the_pass_read() {
         format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&packed))
     );
 }
+
+/// A Kaggle-layout input with answers (`quizzes,solutions`, `0` for
+/// blanks) from data/sample.txt, cycling through: a correct solution, a
+/// wrong one (two digits of a row swapped), a malformed one (80 cells) and
+/// none (an empty cell); plus an invalid puzzle. As CSV and as JSONL.
+fn answered_inputs(dir: &Path) -> [std::path::PathBuf; 2] {
+    let mut solver = batchdoku_core::Solver::new();
+    let mut csv = String::from("quizzes,solutions\n");
+    let mut jsonl = String::new();
+    for (i, p) in sample_grids(60).iter().enumerate() {
+        let s = batchdoku_core::Engine::solve_first(&mut solver, p)
+            .unwrap()
+            .solution
+            .unwrap();
+        let mut answer = s.to_line_with(b'0');
+        match i % 4 {
+            0 => {}
+            1 => answer.swap(9 * (i % 9), 9 * (i % 9) + 1 + i % 8),
+            2 => {
+                answer[80] = b' ';
+            }
+            _ => answer = [b' '; 81],
+        }
+        let quiz = String::from_utf8(p.to_line_with(b'0').to_vec()).unwrap();
+        let answer = String::from_utf8(answer.to_vec()).unwrap();
+        let answer = answer.trim_end();
+        csv.push_str(&format!("{quiz},{answer}\n"));
+        jsonl.push_str(&format!(
+            "{{\"quizzes\":\"{quiz}\",\"solutions\":\"{answer}\"}}\n"
+        ));
+        if i == 30 {
+            let bad = format!("33{}", &quiz[2..]);
+            csv.push_str(&format!("{bad},{answer}\n"));
+            jsonl.push_str(&format!(
+                "{{\"quizzes\":\"{bad}\",\"solutions\":\"{answer}\"}}\n"
+            ));
+        }
+    }
+    [
+        write(dir, "answered.csv", csv),
+        write(dir, "answered.jsonl", jsonl),
+    ]
+}
+
+/// The audit section's counts equal a recount of `solve`'s `expected`
+/// column on the same input (CSV and JSONL, `-j 1` and `-j 2`); it lists
+/// the first mismatches and malformed solutions in input order with the
+/// puzzle, the given solution and why; every format has it, and an input
+/// without an expected-solution column has none.
+#[test]
+fn audit_counts_match_a_recount_from_solve_expected() {
+    let dir = tempfile::tempdir().unwrap();
+    for input in answered_inputs(dir.path()) {
+        let what = input.display().to_string();
+        let solved = run_paths(&["solve", "-q"], &[&input]);
+        assert_eq!(solved.code, 1, "{what}: {}", solved.stderr);
+        let (header, rows) = solved.csv();
+        let (c_line, c_puzzle, c_expected) = (
+            col(&header, "line"),
+            col(&header, "puzzle"),
+            col(&header, "expected"),
+        );
+        let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
+        for r in &rows {
+            *counts.entry(r[c_expected].as_str()).or_default() += 1;
+        }
+        let n = |k: &str| counts.get(k).copied().unwrap_or(0);
+        assert!(
+            n("match") > 10 && n("mismatch") > 10 && n("malformed") > 10 && n("") > 10,
+            "{what}: {counts:?}"
+        );
+        let problems = |kind: &str| -> Vec<(u64, String)> {
+            rows.iter()
+                .filter(|r| r[c_expected] == kind)
+                .map(|r| (r[c_line].parse().unwrap(), r[c_puzzle].clone()))
+                .collect()
+        };
+        let text = std::fs::read_to_string(&input).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for threads in ["1", "2"] {
+            let j = report_json(&["-j", threads], &input);
+            let a = &j["audit"];
+            assert_eq!(a["match"], n("match"), "{what}");
+            assert_eq!(a["mismatch"], n("mismatch"), "{what}");
+            assert_eq!(a["malformed"], n("malformed"), "{what}");
+            assert_eq!(a["unchecked"], n(""), "{what}");
+            for (key, not_shown, kind, why) in [
+                (
+                    "mismatches",
+                    "mismatches_not_shown",
+                    "mismatch",
+                    "not a valid completion",
+                ),
+                (
+                    "malformed_rows",
+                    "malformed_not_shown",
+                    "malformed",
+                    "not a complete grid",
+                ),
+            ] {
+                let listed = a[key].as_array().unwrap();
+                let expected = problems(kind);
+                assert_eq!(listed.len(), 10, "{what} {key}");
+                assert_eq!(a[not_shown], expected.len() as u64 - 10, "{what} {key}");
+                for (e, (line, puzzle)) in listed.iter().zip(&expected) {
+                    assert_eq!(e["line"], *line, "{what} {key}");
+                    assert_eq!(e["puzzle"].as_str().unwrap(), puzzle, "{what} {key}");
+                    assert!(
+                        e["why"].as_str().unwrap().starts_with(why),
+                        "{what} {key}: {e}"
+                    );
+                    // The given solution, as the input's line holds it.
+                    let source = lines[*line as usize - 1];
+                    match e["solution"].as_str() {
+                        Some(s) => assert!(source.contains(s), "{what}: {source} {s}"),
+                        None => assert_eq!(kind, "malformed"),
+                    }
+                }
+            }
+        }
+        let md = run_paths(&["report", "-q", "--format", "markdown"], &[&input]);
+        let md = md.stdout_str();
+        assert!(md.contains("## Expected solutions"), "{what}");
+        assert!(
+            md.contains(&format!("| mismatch | {} |", n("mismatch"))),
+            "{what}: {md}"
+        );
+        let html = run_paths(&["report", "-q", "--format", "html"], &[&input]);
+        let html = html.stdout_str();
+        assert!(html.contains("<h2>Expected solutions</h2>"), "{what}");
+        assert!(html.contains("<h3>Mismatches</h3>"), "{what}");
+        assert!(
+            html.contains("<h3>Malformed expected solutions</h3>"),
+            "{what}"
+        );
+    }
+    // No expected-solution column: no audit, in any format.
+    let plain = data("sample.txt");
+    assert!(report_json(&[], &plain)["audit"].is_null());
+    for format in ["markdown", "html"] {
+        let page = run_paths(&["report", "-q", "--format", format], &[&plain]);
+        assert!(
+            !page.stdout_str().contains("Expected solutions"),
+            "{format}"
+        );
+    }
+}

@@ -163,6 +163,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
     let paths = args.inputs.paths();
     let mut outputs = open_outputs(&args.run, &args.records, &paths)?;
     let (inputs, records) = open_reading_ratings(args, &paths)?;
+    let audit = inputs.0.iter().any(|i| i.has_expected());
     // Each input's bytes and checksum, tallied as the pass reads them.
     let tallies: Vec<_> = inputs
         .0
@@ -219,6 +220,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
             classes: args.classes,
             score,
             ratings,
+            audit,
         },
         config.threads,
     );

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use batchdoku_batch::{Row, Status};
+use batchdoku_batch::{Expected, Row, Status};
 use batchdoku_core::Grid;
 
 use super::ratings::{ErTally, Outcome};
@@ -53,6 +53,91 @@ pub struct ErrorNote {
     pub input: String,
     /// The row's error text (without its position).
     pub text: String,
+}
+
+/// The first problem records of the audit an expected-solution column
+/// makes, per kind, that a report lists (the rest are counted).
+pub const AUDIT_SHOWN: usize = 10;
+
+/// A record whose expected solution is wrong or malformed, noted for the
+/// report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuditNote {
+    /// 1-based record number in the run.
+    pub index: u64,
+    /// Line in its input.
+    pub line: u64,
+    /// The input's name.
+    pub input: String,
+    /// The puzzle as read (81 characters, `.` for a blank).
+    pub puzzle: String,
+    /// The expected solution as a grid (81 characters), when it is one.
+    pub given: Option<String>,
+    /// Why it is not the puzzle's solution.
+    pub why: String,
+}
+
+/// The expected-solution audit: rows by their `expected` value (as
+/// `solve`'s `expected` column gives it) and the first problem rows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AuditTally {
+    /// `expected = match`.
+    pub matched: u64,
+    /// `expected = mismatch`.
+    pub mismatched: u64,
+    /// `expected = malformed`.
+    pub malformed: u64,
+    /// No `expected` value: no expected solution, or an invalid puzzle.
+    pub unchecked: u64,
+    /// The first mismatches, by record index (at most [`AUDIT_SHOWN`]).
+    pub mismatches: Vec<AuditNote>,
+    /// The first malformed expected solutions, likewise.
+    pub malformed_notes: Vec<AuditNote>,
+}
+
+impl AuditTally {
+    /// Counts one finished row's `expected` value.
+    pub fn add(&mut self, expected: Option<Expected>) {
+        match expected {
+            Some(Expected::Match) => self.matched += 1,
+            Some(Expected::Mismatch) => self.mismatched += 1,
+            Some(Expected::Malformed) => self.malformed += 1,
+            // A kind this report does not know yet is not a verdict.
+            Some(_) | None => self.unchecked += 1,
+        }
+    }
+
+    /// Keeps a problem row of `kind` if it is among the first
+    /// [`AUDIT_SHOWN`] of its kind; `note` is called only then.
+    pub fn note(&mut self, kind: Expected, index: u64, note: impl FnOnce() -> AuditNote) {
+        let notes = match kind {
+            Expected::Mismatch => &mut self.mismatches,
+            Expected::Malformed => &mut self.malformed_notes,
+            _ => return,
+        };
+        if notes.len() == AUDIT_SHOWN && notes.last().is_some_and(|e| e.index < index) {
+            return;
+        }
+        let at = notes.partition_point(|e| e.index < index);
+        notes.insert(at, note());
+        notes.truncate(AUDIT_SHOWN);
+    }
+
+    /// Adds another tally's counts and notes.
+    pub fn merge(&mut self, other: AuditTally) {
+        self.matched += other.matched;
+        self.mismatched += other.mismatched;
+        self.malformed += other.malformed;
+        self.unchecked += other.unchecked;
+        for (mine, theirs) in [
+            (&mut self.mismatches, other.mismatches),
+            (&mut self.malformed_notes, other.malformed_notes),
+        ] {
+            mine.extend(theirs);
+            mine.sort_by_key(|e| e.index);
+            mine.truncate(AUDIT_SHOWN);
+        }
+    }
 }
 
 /// The best-score histogram: counts per bucket of `2^shift` scores.
@@ -195,6 +280,9 @@ pub struct Aggregate {
     pub scores: ScoreHistogram,
     /// Rating outcomes, when the report has ratings.
     pub ratings: ErTally,
+    /// The expected-solution audit (counted for every run; shown when an
+    /// input has an expected-solution column).
+    pub audit: AuditTally,
 }
 
 impl Default for Aggregate {
@@ -212,6 +300,7 @@ impl Default for Aggregate {
             backtracks_sum: 0,
             scores: ScoreHistogram::default(),
             ratings: ErTally::default(),
+            audit: AuditTally::default(),
         }
     }
 }
@@ -221,6 +310,7 @@ impl Aggregate {
     pub fn add(&mut self, row: &Row) {
         self.records += 1;
         self.by_status[row.status.ordinal()] += 1;
+        self.audit.add(row.expected);
         match row.status {
             Status::Invalid => self.note_error(row),
             Status::Unique | Status::Multiple | Status::Unsolvable => {
@@ -283,6 +373,7 @@ impl Aggregate {
         self.backtracks_sum += other.backtracks_sum;
         self.scores.merge(other.scores);
         self.ratings.merge(&other.ratings);
+        self.audit.merge(other.audit);
         self.errors.extend(other.errors);
         self.errors.sort_by_key(|e| e.index);
         self.errors.truncate(ERRORS_SHOWN);

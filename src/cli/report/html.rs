@@ -1,8 +1,9 @@
 //! `--format html`: the report as one self-contained page. Inline CSS and
 //! inline SVG plots only: no script, no web font, nothing fetched, so the
 //! file can be mailed, archived or opened offline. The layout is one
-//! column on a phone and plot-beside-table on a laptop; printing drops the
-//! scroll boxes and keeps each section on one page where it fits.
+//! column on a phone and plot-beside-table on a laptop; tables show every
+//! row (a wide one scrolls sideways, never down); printing keeps each
+//! section on one page where it fits.
 
 use std::fmt::Write as _;
 
@@ -25,7 +26,7 @@ p{margin:.4rem 0}\
 .dist{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1rem;align-items:start}\
 figure{margin:0}\
 figure svg{display:block;width:100%;height:auto}\
-.scroll{overflow:auto;max-height:22rem}\
+.scroll{overflow-x:auto}\
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:.9rem}\
 th,td{padding:.2rem .6rem;border-bottom:1px solid #e6e9ed;text-align:right;vertical-align:top}\
 th{background:#f4f6f8;position:sticky;top:0}\
@@ -33,7 +34,7 @@ th{background:#f4f6f8;position:sticky;top:0}\
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85em;overflow-wrap:anywhere}\
 footer{margin-top:2.5rem;color:#56606b;font-size:.85rem}\
 @media (max-width:48rem){.dist{grid-template-columns:1fr}main{padding:1rem .6rem 2rem}}\
-@media print{body{font-size:10.5pt}main{max-width:none;padding:0}.scroll{overflow:visible;max-height:none}\
+@media print{body{font-size:10.5pt}main{max-width:none;padding:0}.scroll{overflow:visible}\
 th{position:static}section{break-inside:avoid-page}.dist{grid-template-columns:3fr 2fr}}";
 
 /// The report as an HTML page.
@@ -57,6 +58,7 @@ pub fn render(r: &CorpusReport) -> String {
             .join(", ")
     );
     totals(&mut out, r);
+    audit(&mut out, r);
     for d in distributions(r) {
         let _ = writeln!(
             out,
@@ -148,6 +150,70 @@ fn totals(out: &mut String, r: &CorpusReport) {
                 "<p>and {} more invalid records.</p>",
                 count(t.errors_not_shown)
             );
+        }
+    }
+    out.push_str("</section>\n");
+}
+
+fn audit(out: &mut String, r: &CorpusReport) {
+    let Some(a) = &r.audit else {
+        return;
+    };
+    let records = r.totals.records;
+    let _ = writeln!(
+        out,
+        "<section id=\"audit\">\n<h2>Expected solutions</h2>\n<p>{}</p>\n<div class=\"cards\">",
+        rich(text::AUDIT_NOTE)
+    );
+    for (name, n) in text::named_audit(a) {
+        let _ = writeln!(
+            out,
+            "<div class=\"card\"><b>{}</b><span>{} · {}</span></div>",
+            count(n),
+            escape(name),
+            escape(&percent(share(n, records)))
+        );
+    }
+    out.push_str("</div>\n");
+    for (title, rows, total, noun) in text::audit_problems(a) {
+        if rows.is_empty() {
+            let _ = writeln!(out, "<p>No {noun}.</p>");
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "<h3>{title}</h3>\n<p>{}</p>",
+            text::listed(rows.len(), total)
+        );
+        let cells: Vec<Vec<String>> = rows
+            .iter()
+            .map(|e| {
+                vec![
+                    e.record.to_string(),
+                    format!("<code>{}</code>:{}", escape(&e.input), e.line),
+                    format!("<code>{}</code>", escape(&e.puzzle)),
+                    e.solution.as_deref().map_or_else(
+                        || "–".to_string(),
+                        |s| format!("<code>{}</code>", escape(s)),
+                    ),
+                    escape(&e.why),
+                ]
+            })
+            .collect();
+        table_raw(
+            out,
+            &[
+                ("record", false),
+                ("input:line", true),
+                ("puzzle", true),
+                ("expected solution", true),
+                ("why", true),
+            ],
+            &cells,
+        );
+        let more = total - rows.len() as u64;
+        if more > 0 {
+            let _ = writeln!(out, "<p>and {} more {noun}.</p>", count(more));
         }
     }
     out.push_str("</section>\n");
@@ -342,6 +408,14 @@ mod tests {
         assert_eq!(rich("no spans"), "no spans");
         assert_eq!(rich("odd ` one"), "odd  one");
         assert!(!rich(&format!("weights {}", text::code("a`b"))).contains('`'));
+    }
+
+    /// Tables show every row: a box scrolls sideways for a wide table,
+    /// never down (a box cut off mid-row hid rows without saying so).
+    #[test]
+    fn tables_are_never_cut_off_in_height() {
+        assert!(CSS.contains(".scroll{overflow-x:auto}"));
+        assert!(!CSS.contains("max-height:2"));
     }
 
     #[test]

@@ -51,6 +51,44 @@ pub fn render(r: &CorpusReport) -> String {
             );
         }
     }
+    if let Some(a) = &r.audit {
+        let _ = writeln!(out, "\n## Expected solutions\n\n{}\n", text::AUDIT_NOTE);
+        let _ = writeln!(out, "| | records | share |\n|---|---:|---:|");
+        for (name, n) in text::named_audit(a) {
+            let _ = writeln!(
+                out,
+                "| {name} | {} | {} |",
+                count(n),
+                percent(share(n, t.records))
+            );
+        }
+        for (title, rows, total, noun) in text::audit_problems(a) {
+            if rows.is_empty() {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "\n### {title}\n\n{}\n\n| record | input:line | puzzle | expected solution | why |\n|---:|---|---|---|---|",
+                text::listed(rows.len(), total)
+            );
+            for e in rows {
+                let _ = writeln!(
+                    out,
+                    "| {} | {}:{} | {} | {} | {} |",
+                    e.record,
+                    cell(&e.input),
+                    e.line,
+                    code(&e.puzzle),
+                    e.solution.as_deref().map_or_else(|| "–".to_string(), code),
+                    cell(&e.why)
+                );
+            }
+            let more = total - rows.len() as u64;
+            if more > 0 {
+                let _ = writeln!(out, "\nand {} more {noun}.", count(more));
+            }
+        }
+    }
     for d in distributions(r) {
         let _ = writeln!(out, "\n## {}\n\n{}\n", d.title, d.note);
         if d.rows.is_empty() {

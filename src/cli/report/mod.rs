@@ -33,7 +33,7 @@ mod summary;
 mod tests;
 mod text;
 
-use aggregate::Aggregate;
+use aggregate::{Aggregate, AuditNote};
 use largest::{Example, LargestClasses};
 pub use provenance::utc;
 pub use ratings::RatingSource;
@@ -48,7 +48,7 @@ use batchdoku_batch::{ClassMap, EngineKind, RateJob, ScoreJob, SolveJob};
 
 /// A class's first record and its size.
 type ClassCount = (u64, u64);
-use batchdoku_batch::{Row, Status};
+use batchdoku_batch::{Expected, Row, Status};
 use batchdoku_core::Canonicalizer;
 use batchdoku_core::Engine;
 use batchdoku_core::Grid;
@@ -131,6 +131,9 @@ pub struct ReportOptions {
     pub score: Option<(String, Weights)>,
     /// Where the ER distribution's ratings come from, if anywhere.
     pub ratings: Option<RatingSource>,
+    /// Whether an input has an expected-solution column: the report then
+    /// shows the audit of its answers.
+    pub audit: bool,
 }
 
 /// The class tables of `--classes`.
@@ -171,6 +174,7 @@ pub struct ReportJob {
     score: Option<(String, ScoreJob)>,
     classes: Option<Classes>,
     ratings: Option<RatingSource>,
+    audit: bool,
     shards: Box<[Mutex<Aggregate>]>,
 }
 
@@ -210,6 +214,7 @@ impl ReportJob {
             }),
             classes: options.classes.then(|| Classes::new(threads)),
             ratings: options.ratings,
+            audit: options.audit,
             shards: (0..threads.max(1))
                 .map(|_| Mutex::new(Aggregate::default()))
                 .collect(),
@@ -230,7 +235,7 @@ impl ReportJob {
             .map(|c| class_summary(c, total.valid()));
         let weights = self.score.as_ref().map(|(name, _)| name.as_str());
         let ratings = self.ratings.as_ref().map(RatingSource::name);
-        CorpusReport::new(&total, weights, ratings, classes, run)
+        CorpusReport::new(&total, weights, ratings, classes, self.audit, run)
     }
 }
 
@@ -255,6 +260,22 @@ impl Job for ReportJob {
         self.solve.process(&mut scratch.engine, puzzle, record, row);
         if row.status == Status::Invalid {
             return;
+        }
+        if let (Some(kind @ (Expected::Mismatch | Expected::Malformed)), Some(given)) =
+            (row.expected, &record.expected)
+        {
+            self.shards[worker_slot(self.shards.len())]
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .audit
+                .note(kind, row.index, || AuditNote {
+                    index: row.index,
+                    line: row.line,
+                    input: row.source.to_string(),
+                    puzzle: puzzle.to_line_string(),
+                    given: given.as_ref().ok().map(Grid::to_line_string),
+                    why: why_not_the_solution(puzzle, given),
+                });
         }
         if let Some(classes) = &self.classes {
             let form = scratch.canon.canonical(puzzle).0;
@@ -316,6 +337,34 @@ impl Job for ReportJob {
             .unwrap_or_else(PoisonError::into_inner)
             .add(row);
         false
+    }
+}
+
+/// Why an expected solution that is not `puzzle`'s (a `mismatch` or
+/// `malformed` row) is not: the first thing wrong with it.
+fn why_not_the_solution(puzzle: &Grid, given: &Result<Grid, batchdoku_core::ParseError>) -> String {
+    let grid = match given {
+        Ok(grid) => grid,
+        Err(e) => return format!("not a complete grid: {e}"),
+    };
+    if let Some(c) = grid.first_conflict() {
+        return format!(
+            "not a valid completion: digit {} twice in {} {}",
+            c.digit,
+            c.unit.as_str(),
+            c.index + 1
+        );
+    }
+    let changed = (0..Grid::CELLS).find(|&i| puzzle.get(i) != 0 && grid.get(i) != puzzle.get(i));
+    match changed {
+        Some(i) => format!(
+            "not a valid completion: r{}c{} is {} where the puzzle gives {}",
+            i / 9 + 1,
+            i % 9 + 1,
+            grid.get(i),
+            puzzle.get(i)
+        ),
+        None => "not a valid completion".to_string(),
     }
 }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::aggregate::{log_bin_range, Aggregate};
+use super::aggregate::{log_bin_range, Aggregate, AuditNote};
 use super::ratings::ErSummary;
 use batchdoku_batch::Status;
 
@@ -19,6 +19,9 @@ const SCORE_BINS: usize = 20;
 pub struct CorpusReport {
     /// Records by outcome, and the first errors.
     pub totals: RecordTotals,
+    /// The answers the input ships, checked, when an input has an
+    /// expected-solution column.
+    pub audit: Option<AuditSummary>,
     /// Valid records per number of givens, from the fewest givens seen to
     /// the most.
     pub givens: Vec<GivensBin>,
@@ -71,6 +74,63 @@ pub struct ErrorEntry {
     pub line: u64,
     /// What is wrong with it.
     pub message: String,
+}
+
+/// The expected solutions an input gives, checked against each puzzle:
+/// counts as `solve`'s `expected` column gives them, and the first
+/// problem rows of each kind.
+#[derive(Clone, Debug, Serialize)]
+pub struct AuditSummary {
+    /// Records whose expected solution solves the puzzle.
+    #[serde(rename = "match")]
+    pub matched: u64,
+    /// Records whose expected solution is a complete grid that does not
+    /// solve the puzzle.
+    pub mismatch: u64,
+    /// Records whose expected solution is not a complete grid.
+    pub malformed: u64,
+    /// Records not checked: no expected solution given (an empty cell,
+    /// an input without the column), or an invalid puzzle.
+    pub unchecked: u64,
+    /// The first mismatches, in input order.
+    pub mismatches: Vec<AuditEntry>,
+    /// Mismatches not listed.
+    pub mismatches_not_shown: u64,
+    /// The first malformed expected solutions, in input order.
+    pub malformed_rows: Vec<AuditEntry>,
+    /// Malformed expected solutions not listed.
+    pub malformed_not_shown: u64,
+}
+
+/// One record whose expected solution is not its puzzle's.
+#[derive(Clone, Debug, Serialize)]
+pub struct AuditEntry {
+    /// 1-based record number in the run.
+    pub record: u64,
+    /// The input it came from.
+    pub input: String,
+    /// Its line in that input.
+    pub line: u64,
+    /// The puzzle as read (81 characters, `.` for a blank).
+    pub puzzle: String,
+    /// The expected solution as read (81 characters), `null` when it is
+    /// not a complete grid.
+    pub solution: Option<String>,
+    /// Why it is not the puzzle's solution.
+    pub why: String,
+}
+
+impl AuditEntry {
+    fn of(n: &AuditNote) -> AuditEntry {
+        AuditEntry {
+            record: n.index,
+            input: n.input.clone(),
+            line: n.line,
+            puzzle: n.puzzle.clone(),
+            solution: n.given.clone(),
+            why: n.why.clone(),
+        }
+    }
 }
 
 /// Valid records with one number of givens.
@@ -329,6 +389,7 @@ impl CorpusReport {
         weights: Option<&str>,
         ratings: Option<&'static str>,
         classes: Option<ClassSummary>,
+        audit: bool,
         run: RunFacts,
     ) -> CorpusReport {
         let RunFacts {
@@ -382,6 +443,19 @@ impl CorpusReport {
             }
         });
         let seconds = elapsed.as_secs_f64();
+        let audit = audit.then(|| {
+            let a = &total.audit;
+            AuditSummary {
+                matched: a.matched,
+                mismatch: a.mismatched,
+                malformed: a.malformed,
+                unchecked: a.unchecked,
+                mismatches: a.mismatches.iter().map(AuditEntry::of).collect(),
+                mismatches_not_shown: a.mismatched - a.mismatches.len() as u64,
+                malformed_rows: a.malformed_notes.iter().map(AuditEntry::of).collect(),
+                malformed_not_shown: a.malformed - a.malformed_notes.len() as u64,
+            }
+        });
         CorpusReport {
             totals: RecordTotals {
                 records: total.records,
@@ -393,6 +467,7 @@ impl CorpusReport {
                 errors_not_shown: invalid - errors.len() as u64,
                 errors,
             },
+            audit,
             givens,
             guesses: log_distribution(&total.guesses, total.guesses_sum, valid),
             backtracks: log_distribution(&total.backtracks, total.backtracks_sum, valid),

@@ -209,7 +209,83 @@ fn all_options() -> ReportOptions {
         // Without the rater (`--no-default-features`) a report rates
         // nothing: `report --rate` is refused before it starts.
         ratings: cfg!(feature = "rate").then(|| RatingSource::Rate(RateJob::default())),
+        audit: false,
     }
+}
+
+/// The audit section: in every format when the input has an
+/// expected-solution column, with its counts, its first problem rows (and
+/// how many more), in none otherwise.
+#[test]
+fn audit_section_shows_counts_and_first_problem_rows() {
+    use super::aggregate::{AuditNote, AUDIT_SHOWN};
+    let mut total = Aggregate::default();
+    let note = |index: u64, given: Option<&str>| AuditNote {
+        index,
+        line: index + 1,
+        input: "in|put.csv".to_string(),
+        puzzle: format!("{:.<81}", index),
+        given: given.map(str::to_string),
+        why: "not a valid completion: digit 3 twice in row 1".to_string(),
+    };
+    for (kind, n) in [
+        (Some(Expected::Match), 5u64),
+        (Some(Expected::Mismatch), AUDIT_SHOWN as u64 + 3),
+        (Some(Expected::Malformed), 2),
+        (None, 4),
+    ] {
+        for _ in 0..n {
+            let row = Row {
+                index: total.records + 1,
+                status: Status::Unique,
+                expected: kind,
+                ..Row::default()
+            };
+            total.add(&row);
+            if let Some(kind) = kind {
+                let given = (kind == Expected::Mismatch).then_some("9".repeat(81));
+                total
+                    .audit
+                    .note(kind, row.index, || note(row.index, given.as_deref()));
+            }
+        }
+    }
+    let without = CorpusReport::new(&total, None, None, None, false, RunFacts::default());
+    assert!(without.audit.is_none());
+    for format in [Format::Html, Format::Markdown, Format::Json] {
+        assert!(
+            !render(&without, format).contains("xpected solution"),
+            "{format:?}"
+        );
+    }
+    let r = CorpusReport::new(&total, None, None, None, true, RunFacts::default());
+    let a = r.audit.as_ref().unwrap();
+    assert_eq!(
+        (a.matched, a.mismatch, a.malformed, a.unchecked),
+        (5, 13, 2, 4)
+    );
+    assert_eq!(
+        (a.mismatches.len(), a.mismatches_not_shown),
+        (AUDIT_SHOWN, 3)
+    );
+    assert_eq!((a.malformed_rows.len(), a.malformed_not_shown), (2, 0));
+    assert!(a.mismatches.windows(2).all(|w| w[0].record < w[1].record));
+    let json: serde_json::Value = serde_json::from_str(&render(&r, Format::Json)).unwrap();
+    assert_eq!(json["audit"]["match"], 5);
+    assert_eq!(
+        json["audit"]["malformed_rows"][0]["solution"],
+        serde_json::Value::Null
+    );
+    let md = render(&r, Format::Markdown);
+    assert!(md.contains("## Expected solutions"), "{md}");
+    assert!(md.contains("| mismatch | 13 |"), "{md}");
+    assert!(md.contains("and 3 more mismatches."), "{md}");
+    assert!(md.contains("in\\|put.csv:"), "{md}");
+    let html = render(&r, Format::Html);
+    assert!(html.contains("<h2>Expected solutions</h2>"));
+    assert!(html.contains("<h3>Malformed expected solutions</h3>"));
+    assert!(html.contains("and 3 more mismatches."));
+    assert!(!html.contains('`'));
 }
 
 /// The numbers, against a direct count over the same lines.

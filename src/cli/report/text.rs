@@ -6,8 +6,50 @@
 use super::provenance::shell_line;
 use super::ratings::{ErBin, ErSummary};
 use super::summary::{
-    CorpusReport, InputInfo, LogDistribution, OptionValue, RecordTotals, RunInfo,
+    AuditEntry, AuditSummary, CorpusReport, InputInfo, LogDistribution, OptionValue, RecordTotals,
+    RunInfo,
 };
+
+/// What both pages say the audit section is.
+pub const AUDIT_NOTE: &str = "Each record's expected solution (the input's solution column) \
+     checked against its puzzle, as `solve` writes it in its `expected` column.";
+
+/// The audit's counts both pages show, named, in order.
+pub fn named_audit(a: &AuditSummary) -> [(&'static str, u64); 4] {
+    [
+        ("match", a.matched),
+        ("mismatch", a.mismatch),
+        ("malformed", a.malformed),
+        (
+            "not checked (none given, or an invalid puzzle)",
+            a.unchecked,
+        ),
+    ]
+}
+
+/// What a list of `shown` of `total` rows says before them: `All 3:` or
+/// `The first 10 of 13:`.
+pub fn listed(shown: usize, total: u64) -> String {
+    if shown as u64 >= total {
+        format!("All {}:", count(total))
+    } else {
+        format!("The first {shown} of {}:", count(total))
+    }
+}
+
+/// The audit's problem rows both pages list: per kind, its title, its
+/// first rows, their total and the noun of the "and N more" line.
+pub fn audit_problems(a: &AuditSummary) -> [(&'static str, &[AuditEntry], u64, &'static str); 2] {
+    [
+        ("Mismatches", &a.mismatches, a.mismatch, "mismatches"),
+        (
+            "Malformed expected solutions",
+            &a.malformed_rows,
+            a.malformed,
+            "malformed expected solutions",
+        ),
+    ]
+}
 
 /// The totals both pages show, named, in order (`records` first).
 pub fn named_totals(t: &RecordTotals) -> [(&'static str, u64); 6] {
