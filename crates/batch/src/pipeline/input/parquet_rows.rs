@@ -7,7 +7,8 @@
 //! Parquet needs random access (its footer is at the end), so the decoded
 //! stream is spooled to an unnamed temporary file first; the rows are
 //! then rendered as they are read, a batch at a time, never the whole
-//! table in memory. Values: strings (and binary that is UTF-8) as JSON
+//! table in memory. Pages compressed with Snappy or gzip, or not at all,
+//! are read; zstd, LZ4 and Brotli are one clear error. Values: strings (and binary that is UTF-8) as JSON
 //! strings, integers and finite floats as numbers (NaN and infinities as
 //! `null`), booleans, `null`; anything else (dates, timestamps, decimals,
 //! nested values) as the string the `parquet` crate shows it as.
@@ -16,7 +17,8 @@ use std::fs::File;
 use std::io::{self, BufRead, Read, Seek, Write};
 use std::panic::{self, AssertUnwindSafe};
 
-use parquet::file::reader::SerializedFileReader;
+use parquet::basic::Compression;
+use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::reader::RowIter;
 use parquet::record::{Field, Row};
 
@@ -39,6 +41,20 @@ pub(super) fn json_rows(mut source: Source) -> io::Result<Source> {
 /// The rows of the Parquet file `file` as JSON lines.
 fn open_spooled(file: File) -> io::Result<Source> {
     let reader = SerializedFileReader::new(file).map_err(damaged)?;
+    for group in reader.metadata().row_groups() {
+        for column in group.columns() {
+            if let Some(codec) = unread_codec(column.compression()) {
+                return Err(io::Error::new(
+                    io::ErrorKind::Unsupported,
+                    format!(
+                        "a Parquet file compressed with {codec} (column {}), which batchdoku does not \
+                         read: write it with Snappy (pandas' and pyarrow's default), gzip or none",
+                        column.column_path()
+                    ),
+                ));
+            }
+        }
+    }
     let rows = RowIter::from_file_into(Box::new(reader));
     Ok(Box::new(JsonRows {
         rows: Some(rows),
@@ -46,6 +62,18 @@ fn open_spooled(file: File) -> io::Result<Source> {
         pos: 0,
         row: 0,
     }))
+}
+
+/// The name of a page compression this build does not read; `None` for
+/// Snappy, gzip and none.
+fn unread_codec(codec: Compression) -> Option<&'static str> {
+    match codec {
+        Compression::UNCOMPRESSED | Compression::SNAPPY | Compression::GZIP(_) => None,
+        Compression::ZSTD(_) => Some("zstd"),
+        Compression::LZ4 | Compression::LZ4_RAW => Some("LZ4"),
+        Compression::BROTLI(_) => Some("Brotli"),
+        Compression::LZO => Some("LZO"),
+    }
 }
 
 /// The error for a Parquet file the `parquet` crate cannot read.
