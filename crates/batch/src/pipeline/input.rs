@@ -21,8 +21,9 @@
 //! the first pass, compared as the second reads it).
 //!
 //! Here: opening and wrapping ([`open`], [`Input`]); what the first bytes
-//! say (compression; UTF-16, from a window of the decoded bytes) in
-//! `magic`; a file read twice in `reopen` ([`Reopenable`]) and the hashes
+//! say (compression; UTF-16, Parquet or another binary format, from a
+//! window of the decoded bytes) in `magic`; a Parquet file's rows as JSON
+//! lines in `parquet_rows` (with the `parquet` feature); a file read twice in `reopen` ([`Reopenable`]) and the hashes
 //! that check it in `fingerprint`.
 
 use std::fs::File;
