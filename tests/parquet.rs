@@ -454,3 +454,269 @@ fn a_complete_grid_has_null_technique_cells() {
     assert_eq!(cell(0, "er"), Field::Double(0.0));
     assert_eq!(cell(1, "hardest"), Field::Str("hidden single".into()));
 }
+
+/// `rows` with its line-number columns (`line`, `train_line`...; not the
+/// kept `input_` ones) one less: a CSV input's header is its line 1, a
+/// Parquet input's line is its row number.
+fn lines_as_rows(header: &[String], rows: &mut [Vec<String>]) {
+    for (i, name) in header.iter().enumerate() {
+        if (name == "line" || name.ends_with("_line")) && !name.starts_with("input_") {
+            for row in rows.iter_mut() {
+                if let Ok(n) = row[i].parse::<u64>() {
+                    row[i] = (n - 1).to_string();
+                }
+            }
+        }
+    }
+}
+
+/// An error cell of the CSV's as it reads for the Parquet: `d.csv:213:`
+/// is `d.parquet:212:`.
+fn renamed(cell: &str, csv: &Path, pq: &Path) -> String {
+    let from = format!("{}:", arg(csv));
+    match cell.split_once(&from) {
+        Some((before, after)) => {
+            let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+            let line: u64 = after[..digits].parse().unwrap();
+            format!("{before}{}:{}{}", arg(pq), line - 1, &after[digits..])
+        }
+        None => cell.to_owned(),
+    }
+}
+
+/// Runs `args` (`DATA` standing for the input) on `csv` and on each of
+/// `parquets`, and checks every one gives the CSV's rows (line numbers
+/// as row numbers) and exit code.
+fn reads_as_csv(args: &[&str], csv: &Path, parquets: &[&Path]) {
+    let with = |data: &Path| -> Vec<String> {
+        args.iter()
+            .map(|a| if *a == "DATA" { arg(data) } else { a }.to_owned())
+            .collect()
+    };
+    let go = |data: &Path| {
+        let all = with(data);
+        let all: Vec<&str> = all.iter().map(String::as_str).collect();
+        let r = run(&all, None);
+        assert!(r.code == 0 || r.code == 1, "{all:?}: {}", r.stderr);
+        r
+    };
+    let want = go(csv);
+    let (header, mut rows) = want.csv();
+    lines_as_rows(&header, &mut rows);
+    assert!(!rows.is_empty(), "{args:?}: rows to compare");
+    for pq in parquets {
+        let got = go(pq);
+        assert_eq!(got.code, want.code, "{args:?} on {pq:?}: {}", got.stderr);
+        let (h, r) = got.csv();
+        assert_eq!(h, header, "{args:?} on {pq:?}");
+        assert_eq!(r.len(), rows.len(), "{args:?} on {pq:?}");
+        for (i, (got, want)) in r.iter().zip(&rows).enumerate() {
+            let want: Vec<String> = want.iter().map(|c| renamed(c, csv, pq)).collect();
+            assert_eq!(got, &want, "{args:?} on {pq:?}: row {}", i + 1);
+        }
+    }
+}
+
+/// Parquet is an input format: what `solve -o x.parquet` writes, read
+/// back (as it is, gzipped, or on stdin) by every command, gives the rows
+/// the same data gives as CSV (a record's line is its row number), its
+/// puzzle and expected-solution columns found as in CSV, named columns
+/// and kept columns as in CSV.
+#[test]
+fn parquet_input_reads_as_the_same_data_in_csv() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let mut input = sample();
+    input.extend_from_slice(b"not a puzzle\n");
+    let src = write(dir.path(), "in.txt", input);
+    let csv = dir.path().join("d.csv");
+    let pq = dir.path().join("d.parquet");
+    for (out, format) in [(&csv, "csv"), (&pq, "parquet")] {
+        let r = run_paths(
+            &["solve", "-q", "--format", format, "-o", arg(out)],
+            &[&src],
+        );
+        assert_eq!(r.code, 1, "{}", r.stderr); // the invalid record
+    }
+    let bytes = std::fs::read(&pq).unwrap();
+    assert!(bytes.starts_with(b"PAR1"));
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(&bytes).unwrap();
+    let gz = write(dir.path(), "d.parquet.gz", enc.finish().unwrap());
+    let both = [pq.as_path(), gz.as_path()];
+    let commands: [&[&str]; 9] = [
+        &["solve", "-q", "DATA"],
+        &["solve", "-q", "--keep-columns", "DATA"],
+        &[
+            "solve",
+            "-q",
+            "--column",
+            "puzzle",
+            "--expected-column",
+            "solution",
+            "DATA",
+        ],
+        &["score", "-q", "DATA"],
+        &["canon", "-q", "DATA"],
+        &["dedupe", "-q", "DATA"],
+        &["overlap", "-q", "DATA", "DATA"],
+        &["split", "-q", "DATA"],
+        &["split", "-q", "--by", "grid", "--keep-columns", "DATA"],
+    ];
+    for args in &commands {
+        reads_as_csv(args, &csv, &both);
+    }
+    // The same rows through a pipe, and Parquet written from Parquet.
+    let piped = run(&["solve", "-q", "-"], Some(&bytes));
+    let from_file = run(&["solve", "-q", arg(&pq)], None);
+    assert_eq!(piped.code, 1, "{}", piped.stderr);
+    let named = piped.stdout_str().replace("<stdin>", arg(&pq));
+    assert!(
+        named == from_file.stdout_str(),
+        "piped Parquet reads as the file"
+    );
+    let again = run(
+        &["solve", "-q", "--format", "parquet", "-o", "-", arg(&pq)],
+        None,
+    );
+    assert_eq!(again.code, 1, "{}", again.stderr);
+    let reread = run(&["solve", "-q", "-"], Some(&again.stdout));
+    assert!(reread.stdout == piped.stdout, "Parquet from Parquet");
+    // report: the same page, but for the input's name, size and timings.
+    let page = |data: &Path| {
+        let out = dir.path().join("page.md");
+        let r = run(&["report", "-q", "-o", arg(&out), arg(data)], None);
+        assert_eq!(r.code, 1, "the invalid record: {}", r.stderr);
+        let text = std::fs::read_to_string(&out).unwrap();
+        let name = data.file_name().unwrap().to_str().unwrap().to_owned();
+        text.lines()
+            .filter(|l| {
+                !l.contains(&name) && !l.contains(" records/s") && !l.contains("command line")
+            })
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(page(&pq), page(&csv));
+    let r = run(&["bench", "--min-time", "0.01", arg(&pq)], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// A Kaggle-layout Parquet file as another tool writes it (`quizzes` and
+/// `solutions` as strings with `0` blanks, an integer id, a nullable
+/// double): read as the same table in CSV is, its columns found by name,
+/// the corrupted answer a mismatch, the other columns kept.
+#[test]
+fn parquet_from_other_writers_reads_as_its_csv() {
+    use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+    use std::sync::Arc;
+
+    let dir = tempfile::tempdir().unwrap();
+    let kaggle = std::fs::read_to_string(fixture("formats/kaggle.csv")).unwrap();
+    let mut quizzes = Vec::new();
+    let mut solutions = Vec::new();
+    for line in kaggle.lines().skip(1) {
+        let (q, s) = line.split_once(',').unwrap();
+        quizzes.push(q.to_owned());
+        solutions.push(s.to_owned());
+    }
+    // One answer corrupted on purpose.
+    let s0 = &mut solutions[0];
+    let swapped = if s0.starts_with('1') { "2" } else { "1" };
+    s0.replace_range(0..1, swapped);
+    let n = quizzes.len();
+    let ids: Vec<i64> = (0..n as i64).map(|i| 1000 + i).collect();
+    let scores: Vec<f64> = (0..n)
+        .filter(|i| i % 2 == 0)
+        .map(|i| i as f64 + 0.5)
+        .collect();
+    let def_levels: Vec<i16> = (0..n).map(|i| i16::from(i % 2 == 0)).collect();
+    let mut csv = String::from("id,quizzes,solutions,score\n");
+    for i in 0..n {
+        let score = if i % 2 == 0 {
+            format!("{}.5", i)
+        } else {
+            String::new()
+        };
+        csv.push_str(&format!(
+            "{},{},{},{score}\n",
+            ids[i], quizzes[i], solutions[i]
+        ));
+    }
+    let csv = write(dir.path(), "k.csv", csv);
+    let schema = Arc::new(
+        parse_message_type(
+            "message schema { REQUIRED INT64 id; REQUIRED BYTE_ARRAY quizzes (UTF8); \
+             REQUIRED BYTE_ARRAY solutions (UTF8); OPTIONAL DOUBLE score; }",
+        )
+        .unwrap(),
+    );
+    let pq = dir.path().join("k.parquet");
+    let file = std::fs::File::create(&pq).unwrap();
+    let mut writer =
+        SerializedFileWriter::new(file, schema, Arc::new(WriterProperties::builder().build()))
+            .unwrap();
+    let mut group = writer.next_row_group().unwrap();
+    let strings = |v: &[String]| {
+        v.iter()
+            .map(|s| ByteArray::from(s.as_str()))
+            .collect::<Vec<_>>()
+    };
+    let mut col = group.next_column().unwrap().unwrap();
+    col.typed::<Int64Type>()
+        .write_batch(&ids, None, None)
+        .unwrap();
+    col.close().unwrap();
+    for values in [strings(&quizzes), strings(&solutions)] {
+        let mut col = group.next_column().unwrap().unwrap();
+        col.typed::<ByteArrayType>()
+            .write_batch(&values, None, None)
+            .unwrap();
+        col.close().unwrap();
+    }
+    let mut col = group.next_column().unwrap().unwrap();
+    col.typed::<DoubleType>()
+        .write_batch(&scores, Some(&def_levels), None)
+        .unwrap();
+    col.close().unwrap();
+    group.close().unwrap();
+    writer.close().unwrap();
+
+    let pq = pq.as_path();
+    reads_as_csv(&["solve", "-q", "DATA"], &csv, &[pq]);
+    reads_as_csv(&["solve", "-q", "--keep-columns", "DATA"], &csv, &[pq]);
+    reads_as_csv(&["solve", "-q", "--column", "QUIZZES", "DATA"], &csv, &[pq]);
+    reads_as_csv(&["split", "-q", "--keep-columns", "DATA"], &csv, &[pq]);
+    let r = run(&["solve", "-q", "--keep-columns", arg(pq)], None);
+    let (h, rows) = r.csv();
+    let expected = column(&h, &rows, "expected");
+    // Ours, and the fixture's own corrupted answer (its third row).
+    assert_eq!(expected, ["mismatch", "match", "mismatch", "match"]);
+    assert_eq!(column(&h, &rows, "status"), vec!["solved"; n]);
+    assert_eq!(column(&h, &rows, "id")[1], "1001");
+    assert_eq!(column(&h, &rows, "score")[..2], ["0.5", ""]);
+    // In JSON lines, kept values keep their Parquet types.
+    let r = run(
+        &[
+            "solve",
+            "-q",
+            "--format",
+            "jsonl",
+            "--keep-columns",
+            arg(pq),
+        ],
+        None,
+    );
+    let first: Vec<serde_json::Value> = r
+        .stdout_str()
+        .lines()
+        .take(2)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(first[0]["id"], 1000);
+    assert_eq!(first[0]["score"], 0.5);
+    assert_eq!(first[1]["score"], serde_json::Value::Null);
+    assert_eq!(first[1]["line"], 2);
+}

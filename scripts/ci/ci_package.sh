@@ -32,7 +32,9 @@ include = re.compile(r'include_(?:str|bytes)!\(\s*"([^"]*)"')
 failures = []
 for crate, files in must_hold.items():
     root = PurePosixPath(f"{crate}-{version}")
-    with tarfile.open(package_dir / f"{crate}-{version}.crate") as tar:
+    # `cargo publish --dry-run --workspace` leaves the .crate files in tmp-crate/, `cargo package` beside it.
+    packaged = [d / f"{crate}-{version}.crate" for d in (package_dir / "tmp-crate", package_dir)]
+    with tarfile.open(next((p for p in packaged if p.is_file()), packaged[0])) as tar:
         members = {PurePosixPath(m.name): m for m in tar.getmembers()}
         for name in files:
             m = members.get(root / name)

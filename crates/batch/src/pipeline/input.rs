@@ -21,8 +21,9 @@
 //! the first pass, compared as the second reads it).
 //!
 //! Here: opening and wrapping ([`open`], [`Input`]); what the first bytes
-//! say (compression; UTF-16, from a window of the decoded bytes) in
-//! `magic`; a file read twice in `reopen` ([`Reopenable`]) and the hashes
+//! say (compression; UTF-16, Parquet or another binary format, from a
+//! window of the decoded bytes) in `magic`; a Parquet file's rows as JSON
+//! lines in `parquet_rows` (with the `parquet` feature); a file read twice in `reopen` ([`Reopenable`]) and the hashes
 //! that check it in `fingerprint`.
 
 use std::fs::File;
@@ -124,13 +125,17 @@ impl<R: Read> Read for CountingReader<R> {
 
 mod fingerprint;
 mod magic;
+#[cfg(feature = "parquet")]
+mod parquet_rows;
 mod reopen;
 #[cfg(test)]
 mod tests;
 
 use fingerprint::{Fingerprint, Prints};
+#[cfg(not(feature = "parquet"))]
+use magic::NO_PARQUET;
 use magic::{
-    detect_compression, fill_probe, is_parquet, is_utf16, Compression, Replay, PARQUET, UTF16,
+    detect_compression, fill_probe, is_parquet, is_utf16, other_binary, Compression, Replay, UTF16,
     UTF16_PROBE,
 };
 pub use reopen::Reopenable;
@@ -433,17 +438,58 @@ fn reader_of(
         #[cfg(not(feature = "zstd"))]
         Compression::Zstd => return Err(io::Error::new(io::ErrorKind::Unsupported, NO_ZSTD)),
     };
-    // UTF-16 is told from the decoded bytes, the same window however
-    // they arrive (a slow pipe, a decompressor that has only part of a
-    // block yet), then replayed.
+    // UTF-16, Parquet and other binary formats are told from the decoded
+    // bytes, the same window however they arrive (a slow pipe, a
+    // decompressor that has only part of a block yet), then replayed.
     let mut source = source;
     let probe = fill_probe(&mut source, UTF16_PROBE)?;
-    if is_utf16(&probe) {
+    if let Some((what, hint)) = other_binary(&probe) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("looks like {what}, which batchdoku does not read: {hint}"),
+        ));
+    }
+    let parquet = is_parquet(&probe);
+    if !parquet && is_utf16(&probe) {
         return Err(io::Error::new(io::ErrorKind::InvalidData, UTF16));
     }
-    if is_parquet(&probe) {
-        return Err(io::Error::new(io::ErrorKind::InvalidData, PARQUET));
-    }
     let source: Source = Box::new(Replay::new(probe, source));
+    if parquet {
+        return parquet_reader(source, options);
+    }
     RecordReader::with_options(source, options)
+}
+
+/// The record reader over a Parquet file (`source`, decoded, replayed
+/// from its start): its rows as JSON lines, read as JSONL, so the puzzle
+/// and expected-solution columns are found as for CSV and JSONL. Another
+/// input format forced on it, or a delimiter, is an error.
+#[cfg(feature = "parquet")]
+fn parquet_reader(source: Source, options: &ReadOptions) -> io::Result<RecordReader<Source>> {
+    use batchdoku_core::InputFormat;
+    let forced = match options.format {
+        InputFormat::Auto | InputFormat::Jsonl => None,
+        other => Some(format!("--input-format {other}")),
+    };
+    if let Some(what) = forced.or_else(|| options.delimiter.map(|_| "--delimiter".to_owned())) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "a Parquet file (its first bytes are PAR1), which {what} does not fit: \
+                 leave it out, Parquet is read as it is"
+            ),
+        ));
+    }
+    let rows = parquet_rows::json_rows(source)?;
+    let options = ReadOptions {
+        format: InputFormat::Jsonl,
+        ..options.clone()
+    };
+    RecordReader::with_options(rows, &options)
+}
+
+/// Parquet input in a build without the `parquet` feature: a clear error.
+#[cfg(not(feature = "parquet"))]
+fn parquet_reader(_source: Source, _options: &ReadOptions) -> io::Result<RecordReader<Source>> {
+    Err(io::Error::new(io::ErrorKind::Unsupported, NO_PARQUET))
 }

@@ -1,6 +1,7 @@
 //! What an input's first bytes say: its compression (gzip, zstd, zstd
 //! skippable frames, none) and, from its first decoded bytes, whether it
-//! is UTF-16 text or a Parquet file, which are refused.
+//! is UTF-16 text (refused), a Parquet file (read as such) or another
+//! binary format (refused, naming what it looks like).
 
 use std::io::{self, BufRead, Read};
 
@@ -43,16 +44,91 @@ pub(super) const UTF16: &str =
     "the input is UTF-16 text (as some Windows tools save it): save it as UTF-8 \
                      (in Excel: \"CSV UTF-8\"; or iconv -f UTF-16 -t UTF-8)";
 
-/// Why a Parquet input is refused (every command reads its inputs here,
-/// so every command says it the same way).
-pub(super) const PARQUET: &str = "Parquet input is not supported yet: give the puzzles as CSV, \
-JSON lines or lines (the command that wrote this file writes them with --format csv or jsonl)";
+/// Why a Parquet input is refused in a build without the `parquet`
+/// feature (every command reads its inputs here, so every command says
+/// it the same way).
+#[cfg(not(feature = "parquet"))]
+pub(super) const NO_PARQUET: &str = "Parquet input needs the `parquet` feature, which this build leaves out: \
+give the puzzles as CSV, JSON lines or lines (the command that wrote this file writes them with --format csv or jsonl)";
 
 /// True when `start` (the first bytes of an input, after decompression)
 /// is a Parquet file: its magic number `PAR1`. Read as text it would be a
 /// page of invalid rows and, for `overlap`, no leaks at all.
 pub(super) fn is_parquet(start: &[u8]) -> bool {
     start.starts_with(b"PAR1")
+}
+
+/// Binary formats batchdoku does not read, by their magic bytes: what the
+/// input looks like, and what to do instead. Read as text, each would be
+/// a flood of invalid rows.
+const OTHER_BINARY: &[(&[u8], &str, &str)] = &[
+    (
+        b"PK\x03\x04",
+        "a ZIP archive (an .xlsx or .zip?)",
+        "unzip it, or save the sheet as CSV (in Excel: \"CSV UTF-8\")",
+    ),
+    (
+        b"PK\x05\x06",
+        "an empty ZIP archive",
+        "unzip it, or save the sheet as CSV (in Excel: \"CSV UTF-8\")",
+    ),
+    (
+        b"ARROW1",
+        "an Arrow IPC (Feather) file",
+        "write it as Parquet or CSV (pandas: df.to_parquet or df.to_csv)",
+    ),
+    (
+        b"SQLite format 3\0",
+        "a SQLite database",
+        "export the table as CSV (sqlite3 -header -csv FILE 'select * from TABLE')",
+    ),
+    (
+        b"%PDF-",
+        "a PDF document",
+        "give the puzzles as text, CSV, JSON lines or Parquet",
+    ),
+    (
+        b"\x89PNG\r\n\x1a\n",
+        "a PNG image",
+        "give the puzzles as text, CSV, JSON lines or Parquet",
+    ),
+    (
+        b"7z\xbc\xaf\x27\x1c",
+        "a 7z archive",
+        "extract it (7z x FILE)",
+    ),
+    (
+        b"\xfd7zXZ\x00",
+        "xz-compressed data",
+        "decompress it (xz -d), or compress it with gzip or zstd, which are read as they are",
+    ),
+];
+
+/// What `start` (the first decoded bytes of an input) looks like when it
+/// is a binary format batchdoku does not read, and what to do instead;
+/// `None` for anything else. Formats whose magic bytes are text (ORC's
+/// `ORC`, bzip2's `BZh`) count only when the bytes after them are not.
+pub(super) fn other_binary(start: &[u8]) -> Option<(&'static str, &'static str)> {
+    if let Some(&(_, what, hint)) = OTHER_BINARY.iter().find(|(m, _, _)| start.starts_with(m)) {
+        return Some((what, hint));
+    }
+    let binary = || !read_8bit(start).is_text();
+    if start.starts_with(b"ORC") && binary() {
+        return Some((
+            "an ORC file",
+            "write it as Parquet or CSV (pyarrow.orc.read_table(FILE).to_pandas())",
+        ));
+    }
+    // bzip2: `BZh`, the block size digit, then a block's or the end's magic.
+    if let [b'B', b'Z', b'h', b'1'..=b'9', rest @ ..] = start {
+        if rest.starts_with(b"1AY&SY") || rest.starts_with(b"\x17rE8P\x90") {
+            return Some((
+                "bzip2-compressed data",
+                "decompress it (bunzip2), or compress it with gzip or zstd, which are read as they are",
+            ));
+        }
+    }
+    None
 }
 
 /// What a window of bytes looks like when read one way: its units (code

@@ -314,3 +314,58 @@ fn zstd_input_without_the_feature_is_a_clear_error() {
     assert_eq!(err.kind(), io::ErrorKind::Unsupported);
     assert!(err.to_string().contains("`zstd` feature"), "{err}");
 }
+
+#[cfg(not(feature = "parquet"))]
+#[test]
+fn parquet_input_without_the_feature_is_a_clear_error() {
+    let raw = Box::new(std::io::Cursor::new(b"PAR1\x15\x04\x15".to_vec()));
+    let options = ReadOptions::default();
+    let err = wrap(
+        raw,
+        Arc::from("x.parquet"),
+        None,
+        &options,
+        Arc::default(),
+        None,
+    )
+    .unwrap_err();
+    assert_eq!(err.kind(), io::ErrorKind::Unsupported);
+    assert!(err.to_string().contains("`parquet` feature"), "{err}");
+}
+
+/// Other binary formats are told by their magic bytes; text that merely
+/// starts with the letters of a textual magic (`ORC`, `BZh`) is not one.
+#[test]
+fn other_binary_formats_are_named() {
+    use super::magic::other_binary;
+    let cases: [(&[u8], &str); 10] = [
+        (b"PK\x03\x04\x14\x00\x06\x00", "ZIP"),
+        (b"ARROW1\0\0\xff\xff", "Arrow"),
+        (b"ORC\x1d\x00\x00\x0a\x0c\x0a", "ORC"),
+        (b"SQLite format 3\0\x10\x00", "SQLite"),
+        (b"%PDF-1.7\n%\xe2\xe3", "PDF"),
+        (b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "PNG"),
+        (b"7z\xbc\xaf\x27\x1c\x00\x04", "7z"),
+        (b"\xfd7zXZ\x00\x00\x04\xe6", "xz"),
+        (b"BZh91AY&SY\x8c\x1b", "bzip2"),
+        (b"BZh9\x17rE8P\x90\0\0\0\0", "bzip2"),
+    ];
+    for (bytes, what) in cases {
+        let (said, _) = other_binary(bytes).unwrap_or_else(|| panic!("{what} not told"));
+        assert!(said.contains(what), "{what}: {said}");
+    }
+    for text in [
+        &b"ORCHARD,puzzle\n1,..3.2.6..\n"[..],
+        b"BZh is a header\n",
+        b"puzzle\n..3.2.6..9..3.5..1\n",
+        b"PAR1",
+        b"",
+    ] {
+        assert_eq!(
+            other_binary(text),
+            None,
+            "{:?}",
+            String::from_utf8_lossy(text)
+        );
+    }
+}
