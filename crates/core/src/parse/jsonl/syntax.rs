@@ -376,3 +376,77 @@ mod tests {
         assert_eq!(raw_offset(b"\"plain\"", 3), 4);
     }
 }
+
+/// The scanner against serde_json on JSON-shaped text: serde_json's
+/// `IgnoredAny` follows RFC 8259's grammar without converting anything
+/// (any number, any depth, any `\u` escape), so the two must agree on
+/// which lines are one JSON object, and every span found must be in the
+/// line and decode without a panic.
+#[cfg(test)]
+mod differential {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Pieces of JSON text, valid and not, joined at random.
+    fn json_soup() -> impl Strategy<Value = String> {
+        let piece = prop::sample::select(vec![
+            "{",
+            "}",
+            "[",
+            "]",
+            "\"",
+            "\"k\"",
+            ":",
+            ",",
+            " ",
+            "\t",
+            "0",
+            "-",
+            "1",
+            "9",
+            ".",
+            "e",
+            "E",
+            "+",
+            "true",
+            "false",
+            "null",
+            "tru",
+            "\\",
+            "\\u",
+            "\\ud800",
+            "\\n",
+            "00",
+            "é",
+            "\u{1}",
+            "\"a\":1",
+            "{\"p\":\"x\"}",
+            "[1,2]",
+            "1.0e400",
+        ]);
+        prop::collection::vec(piece, 0..40).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        #[test]
+        fn agrees_with_serde_json_on_which_lines_are_objects(body in json_soup(), wrap in any::<bool>()) {
+            // Half the cases as an object around the soup, so that many are valid.
+            let line = if wrap { format!("{{\"k\":{body}}}") } else { body };
+            let mut spans = Spans::new();
+            let ours = object_members(line.as_bytes(), &mut spans).is_ok();
+            let theirs = serde_json::from_str::<serde::de::IgnoredAny>(&line).is_ok()
+                && line.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{');
+            prop_assert_eq!(ours, theirs, "{:?}", line);
+            for (key, value) in &spans {
+                let mut text = Vec::new();
+                decode_string(&line.as_bytes()[key.clone()], &mut text);
+                if line.as_bytes()[value.start] == b'"' {
+                    decode_string(&line.as_bytes()[value.clone()], &mut text);
+                }
+                prop_assert!(value.end <= line.len());
+            }
+        }
+    }
+}
