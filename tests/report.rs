@@ -405,8 +405,9 @@ fn provenance_names_date_command_options_version_and_inputs() {
     }
 }
 
-/// The largest classes name their canonical form and one record as read,
-/// with its input and line; the line holds that record.
+/// The largest classes name their canonical form and two records as read
+/// (so a class of two shows both), with their input and line; the lines
+/// hold those records.
 #[test]
 fn largest_classes_show_canonical_form_and_an_example_with_its_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -429,12 +430,17 @@ fn largest_classes_show_canonical_form_and_an_example_with_its_line() {
     assert_eq!(top["records"], 23);
     assert_eq!(top["canonical"], easy_form);
     for e in largest {
-        let ex = &e["example"];
-        assert_eq!(ex["input"], arg(&input));
-        let line = ex["line"].as_u64().unwrap() as usize;
-        assert_eq!(lines[line - 1], ex["puzzle"].as_str().unwrap(), "{e}");
-        assert_eq!(form_of(lines[line - 1]), e["canonical"].as_str().unwrap());
+        assert_ne!(e["example"]["line"], e["another"]["line"], "{e}");
+        for ex in [&e["example"], &e["another"]] {
+            assert_eq!(ex["input"], arg(&input));
+            let line = ex["line"].as_u64().unwrap() as usize;
+            assert_eq!(lines[line - 1], ex["puzzle"].as_str().unwrap(), "{e}");
+            assert_eq!(form_of(lines[line - 1]), e["canonical"].as_str().unwrap());
+        }
     }
+    // One figure for the tables' memory, never a range.
+    let bytes = j["classes"]["table_bytes"].as_u64().unwrap();
+    assert!(bytes > 0, "{j}");
     // The page shows the same (one thread: the same example).
     let page = dir.path().join("r.html");
     let r = run_paths(
@@ -444,14 +450,33 @@ fn largest_classes_show_canonical_form_and_an_example_with_its_line() {
     assert_eq!(r.code, 1, "{}", r.stderr);
     let html = std::fs::read_to_string(&page).unwrap();
     let j = report_json(&["--classes", "-j", "1"], &input);
-    let ex = &j["classes"]["largest"][0]["example"];
+    let top = &j["classes"]["largest"][0];
+    let (ex, another) = (&top["example"], &top["another"]);
     for shown in [
         format!("<code>{easy_form}</code>"),
-        format!("<code>{}</code>", ex["puzzle"].as_str().unwrap()),
-        format!("<code>{}</code>:{}", arg(&input), ex["line"]),
+        format!(
+            "<code>{}</code><br><code>{}</code>",
+            ex["puzzle"].as_str().unwrap(),
+            another["puzzle"].as_str().unwrap()
+        ),
+        format!(
+            "<code>{0}</code>:{1}<br><code>{0}</code>:{2}",
+            arg(&input),
+            ex["line"],
+            another["line"]
+        ),
     ] {
         assert!(html.contains(&shown), "{shown}");
     }
+    let memory = html
+        .split("Memory: the class tables took ")
+        .nth(1)
+        .and_then(|rest| rest.split(" (").next())
+        .expect("the page gives the tables' memory");
+    assert!(
+        memory.ends_with("B") && !memory.contains(" to "),
+        "{memory}"
+    );
 }
 
 /// The pages carry no Markdown into HTML (code spans become <code>), small

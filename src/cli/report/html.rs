@@ -246,22 +246,25 @@ fn classes(out: &mut String, r: &CorpusReport) {
         out.push_str("<p>Every class has one record.</p>\n");
     } else {
         out.push_str(
-            "<h3>Largest classes</h3>\n<p>Each class by its canonical form, with one of its \
-             records as read and where it is.</p>\n",
+            "<h3>Largest classes</h3>\n<p>Each class by its canonical form, with two of its \
+             records as read and where they are.</p>\n",
         );
         let rows: Vec<Vec<String>> = c
             .largest
             .iter()
             .map(|e| {
+                let examples = || std::iter::once(&e.example).chain(e.another.as_ref());
                 vec![
                     count(e.records),
                     format!("<code>{}</code>", escape(&e.canonical)),
-                    format!("<code>{}</code>", escape(&e.example.puzzle)),
-                    format!(
-                        "<code>{}</code>:{}",
-                        escape(&e.example.input),
-                        e.example.line
-                    ),
+                    examples()
+                        .map(|x| format!("<code>{}</code>", escape(&x.puzzle)))
+                        .collect::<Vec<_>>()
+                        .join("<br>"),
+                    examples()
+                        .map(|x| format!("<code>{}</code>:{}", escape(&x.input), x.line))
+                        .collect::<Vec<_>>()
+                        .join("<br>"),
                 ]
             })
             .collect();
@@ -270,7 +273,7 @@ fn classes(out: &mut String, r: &CorpusReport) {
             &[
                 ("records", false),
                 ("canonical form", true),
-                ("example", true),
+                ("examples", true),
                 ("input:line", true),
             ],
             &rows,
@@ -278,10 +281,10 @@ fn classes(out: &mut String, r: &CorpusReport) {
     }
     let _ = writeln!(
         out,
-        "<p class=\"sub\">Memory: the class tables took {} to {} (33 bytes per class and 17 per \
-         distinct puzzle, in hash tables kept between half and seven eighths full).</p>\n</section>",
-        text::bytes(c.table_bytes_min),
-        text::bytes(c.table_bytes_max)
+        "<p class=\"sub\">Memory: the class tables took {} (a 16-byte key and the class's \
+         counts per class, a key per distinct puzzle, in hash tables at most seven eighths \
+         full).</p>\n</section>",
+        text::bytes(c.table_bytes)
     );
 }
 

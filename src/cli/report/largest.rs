@@ -1,8 +1,8 @@
-//! The largest classes of `--classes`, with their canonical form and one
-//! example record each, in constant memory. The class table keeps only a
+//! The largest classes of `--classes`, with their canonical form and two
+//! example records each (so a class of two shows both), in constant memory. The class table keeps only a
 //! hash of each canonical form; this tracker keeps the [`CAPACITY`] best
 //! classes seen so far, by (records, then first record), with their form
-//! and an example (its puzzle, input and line).
+//! and two examples (their puzzles, inputs and lines).
 //!
 //! A class's key only improves as records join it (its count grows, its
 //! first record can only get earlier), and every update is offered here
@@ -11,9 +11,9 @@
 //! if it ends among the `n` largest: with `n <= CAPACITY` it is kept from
 //! then on. Each worker keeps its own tracker (never contended); merging
 //! them (best key per class) gives the true `n` largest at any thread
-//! count. The example is the earliest record offered while the class was
-//! kept: its first record when the class was kept from its start (any
-//! corpus of at most [`CAPACITY`] classes), else an early member.
+//! count. The examples are the two earliest records offered while the
+//! class was kept: its first two records when the class was kept from its
+//! start (any corpus of at most [`CAPACITY`] classes), else early members.
 
 use std::sync::Arc;
 
@@ -44,8 +44,10 @@ pub struct Tracked {
     pub records: u64,
     /// Its first record (as last offered).
     pub first: u64,
-    /// One of its records.
+    /// The earliest of its records offered.
     pub example: Example,
+    /// The next earliest (`None` until a second record is offered).
+    pub another: Option<Example>,
 }
 
 impl Tracked {
@@ -53,6 +55,20 @@ impl Tracked {
     /// first record.
     fn beats(&self, records: u64, first: u64) -> bool {
         (self.records, std::cmp::Reverse(self.first)) > (records, std::cmp::Reverse(first))
+    }
+
+    /// Keeps `example` if it is among the two earliest records seen.
+    fn keep_example(&mut self, example: Example) {
+        if example.index < self.example.index {
+            self.another = Some(std::mem::replace(&mut self.example, example));
+        } else if example.index != self.example.index
+            && self
+                .another
+                .as_ref()
+                .is_none_or(|a| example.index < a.index)
+        {
+            self.another = Some(example);
+        }
     }
 }
 
@@ -84,16 +100,14 @@ impl LargestClasses {
                 t.records = records;
                 t.first = first;
             }
-            let example = example();
-            if example.index < t.example.index {
-                t.example = example;
-            }
+            t.keep_example(example());
         } else {
             self.kept.push(Tracked {
                 form: *form,
                 records,
                 first,
                 example: example(),
+                another: None,
             });
         }
         self.kept
@@ -105,6 +119,9 @@ impl LargestClasses {
     pub fn merge(&mut self, other: LargestClasses) {
         for t in other.kept {
             self.offer(&t.form, t.records, t.first, || t.example);
+            if let Some(another) = t.another {
+                self.offer(&t.form, t.records, t.first, || another);
+            }
         }
     }
 
@@ -200,6 +217,18 @@ mod tests {
         assert_eq!(
             (top[0].records, top[0].first, top[0].example.index),
             (3, 3, 3)
+        );
+        assert_eq!(top[0].another.as_ref().map(|a| a.index), Some(5));
+        // Two trackers holding one record each of a class of two: merged,
+        // the class shows both.
+        let (mut a, mut b) = (LargestClasses::default(), LargestClasses::default());
+        a.offer(&grid(2), 1, 8, || example(8));
+        b.offer(&grid(2), 2, 4, || example(4));
+        a.merge(b);
+        let pair = a.top(1).next().unwrap();
+        assert_eq!(
+            (pair.example.index, pair.another.as_ref().map(|e| e.index)),
+            (4, Some(8))
         );
         // A stale offer does not lower the key.
         t.offer(&grid(1), 2, 3, || example(7));

@@ -129,26 +129,29 @@ pub fn render(r: &CorpusReport) -> String {
         } else {
             let _ = writeln!(
                 out,
-                "\nLargest classes (each by its canonical form, with one of its records as read and \
-                 where it is):\n\n| records | canonical form | example | input:line |\n|---:|---|---|---|"
+                "\nLargest classes (each by its canonical form, with two of its records as read and \
+                 where they are):\n\n| records | canonical form | examples | input:line |\n|---:|---|---|---|"
             );
             for e in &c.largest {
+                let examples = || std::iter::once(&e.example).chain(e.another.as_ref());
+                let puzzles: Vec<String> = examples().map(|x| code(&x.puzzle)).collect();
+                let places: Vec<String> = examples()
+                    .map(|x| format!("{}:{}", cell(&x.input), x.line))
+                    .collect();
                 let _ = writeln!(
                     out,
-                    "| {} | {} | {} | {}:{} |",
+                    "| {} | {} | {} | {} |",
                     count(e.records),
                     code(&e.canonical),
-                    code(&e.example.puzzle),
-                    cell(&e.example.input),
-                    e.example.line
+                    puzzles.join("<br>"),
+                    places.join("<br>")
                 );
             }
         }
         let _ = writeln!(
             out,
-            "\nMemory: the class tables took {} to {}.",
-            text::bytes(c.table_bytes_min),
-            text::bytes(c.table_bytes_max)
+            "\nMemory: the class tables took {}.",
+            text::bytes(c.table_bytes)
         );
     }
     let run = &r.run;

@@ -60,14 +60,6 @@ use batchdoku_core::{ScoreOptions, Weights};
 pub const LARGEST_CLASSES: usize = 10;
 const _: () = assert!(LARGEST_CLASSES <= largest::CAPACITY);
 
-/// Bytes one class takes in the class table: the 16-byte key, the
-/// `(first record, records)` value and one control byte.
-pub const CLASS_ENTRY_BYTES: u64 = 16 + 16 + 1;
-
-/// Bytes one distinct puzzle takes in the exact-repeat table: the 16-byte
-/// key and one control byte.
-pub const PUZZLE_ENTRY_BYTES: u64 = 16 + 1;
-
 /// The formats a report renders to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -124,7 +116,7 @@ pub fn render(report: &CorpusReport, format: Format) -> String {
 #[derive(Clone, Debug, Default)]
 pub struct ReportOptions {
     /// Count classes up to symmetry and exact repeats (memory grows with
-    /// the distinct puzzles: see [`CLASS_ENTRY_BYTES`]).
+    /// the distinct puzzles: see `ClassMap::table_bytes`).
     pub classes: bool,
     /// Score each puzzle that has solutions: the weights' name (`target`
     /// or a path) and the weights.
@@ -377,7 +369,6 @@ fn class_summary(classes: &Classes, valid: u64) -> ClassSummary {
         let mut worker = worker.lock().unwrap_or_else(PoisonError::into_inner);
         largest.merge(std::mem::take(&mut *worker));
     }
-    let entry_bytes = distinct * CLASS_ENTRY_BYTES + distinct_puzzles * PUZZLE_ENTRY_BYTES;
     ClassSummary {
         distinct,
         duplicates: valid.saturating_sub(distinct),
@@ -389,15 +380,20 @@ fn class_summary(classes: &Classes, valid: u64) -> ClassSummary {
                 records: t.records,
                 canonical: t.form.to_line_string(),
                 first_record: t.first,
-                example: ClassExample {
-                    record: t.example.index,
-                    input: t.example.input.to_string(),
-                    line: t.example.line,
-                    puzzle: t.example.puzzle.to_line_string(),
-                },
+                example: class_example(&t.example),
+                another: t.another.as_ref().map(class_example),
             })
             .collect(),
-        table_bytes_min: entry_bytes * 8 / 7,
-        table_bytes_max: entry_bytes * 16 / 7,
+        table_bytes: classes.canonical.table_bytes() + classes.exact.table_bytes(),
+    }
+}
+
+/// A record of a class as the summary shows it.
+fn class_example(e: &Example) -> ClassExample {
+    ClassExample {
+        record: e.index,
+        input: e.input.to_string(),
+        line: e.line,
+        puzzle: e.puzzle.to_line_string(),
     }
 }

@@ -230,10 +230,9 @@ pub struct ClassSummary {
     pub exact_repeats: u64,
     /// The largest classes with two records or more, largest first.
     pub largest: Vec<ClassEntry>,
-    /// Memory the class tables took, at least (tables full to 7/8).
-    pub table_bytes_min: u64,
-    /// Memory the class tables took, at most (tables just grown).
-    pub table_bytes_max: u64,
+    /// Memory the class tables took: their allocated capacity times the
+    /// bytes per entry (key, value and control byte).
+    pub table_bytes: u64,
 }
 
 /// One class.
@@ -248,6 +247,9 @@ pub struct ClassEntry {
     /// One of its records: the first, unless the class grew large only
     /// after many others had been seen (see `largest`).
     pub example: ClassExample,
+    /// Another of its records: the second (with the same proviso), so a
+    /// class of two shows both of its records.
+    pub another: Option<ClassExample>,
 }
 
 /// A record of a class, to find it in the input.

@@ -154,6 +154,21 @@ impl<V: Copy> ClassMap<V> {
             .sum()
     }
 
+    /// The bytes the map's tables hold: every shard's buckets, each a key,
+    /// a value and a control byte. A shard's table grows by doubling and
+    /// is at most seven eighths full, so this is 1.14 to 2.3 times the
+    /// bytes of the entries themselves.
+    pub fn table_bytes(&self) -> u64 {
+        let entry = std::mem::size_of::<(u128, V)>() as u64 + 1;
+        self.shards
+            .iter()
+            .map(|s| {
+                let capacity = s.lock().unwrap_or_else(|e| e.into_inner()).capacity() as u64;
+                buckets_of(capacity) * entry
+            })
+            .sum()
+    }
+
     /// Whether the map is empty.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -171,6 +186,16 @@ impl<V: Copy> ClassMap<V> {
     }
 }
 
+/// The buckets behind a hash table of `capacity` (std's table: a power of
+/// two, seven eighths of it usable from eight buckets on).
+fn buckets_of(capacity: u64) -> u64 {
+    match capacity {
+        0 => 0,
+        1..=7 => capacity + 1,
+        _ => capacity / 7 * 8,
+    }
+}
+
 impl<V> std::fmt::Debug for ClassMap<V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("ClassMap")
@@ -181,6 +206,33 @@ impl<V> std::fmt::Debug for ClassMap<V> {
 mod tests {
     use super::*;
     use batchdoku_core::testdata::{grid, EASY, HARD};
+
+    #[test]
+    fn table_bytes_follow_the_buckets() {
+        let map = ClassMap::<(u64, u64)>::new();
+        assert_eq!(map.table_bytes(), 0);
+        for i in 0..100_000u128 {
+            map.upsert_key(
+                i.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835),
+                (0, 1),
+                |_, _| {},
+            );
+        }
+        // 32-byte entries plus a control byte, in tables at most 7/8 full
+        // (and at least 7/16 full, give or take a shard's unevenness).
+        let entry = std::mem::size_of::<(u128, (u64, u64))>() as u64 + 1;
+        assert_eq!(entry, 33);
+        let entries = 100_000 * entry;
+        let bytes = map.table_bytes();
+        assert!(
+            bytes >= entries * 8 / 7 && bytes <= entries * 16 / 7 * 11 / 10,
+            "{bytes}"
+        );
+        for shard in map.shards.iter() {
+            let capacity = shard.lock().unwrap().capacity() as u64;
+            assert!(buckets_of(capacity).is_power_of_two(), "{capacity}");
+        }
+    }
 
     #[test]
     fn keys_separate_grids_and_repeat_for_equal_ones() {
