@@ -42,7 +42,7 @@
 
 use crate::grid::{Grid, CELLS};
 
-use super::Transform;
+use super::{offer, Offer, Transform};
 
 /// Larger than every value; "no best value yet", or "not placed yet".
 const FREE: u8 = u8::MAX;
@@ -374,16 +374,14 @@ impl CompleteCanon {
     /// becomes the best and the bands collected so far are dropped.
     #[inline(always)]
     fn emit(&mut self, p: usize, v: u8) -> bool {
-        let b = self.best[p];
-        if v > b {
-            return false;
+        match offer(&mut self.best, p, v, FREE) {
+            Offer::Worse => false,
+            Offer::Tie => true,
+            Offer::Better => {
+                self.bands.clear();
+                true
+            }
         }
-        if v < b {
-            self.best[p] = v;
-            self.best[p + 1..].fill(FREE);
-            self.bands.clear();
-        }
-        true
     }
 
     /// Completes every best first band (the module docs' second point)

@@ -37,3 +37,33 @@ use crate::grid::Grid;
 pub fn canonical_form(grid: &Grid) -> (Grid, Transform) {
     Canonicalizer::new().canonical(grid)
 }
+
+/// How a value compares with the best prefix found so far, for the
+/// canonical searches' pruning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Offer {
+    /// Larger than the best at its position: prune.
+    Worse,
+    /// Equal: the candidate goes on.
+    Tie,
+    /// Smaller: it is the best now, every later position is unset, and
+    /// the caller drops the candidates it collected for the old best.
+    Better,
+}
+
+/// Offers `value` at position `at` of a prefix whose earlier positions
+/// equal `best` (`unset` marks a position with no best yet, larger than
+/// every value): the one rule of both canonical searches.
+#[inline(always)]
+fn offer(best: &mut [u8], at: usize, value: u8, unset: u8) -> Offer {
+    let b = best[at];
+    if value > b {
+        Offer::Worse
+    } else if value == b {
+        Offer::Tie
+    } else {
+        best[at] = value;
+        best[at + 1..].fill(unset);
+        Offer::Better
+    }
+}

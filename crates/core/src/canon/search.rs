@@ -32,7 +32,7 @@
 use crate::grid::{Grid, CELLS};
 
 use super::complete::CompleteCanon;
-use super::Transform;
+use super::{offer, Offer, Transform};
 
 /// Larger than every cell value; marks "no best value yet".
 const NONE: u8 = u8::MAX;
@@ -482,18 +482,14 @@ impl Canonicalizer {
     /// every survivor collected so far is dropped.
     #[inline(always)]
     fn emit(&mut self, p: usize, v: u8) -> bool {
-        let b = self.best[p];
-        if v > b {
-            return false;
-        }
-        if v < b {
-            self.best[p] = v;
-            for q in p + 1..9 {
-                self.best[q] = NONE;
+        match offer(&mut self.best, p, v, NONE) {
+            Offer::Worse => false,
+            Offer::Tie => true,
+            Offer::Better => {
+                self.next.clear();
+                true
             }
-            self.next.clear();
         }
-        true
     }
 }
 
