@@ -297,20 +297,20 @@ fn sniffs_magic_bytes() {
     assert_eq!(sniff(b""), Compression::None);
 }
 
+/// The error of opening `bytes` as the input `name`.
+#[cfg(any(not(feature = "zstd"), not(feature = "parquet")))]
+fn open_error(bytes: &[u8], name: &str) -> io::Error {
+    let raw = Box::new(std::io::Cursor::new(bytes.to_vec()));
+    let options = ReadOptions::default();
+    wrap(raw, Arc::from(name), None, &options, Arc::default(), None)
+        .err()
+        .expect("opening fails")
+}
+
 #[cfg(not(feature = "zstd"))]
 #[test]
 fn zstd_input_without_the_feature_is_a_clear_error() {
-    let raw = Box::new(std::io::Cursor::new(vec![0x28, 0xb5, 0x2f, 0xfd, 0, 0]));
-    let options = ReadOptions::default();
-    let err = wrap(
-        raw,
-        Arc::from("x.zst"),
-        None,
-        &options,
-        Arc::default(),
-        None,
-    )
-    .unwrap_err();
+    let err = open_error(&[0x28, 0xb5, 0x2f, 0xfd, 0, 0], "x.zst");
     assert_eq!(err.kind(), io::ErrorKind::Unsupported);
     assert!(err.to_string().contains("`zstd` feature"), "{err}");
 }
@@ -318,17 +318,7 @@ fn zstd_input_without_the_feature_is_a_clear_error() {
 #[cfg(not(feature = "parquet"))]
 #[test]
 fn parquet_input_without_the_feature_is_a_clear_error() {
-    let raw = Box::new(std::io::Cursor::new(b"PAR1\x15\x04\x15".to_vec()));
-    let options = ReadOptions::default();
-    let err = wrap(
-        raw,
-        Arc::from("x.parquet"),
-        None,
-        &options,
-        Arc::default(),
-        None,
-    )
-    .unwrap_err();
+    let err = open_error(b"PAR1\x15\x04\x15", "x.parquet");
     assert_eq!(err.kind(), io::ErrorKind::Unsupported);
     assert!(err.to_string().contains("`parquet` feature"), "{err}");
 }
