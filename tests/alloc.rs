@@ -1,7 +1,9 @@
 //! The hot loop never allocates: a counting global allocator checks that,
 //! once a worker's solver and encoder exist, solving, counting, scoring,
 //! rating, encoding rows and canonical forms perform zero heap
-//! allocations. (Its own test binary, because it replaces the global
+//! allocations, and that reading records (lines, CSV, JSON lines with
+//! kept columns) allocates nothing per record once the reader's buffers
+//! have grown. (Its own test binary, because it replaces the global
 //! allocator.)
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -13,7 +15,8 @@ use batchdoku_batch::{
     fill_row, Column, EngineKind, Job, OutputFormat, Position, RateJob, Row, RowEncoder, SolveJob,
 };
 use batchdoku_core::{
-    parse_line, Canonicalizer, Engine, Grid, Record, ScoreOptions, Solver, Weights,
+    parse_line, Canonicalizer, Engine, Grid, InputFormat, ReadOptions, Record, RecordReader,
+    ScoreOptions, Solver, Weights,
 };
 
 struct Counting;
@@ -217,4 +220,55 @@ fn solving_and_encoding_do_not_allocate() {
         "every puzzle is rated: {ers:?}"
     );
     assert_eq!(n_rate, 0, "{n_rate} heap allocations in rating");
+    // Reading: the same 211 puzzles four times over, in each layout; the
+    // first half warms the reader's buffers, the second half is counted.
+    let lines: Vec<&str> = PUZZLES.lines().collect();
+    let repeat = || lines.iter().cycle().take(4 * lines.len()).enumerate();
+    let line_text: String = repeat().map(|(_, l)| format!("{l}\n")).collect();
+    let csv_text: String = std::iter::once("id,quizzes,note\n".to_string())
+        .chain(repeat().map(|(i, l)| format!("{i},{l},\"a, b\"\n")))
+        .collect();
+    let json_text: String = repeat()
+        .map(|(i, l)| format!("{{\"id\":{i},\"puzzle\":\"{l}\",\"tags\":[[1],{{\"x\":null}}],\"note\":\"plain\"}}\n"))
+        .collect();
+    for (name, text, format) in [
+        ("lines", &line_text, InputFormat::Line),
+        ("CSV", &csv_text, InputFormat::Csv),
+        ("JSON lines", &json_text, InputFormat::Jsonl),
+    ] {
+        let options = ReadOptions {
+            format,
+            keep_columns: format != InputFormat::Line,
+            ..ReadOptions::default()
+        };
+        let mut reader =
+            RecordReader::with_options(std::io::Cursor::new(text.as_bytes()), &options).unwrap();
+        let mut record = Record::default();
+        let half = 2 * lines.len();
+        for _ in 0..half {
+            assert!(reader.read_record(&mut record).unwrap());
+        }
+        // Kept fields written back as CSV cells: JSON strings as their text.
+        let names = reader
+            .kept_names()
+            .map(<[String]>::to_vec)
+            .unwrap_or_default();
+        let kept: Vec<Column> = (0..names.len() as u16).map(Column::Kept).collect();
+        let mut cells = RowEncoder::new(OutputFormat::Csv, &kept, &names);
+        out.clear();
+        let mut valid = 0;
+        let n_read = allocations_during(|| {
+            while reader.read_record(&mut record).unwrap() {
+                valid += usize::from(record.puzzle.is_ok());
+                cells.encode(&row, &record, &mut out).unwrap();
+            }
+        });
+        if format == InputFormat::Jsonl {
+            let first =
+                String::from_utf8_lossy(&out[..out.iter().position(|&b| b == b'\n').unwrap()]);
+            assert_eq!(first, r#"422,"[[1],{""x"":null}]",plain"#);
+        }
+        assert_eq!(valid, half, "{name}");
+        assert_eq!(n_read, 0, "{n_read} heap allocations reading {name}");
+    }
 }

@@ -9,7 +9,9 @@ use std::io::{self, BufRead, Read};
 
 use super::csv_input::{sniff_delimiter, CsvLayout, CsvRecord, CsvRows, ExpectedColumn};
 use super::detect::{detect, InputFormat, SAMPLE_LINES, SAMPLE_MAX_LINES};
-use super::jsonl::{decode_string, sample_objects, JsonLayout, Members, MAX_JSON_LINE_BYTES};
+use super::jsonl::{
+    decode_string, sample_objects, JsonLayout, Members, Spans, MAX_JSON_LINE_BYTES,
+};
 use super::lines::{
     is_blank, is_comment, next_byte, read_line, skip_line, LineEnd, Lines, Source, BOM,
     MAX_LINE_BYTES,
@@ -112,7 +114,8 @@ impl Record {
 
     /// The text of kept field `i`: the field itself, or for JSON (see
     /// [`Record::kept_is_json`]) a string's decoded text, nothing for
-    /// `null` or a missing key, and any other value's JSON text.
+    /// `null` or a missing key, and any other value's JSON text. Borrowed
+    /// from the record (no allocation) unless a string has escapes.
     ///
     /// # Example
     /// ```
@@ -131,6 +134,7 @@ impl Record {
             return field.into();
         }
         match field {
+            [b'"', inner @ .., b'"'] if !inner.contains(&b'\\') => inner.into(),
             [b'"', ..] => {
                 let mut text = Vec::with_capacity(field.len());
                 decode_string(field, &mut text);
@@ -306,6 +310,8 @@ pub struct RecordReader<R: BufRead> {
     kept_names: Option<Vec<String>>,
     /// JSONL: which keys hold what.
     json: Option<Box<JsonLayout>>,
+    /// JSONL: the members of the line being read (room reused).
+    json_spans: Spans,
 }
 
 impl<R: BufRead> fmt::Debug for RecordReader<R> {
@@ -550,6 +556,7 @@ impl<R: BufRead> RecordReader<R> {
             csv_pending: false,
             kept_names: None,
             json,
+            json_spans: Spans::new(),
         };
         if format == InputFormat::Csv {
             reader.read_csv_header(options, delimiter)?;
@@ -621,20 +628,21 @@ impl<R: BufRead> RecordReader<R> {
                 rec.set(self.lines.line_no(), Err(err));
                 return Ok(true);
             }
-            let members = Members::parse(line);
+            let members = Members::parse_reusing(line, &mut self.json_spans);
             rec.set(
                 self.lines.line_no(),
                 layout.puzzle(members.as_ref().map_err(|&at| at)),
             );
-            if let Ok(members) = &members {
-                rec.expected = layout.expected(members);
+            if let Ok(members) = members {
+                rec.expected = layout.expected(&members);
                 if self.kept_names.is_some() {
                     rec.kept_is_json = true;
                     for i in 0..layout.kept.len() {
-                        rec.kept.extend_from_slice(layout.kept(members, i));
+                        rec.kept.extend_from_slice(layout.kept(&members, i));
                         rec.kept_ends.push(rec.kept.len() as u32);
                     }
                 }
+                members.recycle(&mut self.json_spans);
             }
             return Ok(true);
         }

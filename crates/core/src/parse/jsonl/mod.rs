@@ -16,6 +16,7 @@
 
 mod syntax;
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use super::csv_input::{
@@ -26,7 +27,8 @@ use super::{parse_line, ParseError, ParseErrorKind};
 use crate::grid::Grid;
 
 pub(crate) use syntax::decode_string;
-use syntax::{object_members, raw_offset, Spans};
+pub(crate) use syntax::Spans;
+use syntax::{object_members, raw_offset};
 
 /// Longest JSON line kept, in bytes: what `--format jsonl` writes for a
 /// record read within the other formats' [`MAX_LINE_BYTES`](super::MAX_LINE_BYTES)
@@ -61,13 +63,20 @@ impl Value<'_> {
         self.raw.first() == Some(&b'"')
     }
 
-    /// The string's text when the value is a string.
-    fn text(&self) -> Option<Vec<u8>> {
-        self.is_string().then(|| {
-            let mut out = Vec::with_capacity(self.raw.len());
-            decode_string(self.raw, &mut out);
-            out
-        })
+    /// The string's text when the value is a string: borrowed from the
+    /// line unless it has escapes to decode (no allocation for a puzzle
+    /// written plainly).
+    fn text(&self) -> Option<Cow<'_, [u8]>> {
+        if !self.is_string() {
+            return None;
+        }
+        let inner = &self.raw[1..self.raw.len() - 1];
+        if !inner.contains(&b'\\') {
+            return Some(Cow::Borrowed(inner));
+        }
+        let mut out = Vec::with_capacity(self.raw.len());
+        decode_string(self.raw, &mut out);
+        Some(Cow::Owned(out))
     }
 
     /// The 1-based line column of byte `col` (1-based, 0: none) of the
@@ -89,9 +98,26 @@ impl<'a> Members<'a> {
     /// The members of `line`, or the 0-based offset where it stops being
     /// one JSON object.
     pub(crate) fn parse(line: &'a [u8]) -> Result<Members<'a>, usize> {
-        let mut spans = Spans::new();
-        object_members(line, &mut spans)?;
-        Ok(Members { line, spans })
+        Members::parse_reusing(line, &mut Spans::new())
+    }
+
+    /// [`parse`](Self::parse) in the room of `spare` (taken, and left
+    /// empty; give it back with [`recycle`](Self::recycle)), so a reader
+    /// that reuses one allocates nothing per line.
+    pub(crate) fn parse_reusing(line: &'a [u8], spare: &mut Spans) -> Result<Members<'a>, usize> {
+        let mut spans = std::mem::take(spare);
+        match object_members(line, &mut spans) {
+            Ok(()) => Ok(Members { line, spans }),
+            Err(at) => {
+                *spare = spans;
+                Err(at)
+            }
+        }
+    }
+
+    /// Gives this line's room back to `spare` for the next line.
+    pub(crate) fn recycle(self, spare: &mut Spans) {
+        *spare = self.spans;
     }
 
     /// The decoded keys, in order.

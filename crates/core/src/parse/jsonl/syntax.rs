@@ -11,15 +11,41 @@
 use std::ops::Range;
 
 /// The members of one JSON object: each key's span (quotes included) and
-/// its value's span, in the order written.
-pub(crate) type Spans = Vec<(Range<usize>, Range<usize>)>;
+/// its value's span, in the order written; with the stack of open arrays
+/// and objects the scan used, so that one `Spans` reused line after line
+/// allocates nothing once it has grown to the input's widest and deepest.
+#[derive(Debug, Default)]
+pub(crate) struct Spans {
+    members: Vec<(Range<usize>, Range<usize>)>,
+    open: Vec<u8>,
+}
+
+impl Spans {
+    /// No members, no room yet.
+    pub(crate) fn new() -> Spans {
+        Spans::default()
+    }
+
+    /// The members, in the order written.
+    pub(crate) fn iter(&self) -> std::slice::Iter<'_, (Range<usize>, Range<usize>)> {
+        self.members.iter()
+    }
+}
+
+impl<'s> IntoIterator for &'s Spans {
+    type Item = &'s (Range<usize>, Range<usize>);
+    type IntoIter = std::slice::Iter<'s, (Range<usize>, Range<usize>)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.members.iter()
+    }
+}
 
 /// Splits `line` (one JSON text, surrounding whitespace allowed) into the
 /// members of the object it must be. `Err` holds the 0-based offset of
 /// the first byte that breaks the grammar (the line's length when it ends
 /// too early), or where its UTF-8 is invalid.
 pub(crate) fn object_members(line: &[u8], spans: &mut Spans) -> Result<(), usize> {
-    spans.clear();
+    spans.members.clear();
     if let Err(e) = std::str::from_utf8(line) {
         return Err(e.valid_up_to());
     }
@@ -35,8 +61,8 @@ pub(crate) fn object_members(line: &[u8], spans: &mut Spans) -> Result<(), usize
             let key = i..string_end(line, i)?;
             i = colon(line, key.end)?;
             let start = skip_ws(line, i);
-            let value = start..value_end(line, start)?;
-            spans.push((key, value.clone()));
+            let value = start..value_end(line, start, &mut spans.open)?;
+            spans.members.push((key, value.clone()));
             i = skip_ws(line, value.end);
             match line.get(i) {
                 Some(b',') => i = skip_ws(line, i + 1),
@@ -134,9 +160,10 @@ fn number_end(b: &[u8], mut i: usize) -> Result<usize, usize> {
 }
 
 /// The end of the value starting at `i` (no whitespace before it). Arrays
-/// and objects nest to any depth: the open ones are a stack of bytes.
-fn value_end(b: &[u8], mut i: usize) -> Result<usize, usize> {
-    let mut open: Vec<u8> = Vec::new();
+/// and objects nest to any depth: the open ones are a stack of bytes
+/// (`open`, emptied first: a buffer the caller reuses).
+fn value_end(b: &[u8], mut i: usize, open: &mut Vec<u8>) -> Result<usize, usize> {
+    open.clear();
     loop {
         // A value starts at `i`.
         i = skip_ws(b, i);
@@ -273,8 +300,8 @@ mod tests {
         let mut spans = Spans::new();
         object_members(line.as_bytes(), &mut spans)?;
         Ok(spans
-            .into_iter()
-            .map(|(k, v)| (&line[k], &line[v]))
+            .iter()
+            .map(|(k, v)| (&line[k.clone()], &line[v.clone()]))
             .collect())
     }
 
@@ -353,6 +380,11 @@ mod tests {
         }
         let mut spans = Spans::new();
         assert_eq!(object_members(b"{\"a\":\"\xff\"}", &mut spans), Err(6));
+        // The same room serves the next line: members are replaced, never
+        // appended, and a nested value's stack is emptied first.
+        object_members(br#"{"a":[[{"b":1}]],"c":2}"#, &mut spans).unwrap();
+        object_members(br#"{"d":[3]}"#, &mut spans).unwrap();
+        assert_eq!(spans.iter().count(), 1);
     }
 
     #[test]
