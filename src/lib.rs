@@ -1,6 +1,6 @@
 //! The `batchdoku` command-line tool: the binary's own code, as a library
-//! so that `src/main.rs` stays a few lines and the README's Rust examples
-//! run as doctests. Not an API: Rust users depend on
+//! so that `src/main.rs` stays a few lines and the Rust examples of the
+//! README and `docs/library.md` run as doctests. Not an API: Rust users depend on
 //! [`batchdoku_core`] (grids, parsing, the solver, scoring, canonical forms,
 //! generation), [`batchdoku_batch`] (the ordered multicore run) and, for
 //! Sudoku Explainer's ratings, `batchdoku-rate` (LGPL-2.1-or-later).
@@ -18,3 +18,8 @@ pub mod cli;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The Rust examples of `docs/library.md`, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/library.md")]
+pub struct LibraryDoctests;

@@ -1,5 +1,5 @@
 //! What every writer shares: the CSV, JSON Lines and line formats, the
-//! README's documented schemas against real output, `-o` kept only on
+//! documented schemas (docs/formats.md) against real output, `-o` kept only on
 //! success and checked before any input is read, and write failures.
 
 use std::collections::BTreeSet;
@@ -189,14 +189,14 @@ fn closed_stdout_ends_the_run_quietly() {
     assert!(!stderr.contains("Broken pipe"), "{stderr}");
 }
 
-// --- the README's schemas ---------------------------------------------------
+// --- the documented schemas (docs/formats.md) -------------------------------
 
-/// The rows of the first table after `heading` in README.md, as cells.
-fn readme_table(heading: &str) -> Vec<Vec<String>> {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+/// The rows of the first table after `heading` in docs/formats.md, as cells.
+fn documented_table(heading: &str) -> Vec<Vec<String>> {
+    let readme = std::fs::read_to_string(root().join("docs/formats.md")).unwrap();
     let start = readme
         .find(&format!("\n{heading}\n"))
-        .unwrap_or_else(|| panic!("README.md has no heading {heading:?}"));
+        .unwrap_or_else(|| panic!("docs/formats.md has no heading {heading:?}"));
     let rows: Vec<Vec<String>> = readme[start..]
         .lines()
         .skip_while(|l| !l.starts_with('|'))
@@ -242,7 +242,7 @@ fn jsonl(args: &[&str], path: &std::path::Path) -> Vec<Map<String, Value>> {
 
 #[test]
 fn jsonl_rows_have_exactly_the_documented_fields() {
-    let table = readme_table("### JSONL rows");
+    let table = documented_table("### JSONL rows");
     let field = |row: &Vec<String>| ticked(&row[0]).remove(0);
     let when = |cond: &str| -> BTreeSet<String> {
         table
@@ -288,7 +288,7 @@ fn jsonl_rows_have_exactly_the_documented_fields() {
     let documented: BTreeSet<String> = table.iter().map(field).collect();
     assert_eq!(seen, documented);
 
-    // A malformed record's fields hold what the README says.
+    // A malformed record's fields hold what docs/formats.md says.
     let rows = &runs[1].0;
     let bad = rows.iter().find(|r| r["line"] == 3).unwrap();
     assert_eq!(bad["status"], "invalid");
@@ -313,7 +313,7 @@ fn jsonl_rows_have_exactly_the_documented_fields() {
 
 #[test]
 fn summary_json_has_exactly_the_documented_fields() {
-    let table = readme_table("### The summary: `--summary-json PATH`");
+    let table = documented_table("### The summary: `--summary-json PATH`");
     let documented: BTreeSet<String> = table.iter().map(|r| ticked(&r[0]).remove(0)).collect();
     let statuses_row = table.iter().find(|r| r[0] == "`statuses`").unwrap();
     let documented_statuses: BTreeSet<String> = ticked(&statuses_row[2]).into_iter().collect();

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 /// (`HARD`), a complete valid grid (`SOLVED`).
 pub use batchdoku_core::testdata::{EASY, EASY_SOLUTION, HARD, SOLVED};
 
-/// The reader's cap on a line's content (README: "a line over 4 KiB of
+/// The reader's cap on a line's content (docs/formats.md: "a line over 4 KiB of
 /// content" is one invalid record).
 pub const MAX_LINE_BYTES: usize = 4096;
 

@@ -3,7 +3,7 @@
 # Spark Arrow path (spark_frames.py solve, from the text file and from Parquet) and Dask (dask_solve.py), all at
 # the same core count. Spark job time excludes Spark start-up (reported apart); Dask time includes its start.
 #   examples/cluster/cluster_compare.sh [COPIES of data/sample.txt, default 1000] [CORES, default 2]
-# Uses the virtual environment that scripts/ci/ci_spark.sh sets up (run that first). For the README's figures.
+# Uses the virtual environment that scripts/ci/ci_spark.sh sets up (run that first). For the figures of docs/cluster.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 COPIES=${1:-1000}

@@ -235,8 +235,8 @@ def to_strings(cells: Any) -> "npt.NDArray[np.bytes_]":
     return text.view("S81").reshape(len(text))
 
 
-# The columns of to_pandas/to_arrow, in the CLI's order (`batchdoku solve --help` and the README's "Columns of
-# solve"): a result's keys under the CLI's names (read()'s ``puzzles`` is the CLI's ``puzzle``); keys no command
+# The columns of to_pandas/to_arrow, in the CLI's order (`batchdoku solve --help` and docs/solve.md's "Columns
+# of solve"): a result's keys under the CLI's names (read()'s ``puzzles`` is the CLI's ``puzzle``); keys no command
 # writes keep their names, in this order, and any other key comes last.
 _ORDER = [
     "split", "row", "index", "line", "givens", "puzzle", "status", "er", "ep", "ed", "hardest", "steps",

@@ -1,6 +1,6 @@
-"""Runs every ``python`` block of the README's Python section, as a reader would, on the small files in
-``fixtures/`` (copied under the names the README uses), checks what the recipes computed against the CLI, and
-runs ``mypy --strict`` on the blocks."""
+"""Runs every ``python`` block of the README's Python section and of ``docs/python.md``, as a reader would, on
+the small files in ``fixtures/`` (copied under the names the documents use), checks what the recipes computed
+against the CLI, and runs ``mypy --strict`` on the blocks."""
 
 import csv
 import io
@@ -19,15 +19,20 @@ BIN = os.environ.get("BATCHDOKU_BIN", str(ROOT / "target" / "release" / "batchdo
 
 
 def python_blocks():
-    """The ``python`` blocks of the README's "## Python" section, in order."""
+    """The ``python`` blocks of the README's "## Python" section, then those of ``docs/python.md``, in order, each
+    with the place it comes from."""
     text = (ROOT / "README.md").read_text()
     start = text.index("\n## Python\n")
     end = text.find("\n## ", start + 1)
-    section = text[start : end if end >= 0 else len(text)]
-    return re.findall(r"^```python\n(.*?)^```$", section, flags=re.S | re.M)
+    sections = [("README.md", text[start : end if end >= 0 else len(text)]),
+                ("docs/python.md", (ROOT / "docs" / "python.md").read_text())]
+    return [(f"{name} python block {i}", code)
+            for name, section in sections
+            for i, code in enumerate(re.findall(r"^```python\n(.*?)^```$", section, flags=re.S | re.M))]
 
 
-BLOCKS = python_blocks()
+BLOCKS = [code for _, code in python_blocks()]
+PLACES = [place for place, _ in python_blocks()]
 
 
 def cli(*args):
@@ -38,7 +43,7 @@ def cli(*args):
 
 @pytest.fixture
 def workdir(tmp_path, monkeypatch):
-    """A directory holding the files the README names."""
+    """A directory holding the files the documents name."""
     for name in ("sudoku.csv", "train.txt", "test.txt"):
         shutil.copy(FIXTURES / name, tmp_path / name)
     (tmp_path / "corpus").mkdir()
@@ -48,8 +53,8 @@ def workdir(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_the_section_has_its_examples():
-    assert len(BLOCKS) >= 5
+def test_the_documents_have_their_examples():
+    assert PLACES[0].startswith("README.md") and sum(p.startswith("docs/python.md") for p in PLACES) >= 5
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)), ids=lambda i: f"block{i}")
@@ -61,7 +66,7 @@ def test_readme_block_runs(index, workdir):
         for module in re.findall(r"^import (\w+)", code, flags=re.M):
             pytest.importorskip(module)
     namespace = {"__name__": f"readme_block{index}"}
-    exec(compile(code, f"README.md python block {index}", "exec"), namespace)
+    exec(compile(code, PLACES[index], "exec"), namespace)
     check = CHECKS.get(next((k for k in CHECKS if k in code), ""), None)
     if check:
         check(namespace, workdir)

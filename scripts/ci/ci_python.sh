@@ -5,7 +5,7 @@
 # into a fresh virtual environment (the wheel's brings numpy, its one dependency; the sdist is compiled by pip's own
 # isolated maturin, reusing the compiled dependencies of the wheel's build through CARGO_TARGET_DIR), then the test
 # dependencies join it and the package's pytest suite runs there against the installed package: results compared
-# with the CLI, every `python` block of the README's Python section run on the fixtures, and `mypy --strict` on them.
+# with the CLI, every `python` block of docs/python.md and the README's Python section run on the fixtures, and `mypy --strict` on them.
 # Measured on 2 busy cores, warm pip cache: the sdist compiled and installed in 62 s (the package's crates only,
 # the dependencies reused), the wheel venv's test dependencies and suite about 90 s; the sdist's venv runs a smoke
 # test (the same sources as the wheel's).
@@ -22,7 +22,7 @@ if [ ! -x "$TOOLS/bin/python" ]; then
   python3 -m venv "$TOOLS"
 fi
 "$TOOLS/bin/pip" install "${PIP_FLAGS[@]}" "maturin>=1.9.2,<2"
-# What the tests and the README's recipes need besides numpy.
+# What the tests and the documented recipes (docs/python.md) need besides numpy.
 TEST_DEPS=(pytest mypy pandas pandas-stubs pyarrow "dask[dataframe]" "ray[data]")
 
 DIST="$PWD/target/wheels"
@@ -48,7 +48,7 @@ cargo build --release --quiet
 BIN="$TARGET/release/batchdoku"
 
 # Runs the suite in venv $1, from outside the checkout's python/ so that `import batchdoku` can only be the
-# installed package (checked). Every README block must run here: a missing recipe dependency fails instead of
+# installed package (checked). Every documented block must run here: a missing recipe dependency fails instead of
 # skipping.
 tests_in() {
   local venv=$1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI check of the cluster recipes (README "Running on a cluster"), on small inputs (a few seconds of work each).
+# CI check of the cluster recipes (docs/cluster.md), on small inputs (a few seconds of work each).
 # Installs into a virtual environment (reused across runs): pyspark, pyarrow, pandas, dask[dataframe] and the
 # Python package (`pip install ./python`, which compiles it: minutes the first time); a Java runtime where none
 # is found. Spark runs on `local-cluster[2,1,1024]`: a master, two workers and two executor JVMs with their own
@@ -7,7 +7,7 @@
 # a check says local[N]. The Kaggle layout is a CSV/Parquet with columns quizzes,solutions (the published answers,
 # a few wrong): the user's columns must come out byte-identical (`solutions` as input_solutions, the CLI's
 # --keep-columns rule) beside ours. Checks:
-#   1. pipe path (spark_solve.py, the README's `-- solve -k 2 --format jsonl`) on the local cluster: a text file
+#   1. pipe path (spark_solve.py, docs/cluster.md's `-- solve -k 2 --format jsonl`) on the local cluster: a text file
 #      with blank lines, `#` comments and malformed records gives, row for row, what `batchdoku solve` writes
 #      directly (executors resolve their own copy);
 #   2. pipe path in local[2] on the Kaggle CSV with --keep-columns: the CLI's rows, input_solutions unchanged;
@@ -69,7 +69,7 @@ spark() { # spark LOG script args...: runs a Spark recipe, shows its log's end w
   echo "ci_spark: ($(( $(date +%s) - t )) s wall)" >&2
 }
 
-# 1. The pipe path on separate executors, as the README runs it.
+# 1. The pipe path on separate executors, as docs/cluster.md runs it.
 spark "$TMP/p1.log" examples/cluster/spark_solve.py --binary "$B" --input "$D/corpus.txt" --output "$TMP/p1" \
   --master "$MASTER" --partitions 3 -- solve -k 2 --format jsonl
 "$B" solve -q -k 2 --format jsonl "$D/corpus.txt" > "$TMP/p1.jsonl" || [ $? -eq 1 ]

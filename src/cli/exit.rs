@@ -1,5 +1,5 @@
 //! The process's exit codes, in one place (the project's contract, listed
-//! in `--help` and the README): how a run ended, as a value every command
+//! in `--help` and docs/exit-codes.md): how a run ended, as a value every command
 //! returns and `main` turns into the process's [`ExitCode`].
 
 use std::process::ExitCode;

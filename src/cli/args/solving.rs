@@ -29,7 +29,7 @@ pub struct SolveArgs {
     /// Add difficulty columns: `backtracks` (dead ends of the search that
     /// also gives `guesses`) and `singles` (true when naked and hidden
     /// singles alone solve the puzzle). Same numbers at any thread count;
-    /// see the README for exact definitions. (`--rate`, its name before
+    /// see docs/solve.md for exact definitions. (`--rate`, its name before
     /// 0.3.0, still works for this release.)
     #[arg(long, alias = "rate")]
     pub difficulty: bool,

@@ -44,8 +44,8 @@ const STACK_PASS_MIN_EMPTY: u32 = 35;
 /// `Node::branch_cell`) only on emptier grids: on fuller ones the choice
 /// matters little and the scoring cost more than the guesses it saved
 /// (serg's puzzles 4.6% fewer instructions, unbiased 0.2% fewer with 3%
-/// more guesses; BENCHMARKS.md, issue 29). The same bound as the stack
-/// pass's: below it the search does only the cheap steps. Hard mode
+/// more guesses; docs/benchmarks-history.md, issue 29). The same bound as
+/// the stack pass's: below it the search does only the cheap steps. Hard mode
 /// always scores.
 const SCORE_MIN_EMPTY: u32 = 35;
 
