@@ -157,6 +157,7 @@ fn report_reading(
         columns: Vec::new(),
         kept_names: Vec::new(),
         header: false,
+        as_written: None,
     };
     let job = ReportJob::new(options, threads);
     let mut sink = Sink::file(&dir.path().join("out")).unwrap();
