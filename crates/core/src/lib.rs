@@ -64,8 +64,8 @@ pub use engine::{Engine, Outcome, Stats};
 pub use generate::{ClueTarget, GenerateError, Generated, Generator, Spec, SpecError, Symmetry};
 pub use grid::Grid;
 pub use parse::{
-    parse_line, ExpectedColumn, InputFormat, InputLayout, ParseError, ParseErrorKind, ReadOptions, Record,
-    RecordReader,
+    parse_line, ExpectedColumn, InputFormat, InputLayout, ParseError, ParseErrorKind, ReadOptions,
+    Record, RecordReader,
 };
 pub use rng::Rng;
 pub use score::{score, ScoreOptions, ScoreOutcome, Weights, WeightsError};

@@ -61,7 +61,11 @@ impl AsWritten {
     /// Whether the part is written: asked for, and the layout has room for
     /// it (CSV, JSON lines).
     pub fn writes_split(&self) -> bool {
-        self.split && matches!(self.layout, InputLayout::Csv { .. } | InputLayout::Jsonl { .. })
+        self.split
+            && matches!(
+                self.layout,
+                InputLayout::Csv { .. } | InputLayout::Jsonl { .. }
+            )
     }
 
     /// What comes before the records: a CSV input's header as written (with

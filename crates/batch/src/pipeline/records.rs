@@ -78,8 +78,7 @@ impl Feed for RecordFeed {
                 let record = &mut items.records[items.len];
                 match input.read_record(record) {
                     Ok(true) => {
-                        text +=
-                            record.kept.len() + record.trailing.len() + record.written.len();
+                        text += record.kept.len() + record.trailing.len() + record.written.len();
                         items.len += 1;
                     }
                     Ok(false) => {

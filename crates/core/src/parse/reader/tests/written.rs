@@ -44,7 +44,7 @@ fn csv_fields_come_back_as_written_quotes_and_line_breaks_included() {
     assert_eq!(texts, rows.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(records[0].1, [81, 163]);
     assert_eq!(records[2].1, [83, 84]); // an empty last field ends at the end
-    // Without the option nothing is copied.
+                                        // Without the option nothing is copied.
     let (_, _, recs) = read_all(input.as_bytes(), InputFormat::Auto);
     assert_eq!(recs.len(), 3);
     let mut reader = RecordReader::new(input.as_bytes(), InputFormat::Auto).unwrap();
@@ -80,7 +80,8 @@ fn lines_json_and_blocks_come_back_as_written() {
     assert!(records[0].1.is_empty());
     assert_eq!(records[1].0, p1.replace('.', "0"));
 
-    let json = format!("{{\"id\": 1, \"puzzle\":\"{p1}\"}}  \n{{\"puzzle\":\"{p1}\",\"rating\":2}}\n");
+    let json =
+        format!("{{\"id\": 1, \"puzzle\":\"{p1}\"}}  \n{{\"puzzle\":\"{p1}\",\"rating\":2}}\n");
     let (layout, records) = written(json.as_bytes(), InputFormat::Auto);
     let keys = vec!["id".to_string(), "puzzle".into(), "rating".into()];
     assert_eq!(layout, InputLayout::Jsonl { keys });
