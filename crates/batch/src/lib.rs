@@ -15,6 +15,9 @@
 //! [`Batch::generate_to_file`] streams generated puzzles through the same
 //! pipeline.
 //!
+//! With the `report` feature, [`report`] is the corpus report of
+//! `batchdoku report` (its job, figures and HTML, Markdown and JSON pages).
+//!
 //! Grids, parsing, the solver and the other engines are in
 //! [`batchdoku_core`]. The `rate` feature links `batchdoku-rate`, which is
 //! LGPL-2.1-or-later (a derivative of Sudoku Explainer); without it this
@@ -51,6 +54,8 @@ mod jobs;
 mod output;
 mod pipeline;
 mod ranges;
+#[cfg(feature = "report")]
+pub mod report;
 mod run;
 mod totals;
 
