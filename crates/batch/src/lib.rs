@@ -15,9 +15,6 @@
 //! [`Batch::generate_to_file`] streams generated puzzles through the same
 //! pipeline.
 //!
-//! With the `report` feature, [`report`] is the corpus report of
-//! `batchdoku report` (its job, figures and HTML, Markdown and JSON pages).
-//!
 //! Grids, parsing, the solver and the other engines are in
 //! [`batchdoku_core`]. The `rate` feature links `batchdoku-rate`, which is
 //! LGPL-2.1-or-later (a derivative of Sudoku Explainer); without it this
@@ -54,7 +51,10 @@ mod jobs;
 mod output;
 mod pipeline;
 mod ranges;
+// The corpus report, for the binary and the Python binding: hidden, as
+// `plumbing` (see the module's own documentation).
 #[cfg(feature = "report")]
+#[doc(hidden)]
 pub mod report;
 mod run;
 mod totals;

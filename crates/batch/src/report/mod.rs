@@ -5,7 +5,7 @@
 //! the difficulty columns of `solve -k 2 --difficulty` (the same
 //! [`SolveJob`]), optionally scores it and finds its class up to
 //! symmetry, and feeds every finished row to a constant-memory
-//! [`Aggregate`]. The result, a [`CorpusReport`], renders as one
+//! `Aggregate`. The result, a [`CorpusReport`], renders as one
 //! self-contained HTML page with SVG plots, as Markdown, or as JSON (the
 //! same numbers, for machines).
 //!
@@ -21,6 +21,9 @@
 //! of the worker it runs on (one mutex per worker, never contended) and
 //! answers `false`. Aggregates merge by sums and a minimum, so the report
 //! is the same at any thread count.
+//!
+//! For the `batchdoku` binary and the Python binding: not part of the
+//! documented API (the module is hidden) and not covered by semver.
 
 mod aggregate;
 mod html;
