@@ -208,11 +208,11 @@ fn split(args: &SplitArgs, job: SplitJob, made: &mut io::MadeDir) -> anyhow::Res
 /// The part names: `--names`, or the default for two or three ratios.
 /// Leaked, once per run: rows name their part by a `&'static str`.
 fn part_names(args: &SplitArgs) -> anyhow::Result<Vec<&'static str>> {
-    let given: Vec<String> = match (&args.names, args.ratios.len()) {
+    let n = args.ratios.len();
+    let given: Vec<String> = match (&args.names, SplitJob::default_names(n)) {
         (Some(names), _) => names.clone(),
-        (None, 2) => vec!["train".into(), "test".into()],
-        (None, 3) => vec!["train".into(), "valid".into(), "test".into()],
-        (None, n) => anyhow::bail!("--names: {n} ratios need {n} names (A,B,...)"),
+        (None, Some(names)) => names.iter().map(|&n| n.to_owned()).collect(),
+        (None, None) => anyhow::bail!("--names: {n} ratios need {n} names (A,B,...)"),
     };
     for name in &given {
         // Names become file names with --output-dir.
