@@ -1,7 +1,7 @@
 //! Integration tests: run the real `batchdoku` binary on fixtures.
 //!
 //! One file per command (`solve`, `score`, `canon`, `dedupe`, `overlap`,
-//! `split`, `generate`, `report`, `bench`; `--version`, completions and man pages in
+//! `split` (its part files' layout in `split_layout`), `generate`, `report`, `bench`; `--version`, completions and man pages in
 //! `cli`), `input` for what every reader shares (formats, compression,
 //! encodings, stdin, FIFOs, many inputs), `output` for what every writer
 //! shares (formats, `-o`, schemas, write failures), `parquet` for
@@ -32,3 +32,4 @@ mod report;
 mod score;
 mod solve;
 mod split;
+mod split_layout;

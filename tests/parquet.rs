@@ -393,8 +393,11 @@ fn interrupted_parquet_and_compressed_runs_leave_nothing() {
     }
 }
 
+/// `split --format parquet` writes the rows of `-o` in Parquet; the part
+/// files of `--output-dir` keep the input's layout (lines here), so
+/// `--format` without `-o` is refused, and nothing reaches stdout.
 #[test]
-fn split_parts_in_parquet_hold_their_rows_and_nothing_reaches_stdout() {
+fn split_rows_in_parquet_go_to_o_and_parts_keep_the_input_layout() {
     let dir = tempfile::tempdir().unwrap();
     let sample = data("sample.txt");
     let all = dir.path().join("all.csv");
@@ -402,7 +405,7 @@ fn split_parts_in_parquet_hold_their_rows_and_nothing_reaches_stdout() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let (h, rows) = parse_csv(&std::fs::read(&all).unwrap());
     let parts = dir.path().join("parts");
-    let args = [
+    let mut args = vec![
         "split",
         "-q",
         "--format",
@@ -411,18 +414,27 @@ fn split_parts_in_parquet_hold_their_rows_and_nothing_reaches_stdout() {
         arg(&parts),
     ];
     let r = run_paths(&args, &[&sample]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--format parquet"), "{}", r.stderr);
+    assert!(r.stdout.is_empty() && !parts.exists());
+    let rows_parquet = dir.path().join("all.parquet");
+    args.extend(["-o", arg(&rows_parquet)]);
+    let r = run_paths(&args, &[&sample]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.is_empty(), "no empty Parquet file on stdout");
+    assert!(r.stdout.is_empty(), "nothing on stdout");
+    let written = read_parquet(&rows_parquet);
+    assert_eq!((written.header, written.rows), (h.clone(), rows.clone()));
+    let lines = std::fs::read_to_string(&sample).unwrap();
+    let lines: Vec<&str> = lines.lines().filter(|l| !l.starts_with('#')).collect();
     for name in ["train", "valid", "test"] {
-        let part = read_parquet(&parts.join(format!("{name}.parquet")));
-        assert_eq!(part.header, h);
-        let wanted: Vec<Vec<String>> = rows
+        let part = std::fs::read_to_string(parts.join(format!("{name}.txt"))).unwrap();
+        let wanted: Vec<&str> = rows
             .iter()
             .filter(|row| row[col(&h, "split")] == name)
-            .cloned()
+            .map(|row| lines[row[col(&h, "index")].parse::<usize>().unwrap() - 1])
             .collect();
         assert!(!wanted.is_empty(), "{name}");
-        assert_eq!(part.rows, wanted, "{name}");
+        assert_eq!(part.lines().collect::<Vec<_>>(), wanted, "{name}");
     }
 }
 

@@ -10,7 +10,8 @@ error that says so.
 
 Results come back as a dict of NumPy arrays, one entry per puzzle, in input order; :func:`to_pandas` and
 :func:`to_arrow` make a DataFrame or an Arrow table of any of them, with the CLI's column names. The corpus tools
-:func:`generate`, :func:`dedupe` and :func:`overlap` are the CLI's commands. A malformed or contradictory
+:func:`generate`, :func:`dedupe`, :func:`overlap`, :func:`split` and :func:`report` are the CLI's commands (the
+last two also read a file, as the CLI does, given its path). A malformed or contradictory
 puzzle never raises: its ``status`` is ``Status.INVALID`` and ``error[i]`` says why (``error[i]`` is ``None``
 for every other puzzle). A grid that is not there (a malformed record in :func:`read`, no solution, no canonical
 form) is a row of :data:`NO_GRID` (255) values, and such a row passed on stays ``INVALID``. An argument of the
@@ -38,7 +39,21 @@ import numpy as _np
 # The native module (python/src/lib.rs): the functions and constants, re-exported as they are. Their types are in
 # _batchdoku.pyi, their docstrings are its Rust doc comments (help(batchdoku.solve) shows them).
 from . import _batchdoku
-from ._batchdoku import NO_GRID, STATUS_NAMES, __version__, canon, dedupe, generate, overlap, rate, read, score, solve
+from ._batchdoku import (
+    NO_GRID,
+    STATUS_NAMES,
+    __version__,
+    canon,
+    dedupe,
+    generate,
+    overlap,
+    rate,
+    read,
+    report,
+    score,
+    solve,
+    split,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -58,6 +73,7 @@ __all__ = [
     "GenerateResult",
     "DedupeResult",
     "OverlapResult",
+    "SplitResult",
     "solve",
     "score",
     "rate",
@@ -66,6 +82,8 @@ __all__ = [
     "generate",
     "dedupe",
     "overlap",
+    "split",
+    "report",
     "to_strings",
     "to_pandas",
     "to_arrow",
@@ -208,6 +226,15 @@ class OverlapResult(TypedDict):
     error: List[Optional[str]]
 
 
+class SplitResult(TypedDict):
+    """What :func:`split` returns: one entry per record, in input order (the CLI's ``split`` rows' ``split``,
+    ``status`` and ``error``)."""
+
+    split: List[Optional[str]]
+    status: "npt.NDArray[np.uint8]"
+    error: List[Optional[str]]
+
+
 def to_strings(cells: Any) -> "npt.NDArray[np.bytes_]":
     """The 81-digit strings of a ``(n, 81)`` (or ``(n, 9, 9)``) digit array, as a NumPy ``S81`` array.
 
@@ -298,7 +325,8 @@ def _need(module: str, function: str) -> Any:
 
 def to_arrow(result: Mapping[str, Any]) -> "pyarrow.Table":
     """Any result of this package (:func:`solve`, :func:`score`, :func:`rate`, :func:`canon`, :func:`read`,
-    :func:`generate`, :func:`dedupe`, :func:`overlap`) as a ``pyarrow.Table``, in one vectorised call.
+    :func:`generate`, :func:`dedupe`, :func:`overlap`, :func:`split`) as a ``pyarrow.Table``, in one vectorised
+    call.
 
     Columns are named and ordered as the CLI's CSV columns (``puzzles`` becomes ``puzzle``); ``status`` is a
     dictionary (categorical) column of the CLI's status names (``solved``, ``unique``, ... ``leak``); each

@@ -1,5 +1,6 @@
 //! Python bindings: `batchdoku.solve`, `score`, `canon` and `read` (and,
-//! in `corpus.rs`, `generate`, `dedupe` and `overlap`) over NumPy arrays
+//! in `corpus.rs`, `generate`, `dedupe` and `overlap`; `split` in
+//! `split.rs`; `report` in `report.rs`) over NumPy arrays
 //! and Arrow arrays (`arrow.rs`). Each call runs a library job (`batchdoku_batch`, or the
 //! canonical-form job over `batchdoku_core::canon`) through the library's
 //! per-record step, with the GIL released (see `run.rs`), on a rayon pool
@@ -10,7 +11,9 @@ mod arrow;
 mod corpus;
 mod input;
 mod pool;
+mod report;
 mod run;
+mod split;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,7 +78,7 @@ pub(crate) fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize>
 /// The `weights` argument, as the CLI's `--weights`: `"target"`, a path to
 /// a weights file (81 integers), or 81 integers as a `(9, 9)` or `(81,)`
 /// array or a sequence.
-fn weights_arg(weights: Option<&Bound<'_, PyAny>>) -> PyResult<Weights> {
+pub(crate) fn weights_arg(weights: Option<&Bound<'_, PyAny>>) -> PyResult<Weights> {
     let Some(w) = weights else {
         return Ok(Weights::target());
     };
@@ -140,6 +143,19 @@ fn os_error(path: &str, e: &std::io::Error) -> PyErr {
             PyFileNotFoundError::new_err(format!("{path}: {e}"))
         }
         None => PyOSError::new_err(format!("{path}: {e}")),
+    }
+}
+
+/// The Python exception for a file that cannot be read as asked:
+/// `IsADirectoryError`, `ValueError` when the options do not fit it (no
+/// such column), else the `OSError` of its errno.
+pub(crate) fn file_error(path: &str, e: &std::io::Error) -> PyErr {
+    if std::path::Path::new(path).is_dir() {
+        PyIsADirectoryError::new_err(format!("{path}: {e}"))
+    } else if e.kind() == std::io::ErrorKind::InvalidInput {
+        PyValueError::new_err(format!("{path}: {e}"))
+    } else {
+        os_error(path, e)
     }
 }
 
@@ -549,15 +565,7 @@ fn read<'py>(
         }
         Ok((cells, lines, has_expected.then_some(expected), errors))
     })?;
-    let (cells, lines, expected, errors) = result.map_err(|e| {
-        if std::path::Path::new(path).is_dir() {
-            PyIsADirectoryError::new_err(format!("{path}: {e}"))
-        } else if e.kind() == std::io::ErrorKind::InvalidInput {
-            PyValueError::new_err(format!("{path}: {e}"))
-        } else {
-            os_error(path, &e)
-        }
-    })?;
+    let (cells, lines, expected, errors) = result.map_err(|e| file_error(path, &e))?;
     let n = lines.len();
     let dict = PyDict::new(py);
     let mut valid = vec![true; n];
@@ -593,6 +601,8 @@ fn _batchdoku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(corpus::generate, m)?)?;
     m.add_function(wrap_pyfunction!(corpus::dedupe, m)?)?;
     m.add_function(wrap_pyfunction!(corpus::overlap, m)?)?;
+    m.add_function(wrap_pyfunction!(split::split, m)?)?;
+    m.add_function(wrap_pyfunction!(report::report, m)?)?;
     m.add("STATUS_NAMES", Status::ALL.map(|s| s.as_str()).to_vec())?;
     m.add("NO_GRID", NO_GRID)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -8,8 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 # crate name (as rustdoc writes it) and bar
 BARS=(
-  "batchdoku_core 38"
-  "batchdoku_batch 32"
+  # 39: InputLayout, how an input lays out its records (to write them back so: split's part files)
+  "batchdoku_core 39"
+  # 33: AsWritten, records written back in their input's layout
+  "batchdoku_batch 33"
   "batchdoku_rate 9"
   # the binary's own library: nothing documented (its modules are `#[doc(hidden)]`)
   "batchdoku 0"

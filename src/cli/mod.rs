@@ -9,7 +9,6 @@ pub mod cmd;
 pub mod exit;
 pub mod interrupt;
 pub mod io;
-pub mod report;
 pub mod run_summary;
 pub mod stderr_progress;
 pub mod throughput;

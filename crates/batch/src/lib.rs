@@ -51,6 +51,11 @@ mod jobs;
 mod output;
 mod pipeline;
 mod ranges;
+// The corpus report, for the binary and the Python binding: hidden, as
+// `plumbing` (see the module's own documentation).
+#[cfg(feature = "report")]
+#[doc(hidden)]
+pub mod report;
 mod run;
 mod totals;
 
@@ -62,7 +67,9 @@ pub use crate::jobs::{
     CanonJob, ClassBy, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass, RateJob,
     ScoreJob, SolveJob, SplitJob, Stratify,
 };
-pub use crate::output::{Column, Expected, OutputFormat, Ratings, Row, RowEncoder, Split, Status};
+pub use crate::output::{
+    AsWritten, Column, Expected, OutputFormat, Ratings, Row, RowEncoder, Split, Status,
+};
 pub use crate::pipeline::{fill_row, Job, Position, Progress, Report};
 pub use crate::run::{Batch, Error};
 pub use crate::totals::Totals;

@@ -228,6 +228,12 @@ pub struct RecordArgs {
     /// names. Set only by [`RecordArgs::want_columns`].
     #[arg(skip)]
     pub columns_wanted_by: Option<String>,
+
+    /// Keep each record's text as the input wrote it (`split
+    /// --output-dir`'s part files are written so). Set by the command,
+    /// never a flag.
+    #[arg(skip)]
+    pub keep_written: bool,
 }
 
 impl RecordArgs {

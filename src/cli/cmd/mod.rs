@@ -119,6 +119,7 @@ fn settings(
         columns,
         kept_names,
         header: !rows.no_header,
+        as_written: None,
     })
 }
 

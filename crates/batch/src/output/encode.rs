@@ -8,6 +8,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
+use super::as_written::AsWritten;
 use super::cells;
 use super::schema::{column_names, Column, Expected, Ratings, Row, Split};
 use batchdoku_core::Record;
@@ -402,6 +403,9 @@ impl CsvFields {
 #[derive(Debug)]
 pub struct RowEncoder {
     format: OutputFormat,
+    /// Write records as their input wrote them instead (`format` and the
+    /// columns unused).
+    as_written: Option<AsWritten>,
     columns: Vec<Column>,
     names: Vec<String>,
     csv: CsvFields,
@@ -415,10 +419,20 @@ impl RowEncoder {
     pub fn new(format: OutputFormat, columns: &[Column], kept_names: &[String]) -> RowEncoder {
         RowEncoder {
             format,
+            as_written: None,
             columns: columns.to_vec(),
             names: column_names(columns, kept_names),
             csv: CsvFields::new(),
             error: Vec::new(),
+        }
+    }
+
+    /// An encoder writing each record as its input wrote it, in `layout`
+    /// (see [`AsWritten`]); its header is [`AsWritten::header`].
+    pub fn as_written(layout: AsWritten) -> RowEncoder {
+        RowEncoder {
+            as_written: Some(layout),
+            ..RowEncoder::new(OutputFormat::Csv, &[], &[])
         }
     }
 
@@ -446,6 +460,10 @@ impl RowEncoder {
     /// Appends one row to `out`, taking trailing text and kept fields from
     /// its `record`.
     pub fn encode(&mut self, row: &Row, record: &Record, out: &mut Vec<u8>) -> std::io::Result<()> {
+        if let Some(layout) = &self.as_written {
+            layout.encode(row, record, out);
+            return Ok(());
+        }
         match self.format {
             OutputFormat::Line => {
                 let grid = match self.columns.first() {

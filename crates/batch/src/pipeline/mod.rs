@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::output::{Column, OutputFormat, Row, RowEncoder, Status};
+use crate::output::{AsWritten, Column, OutputFormat, Row, RowEncoder, Status};
 use crate::totals::Totals;
 use batchdoku_core::Grid;
 use batchdoku_core::{ParseError, Record};
@@ -175,6 +175,7 @@ pub trait Job: Sync {
 ///     columns: SolveJob::COLUMNS.to_vec(),
 ///     kept_names: Vec::new(),
 ///     header: true,
+///     as_written: None,
 /// };
 /// assert_eq!(config.columns[3], Column::Status);
 /// // A second pass into the same output must not repeat the header.
@@ -195,6 +196,12 @@ pub struct Config {
     pub kept_names: Vec<String>,
     /// Write the CSV header row.
     pub header: bool,
+    /// Write each record as its input wrote it, in this layout, instead
+    /// of `format` and `columns` (`split --output-dir`'s part files; the
+    /// inputs must be read with
+    /// [`ReadOptions::keep_written`](batchdoku_core::ReadOptions::keep_written)).
+    /// `header` still says whether a CSV header is written.
+    pub as_written: Option<AsWritten>,
 }
 
 impl Config {
@@ -230,6 +237,7 @@ impl Config {
 /// #     columns: SolveJob::COLUMNS.to_vec(),
 /// #     kept_names: Vec::new(),
 /// #     header: true,
+/// #     as_written: None,
 /// # };
 /// # let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, difficulty: false };
 /// # let quit = AtomicBool::new(false);
@@ -289,6 +297,7 @@ pub struct Report {
 ///     columns: SolveJob::COLUMNS.to_vec(),
 ///     kept_names: Vec::new(),
 ///     header: true,
+///     as_written: None,
 /// };
 /// let job = SolveJob { count_limit: 1, engine: EngineKind::Mrv, difficulty: false };
 /// let (quit, bytes_read) = (AtomicBool::new(false), Arc::new(AtomicU64::new(0)));
@@ -367,6 +376,7 @@ pub enum Fatal {
 ///     columns: vec![Column::Index],
 ///     kept_names: Vec::new(),
 ///     header: false,
+///     as_written: None,
 /// };
 /// let (quit, bytes_read) = (AtomicBool::new(false), Arc::new(AtomicU64::new(0)));
 /// // The panic is caught: the run fails, naming the record; it does not hang.
@@ -463,6 +473,7 @@ impl std::fmt::Display for PanicSite {
 ///     columns: SolveJob::COLUMNS.to_vec(),
 ///     kept_names: Vec::new(),
 ///     header: true,
+///     as_written: None,
 /// };
 /// let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, difficulty: false };
 /// let quit = AtomicBool::new(false); // raise it (from a Ctrl-C handler) to stop early
@@ -507,6 +518,10 @@ pub fn run<J: Job>(
     // Parquet's schema always comes first (a second pass repeats it, and
     // the sink takes it as the same); `header` is the CSV header line's.
     let header = match config.format {
+        _ if config.as_written.is_some() => match &config.as_written {
+            Some(layout) if config.header => layout.header(),
+            _ => Vec::new(),
+        },
         OutputFormat::Csv if config.header => {
             RowEncoder::header(config.format, &config.columns, &config.kept_names)
         }
@@ -515,7 +530,11 @@ pub fn run<J: Job>(
         }
         _ => Vec::new(),
     };
-    sink.set_format(config.format).map_err(Fatal::Write)?;
+    let format = match config.as_written {
+        Some(_) => OutputFormat::Csv, // text, whatever the layout
+        None => config.format,
+    };
+    sink.set_format(format).map_err(Fatal::Write)?;
     let shape = Shape {
         threads,
         in_flight: 4 * threads + 4,

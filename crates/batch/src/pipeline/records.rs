@@ -25,7 +25,8 @@ pub(crate) struct Records {
     len: usize,
 }
 
-/// Bytes of kept fields and trailing text after which a batch ends early,
+/// Bytes of kept fields, trailing and written text after which a batch
+/// ends early,
 /// whatever its record count: records may carry up to a 64 KiB JSON line
 /// each, and a batch of them must not hold 1,024 such lines.
 const BATCH_TEXT_BYTES: usize = 4 << 20;
@@ -77,7 +78,7 @@ impl Feed for RecordFeed {
                 let record = &mut items.records[items.len];
                 match input.read_record(record) {
                     Ok(true) => {
-                        text += record.kept.len() + record.trailing.len();
+                        text += record.kept.len() + record.trailing.len() + record.written.len();
                         items.len += 1;
                     }
                     Ok(false) => {
@@ -136,7 +137,10 @@ impl<J: Job> Work for RecordWork<'_, J> {
 
     fn scratch(&self) -> Self::Scratch {
         let config = self.config;
-        let encoder = RowEncoder::new(config.format, &config.columns, &config.kept_names);
+        let encoder = match &config.as_written {
+            Some(layout) => RowEncoder::as_written(layout.clone()),
+            None => RowEncoder::new(config.format, &config.columns, &config.kept_names),
+        };
         (self.job.scratch(), encoder, Row::default())
     }
 
