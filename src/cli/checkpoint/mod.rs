@@ -256,7 +256,8 @@ impl Checkpoint {
 
     /// Runs `job` over `inputs` into the partial file, skipping the
     /// records it holds, saving the checkpoint as it goes and once more at
-    /// the end; when the run completes, copies the partial file's bytes
+    /// the end (also after a failure, unless writing failed or the inputs
+    /// are not those of the rows); when the run completes, copies the partial file's bytes
     /// into `rows` (the `-o` output). The report counts the whole run: the
     /// sessions before this one too.
     pub fn run<J: Job>(
@@ -322,7 +323,15 @@ impl Checkpoint {
                 self.files.partial.display(),
                 self.files.start_afresh()
             ),
-            Err(fatal) => return Err(fatal.into()),
+            Err(fatal) => {
+                // The rows written so far are kept for a later run (an
+                // unreadable input, a panic), unless writing them failed:
+                // the file may then hold part of a batch past `last`.
+                if !matches!(fatal, Fatal::Write(_)) {
+                    let _ = self.save(&mut sink, &last, began.elapsed());
+                }
+                return Err(fatal.into());
+            }
         };
         self.saved = self
             .save(&mut sink, &last, began.elapsed())
