@@ -257,9 +257,9 @@ impl Checkpoint {
     /// Runs `job` over `inputs` into the partial file, skipping the
     /// records it holds, saving the checkpoint as it goes and once more at
     /// the end (also after a failure, unless writing failed or the inputs
-    /// are not those of the rows); when the run completes, copies the partial file's bytes
-    /// into `rows` (the `-o` output). The report counts the whole run: the
-    /// sessions before this one too.
+    /// are not those of the rows); when the run completes, copies the
+    /// partial file's bytes into `rows` (the `-o` output). The report
+    /// counts the whole run: the sessions before this one too.
     pub fn run<J: Job>(
         &mut self,
         job: &J,
