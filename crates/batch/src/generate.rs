@@ -442,7 +442,7 @@ fn run_with<G: MakePuzzle>(
         threads,
         in_flight: 8 * threads + 8,
     };
-    let ended = pipeline::ordered::run(feed, &work, sink, &header, shape, quit, progress)?;
+    let ended = pipeline::ordered::run(feed, &work, sink, &header, shape, quit, progress, None)?;
     let made = ended.totals;
     let report = StreamReport {
         puzzles: made.puzzles,

@@ -82,8 +82,8 @@ pub use crate::totals::Totals;
 pub mod plumbing {
     pub use crate::generate::{run as generate, StreamConfig as GenerateConfig};
     pub use crate::pipeline::{
-        build_pool, fill_row_until, flush, run, Compression, Config, Fatal, Flushed, Input,
-        PanicSite, ReadTally, Reopenable, Sink,
+        build_pool, fill_row_until, flush, run, run_resuming, Compression, Config, Diverged, Fatal,
+        Flushed, Input, PanicSite, ReadTally, Reopenable, Resume, Sink, Written,
     };
     pub use crate::ranges::Range;
 }

@@ -7,7 +7,7 @@ use clap::Args;
 
 use batchdoku_batch::ClassBy;
 
-use super::shared::{RecordArgs, RecordCommand, RowArgs, RunArgs};
+use super::shared::{CheckpointArgs, RecordArgs, RecordCommand, RowArgs, RunArgs};
 use super::vocab::class_keys;
 
 pub(super) const DEDUPE_ABOUT: &str = "\
@@ -72,6 +72,9 @@ pub struct CanonArgs {
     // Input files, run, row and record flags: the same for every record command.
     #[command(flatten)]
     pub common: RecordCommand,
+
+    #[command(flatten)]
+    pub resume: CheckpointArgs,
 }
 
 /// `batchdoku dedupe`.

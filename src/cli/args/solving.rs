@@ -5,7 +5,7 @@ use clap::Args;
 
 use batchdoku_batch::EngineKind;
 
-use super::shared::RecordCommand;
+use super::shared::{CheckpointArgs, RecordCommand};
 use super::vocab::engines;
 
 /// `batchdoku solve`.
@@ -14,6 +14,9 @@ pub struct SolveArgs {
     // Input files, run, row and record flags: the same for every record command.
     #[command(flatten)]
     pub common: RecordCommand,
+
+    #[command(flatten)]
+    pub resume: CheckpointArgs,
 
     /// Count solutions up to K (2 = uniqueness check: status unique or
     /// multiple). 1 finds the first solution only.
@@ -47,6 +50,9 @@ pub struct ScoreArgs {
     // Input files, run, row and record flags: the same for every record command.
     #[command(flatten)]
     pub common: RecordCommand,
+
+    #[command(flatten)]
+    pub resume: CheckpointArgs,
 
     /// Cell weights: `target` (NOIP 2009 target Sudoku: 6 on the outer
     /// ring, then 7, 8, 9, and 10 in the centre) or a file of 81 integers
@@ -94,6 +100,9 @@ pub struct RateArgs {
     // Input files, run, row and record flags: the same for every record command.
     #[command(flatten)]
     pub common: RecordCommand,
+
+    #[command(flatten)]
+    pub resume: CheckpointArgs,
 
     /// The work one puzzle's rating may take, in the rater's work units
     /// (about a chain step each); past it the puzzle gets status `limit`.
