@@ -148,24 +148,27 @@ fn run_stopped(args: &[&str], dir: &Path, stop: Option<(Duration, libc::c_int)>)
 }
 
 /// Checks what a stopped run (`what`) left: the partial file and its
-/// state, nothing under FILE, no temporary file; the partial file ends at
-/// the length and the record count its state says (whole rows: `header`
-/// lines before them). Returns the records it holds.
+/// state, nothing under FILE, no temporary file; the partial file holds
+/// at least the length its state records, and that much is whole rows,
+/// one a record (after `header` lines). (It ends there exactly unless the
+/// run took longer than its grace period to stop, on a loaded machine.)
+/// Returns the records it holds.
 fn check_stopped(case: &Case, header: usize, what: &str) -> u64 {
     assert!(!case.out.exists(), "{what}: a file under the final name");
     assert_eq!(temp_files(case.dir.path()), Vec::<String>::new(), "{what}");
     let state = case.state_json();
     let done = &state["done"];
     let records = done["records"].as_u64().unwrap();
+    let bytes = done["bytes"].as_u64().unwrap() as usize;
     let partial = std::fs::read(case.partial()).unwrap();
-    assert_eq!(
-        partial.len() as u64,
-        done["bytes"].as_u64().unwrap(),
-        "{what}: the partial file ends where its state says"
+    assert!(
+        partial.len() >= bytes,
+        "{what}: shorter than its state says"
     );
+    let kept = &partial[..bytes];
     if records > 0 {
-        assert_eq!(partial.last(), Some(&b'\n'), "{what}: whole rows");
-        let lines = partial.iter().filter(|&&b| b == b'\n').count();
+        assert_eq!(kept.last(), Some(&b'\n'), "{what}: whole rows");
+        let lines = kept.iter().filter(|&&b| b == b'\n').count();
         assert_eq!(
             lines as u64,
             records + header as u64,
@@ -238,8 +241,11 @@ fn resumes_to_the_same_bytes(command: &str, flags: &[&str], input: &[u8], seed: 
         let mut with = flags.to_vec();
         with.push("--checkpoint");
         let args = case.args(command, &with);
-        // Most stops fall inside the run (resumed runs are shorter).
-        let (got, done, stopped) = resume_until_done(&case, &args, *header, seed + i as u64, took);
+        // Delays within the first 60 % of a whole run: the first run is
+        // nearly always stopped, resumed runs (shorter) often.
+        let max_delay = took.mul_f64(0.6);
+        let (got, done, stopped) =
+            resume_until_done(&case, &args, *header, seed + i as u64, max_delay);
         eqnice!(
             expected,
             got,
@@ -249,7 +255,9 @@ fn resumes_to_the_same_bytes(command: &str, flags: &[&str], input: &[u8], seed: 
         assert_eq!(done.code, code, "{command} {ext}: {}", done.stderr);
         stops += stopped;
     }
-    assert!(stops >= 3, "{command}: only {stops} runs were stopped");
+    // Timing decides where each stop falls, not whether the test can
+    // fail: a run that completed before its signal is checked the same.
+    assert!(stops >= 2, "{command}: only {stops} runs were stopped");
 }
 
 #[test]
