@@ -361,6 +361,7 @@ fn rate<'py>(
         limit,
         invariant,
         seed,
+        path: false,
     };
     let mut status = vec![0u8; n];
     let mut tenths = vec![[u8::MAX; 3]; n];

@@ -62,7 +62,9 @@ pub use crate::jobs::{
     CanonJob, ClassBy, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass, RateJob,
     ScoreJob, SolveJob, SplitJob, Stratify,
 };
-pub use crate::output::{Column, Expected, OutputFormat, Ratings, Row, RowEncoder, Split, Status};
+pub use crate::output::{
+    Column, Expected, Move, OutputFormat, Path, PathStep, Ratings, Row, RowEncoder, Split, Status,
+};
 pub use crate::pipeline::{fill_row, Job, Position, Progress, Report};
 pub use crate::run::{Batch, Error};
 pub use crate::totals::Totals;

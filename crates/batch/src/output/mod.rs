@@ -14,7 +14,7 @@ pub(crate) mod parquet;
 pub mod schema;
 
 pub use encode::{OutputFormat, RowEncoder};
-pub use schema::{Column, Expected, Ratings, Row, Split, Status};
+pub use schema::{Column, Expected, Move, Path, PathStep, Ratings, Row, Split, Status};
 pub(crate) use schema::{
     CANON_COLUMNS, DEDUPE_COLUMNS, OVERLAP_COLUMNS, RATE_COLUMNS, SCORE_COLUMNS, SOLVE_COLUMNS,
     SPLIT_COLUMNS,
