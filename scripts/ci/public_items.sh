@@ -9,7 +9,8 @@ cd "$(dirname "$0")/../.."
 # crate name (as rustdoc writes it) and bar
 BARS=(
   "batchdoku_core 38"
-  "batchdoku_batch 32"
+  # 35: `Path`, `PathStep` and `Move`, the solution path of `rate --path` (issue 40)
+  "batchdoku_batch 35"
   "batchdoku_rate 9"
   # the binary's own library: nothing documented (its modules are `#[doc(hidden)]`)
   "batchdoku 0"
