@@ -732,3 +732,106 @@ fn parquet_from_other_writers_reads_as_its_csv() {
     assert_eq!(first[1]["score"], serde_json::Value::Null);
     assert_eq!(first[1]["line"], 2);
 }
+
+/// `rate --path` to Parquet: the path is an optional list of structs
+/// `{technique, rating, placements, eliminations, text}` (the moves lists
+/// of strings), holding what JSON lines write, row for row: serate's steps
+/// with their sentences, an empty list for a complete grid, null for a
+/// row that is not rated.
+#[test]
+fn the_path_is_a_list_of_step_structs() {
+    let text =
+        std::fs::read_to_string(root().join("crates/rate/tests/fixtures/rate/paths.tsv")).unwrap();
+    let mut puzzles: Vec<&str> = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let puzzle = line.split('\t').next().unwrap();
+        if puzzles.last() != Some(&puzzle) {
+            puzzles.push(puzzle);
+        }
+    }
+    // Puzzles with chains and uniqueness steps among the first ones, quick
+    // to rate; an invalid record and a complete grid.
+    let mut input: String = puzzles[..6].iter().map(|p| format!("{p}\n")).collect();
+    input.push_str(&format!("not a puzzle\n{SOLVED}\n"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "in.txt", &input);
+    let out = dir.path().join("out.parquet");
+    let r = run_paths(&["rate", "-q", "--path", "-o", arg(&out)], &[&path]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let json = run_paths(&["rate", "-q", "--path", "--format", "jsonl"], &[&path]);
+    let reader = SerializedFileReader::new(std::fs::File::open(&out).unwrap()).unwrap();
+    let schema = reader.metadata().file_metadata().schema();
+    let field = schema
+        .get_fields()
+        .iter()
+        .find(|f| f.name() == "path")
+        .unwrap();
+    let info = field.get_basic_info();
+    assert_eq!(
+        (info.repetition(), info.logical_type_ref()),
+        (Repetition::OPTIONAL, Some(&LogicalType::List))
+    );
+    let leaves: Vec<String> = reader
+        .metadata()
+        .file_metadata()
+        .schema_descr()
+        .columns()
+        .iter()
+        .filter(|c| c.path().parts()[0] == "path")
+        .map(|c| c.path().string())
+        .collect();
+    assert_eq!(
+        leaves,
+        [
+            "path.list.element.technique",
+            "path.list.element.rating",
+            "path.list.element.placements.list.element",
+            "path.list.element.eliminations.list.element",
+            "path.list.element.text",
+        ]
+    );
+    let rows: Vec<serde_json::Value> = reader
+        .get_row_iter(None)
+        .unwrap()
+        .map(|row| row_json(&row.unwrap()))
+        .collect();
+    let lines: Vec<serde_json::Value> = json
+        .stdout_str()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), lines.len());
+    for (got, want) in rows.iter().zip(&lines) {
+        assert_eq!(got["path"], want["path"], "{}", want["puzzle"]);
+    }
+    let steps: usize = rows
+        .iter()
+        .filter_map(|r| r["path"].as_array())
+        .map(Vec::len)
+        .sum();
+    assert!(steps > 300, "{steps} steps");
+    assert!(rows[6]["path"].is_null(), "not rated");
+    assert_eq!(rows[7]["path"], serde_json::json!([]), "no step");
+}
+
+/// A Parquet row as JSON: groups as objects, lists as arrays.
+fn row_json(row: &parquet::record::Row) -> serde_json::Value {
+    serde_json::Value::Object(
+        row.get_column_iter()
+            .map(|(name, field)| (name.clone(), field_json(field)))
+            .collect(),
+    )
+}
+
+fn field_json(field: &Field) -> serde_json::Value {
+    match field {
+        Field::Null => serde_json::Value::Null,
+        Field::Str(s) => s.as_str().into(),
+        Field::Double(x) => (*x).into(),
+        Field::Long(n) => (*n).into(),
+        Field::Bool(b) => (*b).into(),
+        Field::Group(row) => row_json(row),
+        Field::ListInternal(list) => list.elements().iter().map(field_json).collect(),
+        other => panic!("unexpected cell {other:?}"),
+    }
+}

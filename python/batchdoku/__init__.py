@@ -68,6 +68,7 @@ __all__ = [
     "SolveResult",
     "ScoreResult",
     "RateResult",
+    "PathStep",
     "CanonResult",
     "ReadResult",
     "GenerateResult",
@@ -87,6 +88,7 @@ __all__ = [
     "to_strings",
     "to_pandas",
     "to_arrow",
+    "path_steps",
     "__version__",
 ]
 
@@ -154,8 +156,26 @@ class _Means(TypedDict, total=False):
     mean_backtracks: "npt.NDArray[np.float64]"
 
 
-class RateResult(_Means):
-    """What :func:`rate` returns (``mean_guesses`` and ``mean_backtracks`` only with ``invariant`` > 0)."""
+class PathStep(TypedDict):
+    """One step of a solution path (:func:`rate` with ``path=True``): the technique (the names ``techniques``
+    uses), its rating (one decimal), the digit it places and the candidates it removes in the players' notation
+    (``"r4c6=7"``, ``"r5c4<>3"``; rows and columns from 1, cell order then digit order) and a sentence naming
+    the cells and units of its pattern."""
+
+    technique: str
+    rating: float
+    placements: List[str]
+    eliminations: List[str]
+    text: str
+
+
+class _Path(TypedDict, total=False):
+    path: List[Optional[List[PathStep]]]
+
+
+class RateResult(_Means, _Path):
+    """What :func:`rate` returns (``mean_guesses`` and ``mean_backtracks`` only with ``invariant`` > 0, ``path``
+    only with ``path=True``: for each puzzle its steps, or ``None`` when it is not rated)."""
 
     status: "npt.NDArray[np.uint8]"
     er: "npt.NDArray[np.float64]"
@@ -268,7 +288,7 @@ def to_strings(cells: Any) -> "npt.NDArray[np.bytes_]":
 _ORDER = [
     "split", "row", "index", "line", "givens", "puzzle", "status", "er", "ep", "ed", "hardest", "steps",
     "techniques", "solutions", "score", "solution", "guesses", "nodes", "train_row", "canonical", "transform",
-    "dropped", "valid", "expected_solution", "error", "mean_guesses", "mean_backtracks",
+    "dropped", "valid", "expected_solution", "error", "mean_guesses", "mean_backtracks", "path",
 ]
 _RENAMED = {"puzzles": "puzzle"}
 
@@ -359,6 +379,8 @@ def to_arrow(result: Mapping[str, Any]) -> "pyarrow.Table":
         elif isinstance(value, _np.ndarray):
             # A float's NaN is a missing value (no rating, no mean): null.
             arrays[name] = pa.array(_int64(value), from_pandas=value.dtype.kind == "f")
+        elif name == "path":
+            arrays[name] = pa.array(list(value), _path_type(pa))
         else:
             arrays[name] = pa.array(list(value), pa.string())
     return pa.table(arrays)
@@ -398,9 +420,67 @@ def to_pandas(result: Mapping[str, Any]) -> "pandas.DataFrame":
             columns[name] = pd.array(value, dtype="Float64")
         elif isinstance(value, _np.ndarray):
             columns[name] = _int64(value)
+        elif name == "path":
+            # Each cell a list of step dicts, or None when not rated (path_steps makes a row per step).
+            columns[name] = pd.Series(list(value), dtype=object)
         else:
             columns[name] = pd.Series(list(value), dtype=_text_dtype(pd))
     frame: "pandas.DataFrame" = pd.DataFrame(columns)
+    return frame
+
+
+def _path_type(pa: Any) -> Any:
+    """The Arrow type of a path as pyarrow reads the CLI's Parquet ``path``: a list of step structs, every field
+    required but the list itself (null when not rated)."""
+    moves = pa.list_(pa.field("element", pa.string(), nullable=False))
+    step = pa.struct(
+        [
+            pa.field("technique", pa.string(), nullable=False),
+            pa.field("rating", pa.float64(), nullable=False),
+            pa.field("placements", moves, nullable=False),
+            pa.field("eliminations", moves, nullable=False),
+            pa.field("text", pa.string(), nullable=False),
+        ]
+    )
+    return pa.list_(pa.field("element", step, nullable=False))
+
+
+def path_steps(result: Mapping[str, Any]) -> "pandas.DataFrame":
+    """The solution paths of a :func:`rate` result made with ``path=True`` as one ``pandas.DataFrame`` row per
+    step, puzzles in order, each path in order: ``index`` (the puzzle's position in the result, from 0: the row
+    of :func:`to_pandas`'s frame), ``step`` (the step's position in its path, from 0: step 0's rating is
+    ``ed``), ``technique``, ``rating`` (float64), ``placements`` and ``eliminations`` (lists of strings such as
+    ``"r4c6=7"`` and ``"r5c4<>3"``) and ``text``. A puzzle that is not rated has no row. Needs ``pandas``."""
+    pd = _need("pandas", "path_steps")
+    if "path" not in result:
+        raise ValueError("path_steps: the result has no path (call rate(..., path=True))")
+    index: List[int] = []
+    step: List[int] = []
+    technique: List[str] = []
+    rating: List[float] = []
+    placements: List[List[str]] = []
+    eliminations: List[List[str]] = []
+    text: List[str] = []
+    for i, path in enumerate(result["path"]):
+        for k, s in enumerate(path or ()):
+            index.append(i)
+            step.append(k)
+            technique.append(s["technique"])
+            rating.append(s["rating"])
+            placements.append(s["placements"])
+            eliminations.append(s["eliminations"])
+            text.append(s["text"])
+    frame: "pandas.DataFrame" = pd.DataFrame(
+        {
+            "index": _np.asarray(index, dtype=_np.int64),
+            "step": _np.asarray(step, dtype=_np.int64),
+            "technique": pd.Series(technique, dtype=_text_dtype(pd)),
+            "rating": _np.asarray(rating, dtype=_np.float64),
+            "placements": pd.Series(placements, dtype=object),
+            "eliminations": pd.Series(eliminations, dtype=object),
+            "text": pd.Series(text, dtype=_text_dtype(pd)),
+        }
+    )
     return frame
 
 

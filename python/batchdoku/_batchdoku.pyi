@@ -75,6 +75,7 @@ def rate(
     invariant: int = 0,
     seed: int = 0,
     threads: Optional[int] = None,
+    path: bool = False,
 ) -> RateResult: ...
 def canon(puzzles: _Puzzles, threads: Optional[int] = None) -> CanonResult: ...
 def read(

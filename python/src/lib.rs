@@ -341,11 +341,17 @@ fn score<'py>(
 /// ``mean_backtracks`` (float64; NaN, missing, for an invalid puzzle): the search's guesses and dead ends
 /// averaged over N random equivalents of each puzzle drawn from ``seed`` (the CLI's ``rate
 /// --invariant N --seed S``). ``limit`` is the work budget per puzzle (the CLI's ``--limit``).
+/// With ``path=True`` also ``path`` (the CLI's ``rate --path``): for each puzzle its solution path, a
+/// list of steps in order (as many as ``steps``), each a dict ``{"technique", "rating", "placements",
+/// "eliminations", "text"}`` (the rating a float with one decimal, the moves lists of strings such as
+/// ``"r4c6=7"`` and ``"r5c4<>3"``), or ``None`` when the puzzle is not rated; :func:`path_steps` makes
+/// a DataFrame of it, one row per step.
 #[pyfunction]
 #[pyo3(
-    signature = (puzzles, limit = None, invariant = None, seed = None, threads = None),
-    text_signature = "(puzzles, limit=None, invariant=0, seed=0, threads=None)"
+    signature = (puzzles, limit = None, invariant = None, seed = None, threads = None, path = false),
+    text_signature = "(puzzles, limit=None, invariant=0, seed=0, threads=None, path=False)"
 )]
+#[allow(clippy::too_many_arguments)]
 fn rate<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
@@ -353,6 +359,7 @@ fn rate<'py>(
     invariant: Option<&Bound<'py, PyAny>>,
     seed: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
+    path: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     RateJob::available()
         .map_err(|why| pyo3::exceptions::PyRuntimeError::new_err(format!("rate: {why}")))?;
@@ -377,20 +384,27 @@ fn rate<'py>(
         limit,
         invariant,
         seed,
+        path,
     };
     let mut status = vec![0u8; n];
     let mut tenths = vec![[u8::MAX; 3]; n];
     let mut steps = vec![-1i64; n];
     let mut means = vec![(f64::NAN, f64::NAN); n];
     let mut named: Vec<Option<(Option<&'static str>, String)>> = vec![None; n];
+    // Filled only with `path` (a row has a path only then).
+    let mut paths: Vec<Option<Vec<PathStepOut>>> = vec![None; n];
     let parts = status
         .par_chunks_mut(CHUNK)
         .zip(tenths.par_chunks_mut(CHUNK))
         .zip(steps.par_chunks_mut(CHUNK))
         .zip(means.par_chunks_mut(CHUNK))
-        .zip(named.par_chunks_mut(CHUNK));
+        .zip(named.par_chunks_mut(CHUNK))
+        .zip(paths.par_chunks_mut(CHUNK));
     let errors = run_job(py, &job, &view, threads, parts, |part, j, row: &Row, _| {
-        let ((((status, tenths), steps), means), named) = part;
+        let (((((status, tenths), steps), means), named), paths) = part;
+        if row.path.is_present() {
+            paths[j] = Some(row.path.steps().map(PathStepOut::of).collect());
+        }
         status[j] = row.status.ordinal() as u8;
         if let Some(r) = &row.ratings {
             tenths[j] = [r.er, r.ep, r.ed];
@@ -442,7 +456,60 @@ fn rate<'py>(
         error.set_item(i, msg)?;
     }
     dict.set_item("error", error)?;
+    if path {
+        let list = PyList::empty(py);
+        for steps in &paths {
+            match steps {
+                None => list.append(py.None())?,
+                Some(steps) => {
+                    let steps = steps
+                        .iter()
+                        .map(|s| s.to_dict(py))
+                        .collect::<PyResult<Vec<_>>>()?;
+                    list.append(PyList::new(py, steps)?)?;
+                }
+            }
+        }
+        dict.set_item("path", list)?;
+    }
     Ok(dict)
+}
+
+/// One step of a path, taken from the row while the GIL is released and
+/// made a dict after.
+#[derive(Clone, Debug)]
+struct PathStepOut {
+    technique: &'static str,
+    rating: u8,
+    placements: Vec<batchdoku_batch::Move>,
+    eliminations: Vec<batchdoku_batch::Move>,
+    text: String,
+}
+
+impl PathStepOut {
+    fn of(step: batchdoku_batch::PathStep<'_>) -> PathStepOut {
+        PathStepOut {
+            technique: step.technique(),
+            rating: step.rating(),
+            placements: step.placements().collect(),
+            eliminations: step.eliminations().collect(),
+            text: step.text(),
+        }
+    }
+
+    /// `{"technique", "rating", "placements", "eliminations", "text"}`.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("technique", self.technique)?;
+        dict.set_item("rating", f64::from(self.rating) / 10.0)?;
+        let moves = |list: &[batchdoku_batch::Move]| {
+            PyList::new(py, list.iter().map(batchdoku_batch::Move::as_str))
+        };
+        dict.set_item("placements", moves(&self.placements)?)?;
+        dict.set_item("eliminations", moves(&self.eliminations)?)?;
+        dict.set_item("text", &self.text)?;
+        Ok(dict)
+    }
 }
 
 /// Exact canonical ("minlex") form of every puzzle, to find equivalent copies (deduplication,

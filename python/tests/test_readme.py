@@ -132,8 +132,23 @@ def check_split_and_report(ns, workdir):
     assert (workdir / "report.html").read_text().startswith("<!DOCTYPE html>")
 
 
+def check_path(ns, workdir):
+    """The path recipe's steps are the CLI's `rate --path`, step for step."""
+    import json
+
+    out = subprocess.run([BIN, "rate", "--path", "--format", "jsonl", "-q", workdir / "train.txt"],
+                         capture_output=True, check=False)
+    paths = [json.loads(line)["path"] for line in out.stdout.splitlines()]
+    steps = ns["steps"]
+    want = [(i, k, s["technique"], s["rating"], s["text"])
+            for i, path in enumerate(paths) for k, s in enumerate(path or [])]
+    got = list(zip(steps["index"], steps["step"], steps["technique"], steps["rating"], steps["text"]))
+    assert got == want and len(ns["beyond"]) > 0
+
+
 CHECKS = {
     "batchdoku.split(": check_split_and_report,
+    "batchdoku.path_steps(": check_path,
     "batchdoku.rate(puzzles": check_rate,
     "batchdoku.dedupe(train)": check_corpus,
     'pd.read_csv("sudoku.csv"': check_pandas,

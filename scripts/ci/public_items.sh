@@ -10,8 +10,9 @@ cd "$(dirname "$0")/../.."
 BARS=(
   # 39: InputLayout, how an input lays out its records (to write them back so: split's part files)
   "batchdoku_core 39"
-  # 33: AsWritten, records written back in their input's layout
-  "batchdoku_batch 33"
+  # 33: AsWritten, records written back in their input's layout; 36: `Path`, `PathStep` and `Move`, the
+  # solution path of `rate --path` (issue 40)
+  "batchdoku_batch 36"
   "batchdoku_rate 9"
   # the binary's own library: nothing documented (its modules are `#[doc(hidden)]`)
   "batchdoku 0"

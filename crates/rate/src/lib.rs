@@ -56,6 +56,7 @@ mod singles;
 mod step;
 mod subsets;
 mod technique;
+mod text;
 mod unique_loops;
 mod wings;
 
@@ -66,6 +67,8 @@ pub struct ReadmeDoctests;
 
 #[cfg(test)]
 pub(crate) mod oracle_tests;
+#[cfg(test)]
+mod path_tests;
 
 /// This crate's notice: what it derives from Sudoku Explainer, under which
 /// licence, and where its complete source is (the file `NOTICE`).

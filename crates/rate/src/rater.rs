@@ -230,8 +230,11 @@ pub(crate) fn next_step(cands: &Cands, budget: &mut Budget) -> Result<Option<Ste
             Some(level) => chains::find(cands, level, budget)?,
             None => aligned_triplet(cands, budget)?,
         };
-        if found.is_some() {
-            return Ok(found);
+        if let Some(mut step) = found {
+            // SE's chain hints that place a digit list the removal of
+            // its cell's other candidates too: so does the path.
+            step.clear_placed_cell(cands);
+            return Ok(Some(step));
         }
     }
     Ok(None)

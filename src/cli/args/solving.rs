@@ -90,7 +90,15 @@ needs more work than --limit allows gets `limit` and empty ratings.
 With --invariant N, two more columns: mean_guesses and mean_backtracks, the mean guesses and \
 dead ends of batchdoku's first-solution search over N random equivalents of the puzzle (digits \
 relabelled, rows, columns, bands and stacks shuffled, maybe transposed), drawn from its \
-canonical form and --seed, so every equivalent of a puzzle gets the same values.";
+canonical form and --seed, so every equivalent of a puzzle gets the same values.
+
+With --path, one more column: path, the solution path, every step in order (so as many as \
+steps), each with its technique, its rating, its placements and eliminations in the players' \
+notation (r4c6=7 places a 7 in row 4, column 6; r5c4<>3 removes the 3 from row 5, column 4) \
+and a sentence naming its cells and units. JSON lines write a list of objects {technique, \
+rating, placements, eliminations, text}, Parquet a list of structs with the same fields, CSV \
+one cell: steps separated by `;`, a step's five fields by `|`, the moves of a list by spaces \
+(`hidden single|1.2|r6c2=4||4 in box 4 only at r6c2;pointing|2.6||r1c6<>2 r2c6<>2|...`).";
 
 /// `batchdoku rate`: a rating takes a thousand times longer than a solve,
 /// so batches are small enough to keep every thread busy on short inputs.
@@ -119,6 +127,11 @@ pub struct RateArgs {
     /// Seed the equivalents of --invariant are drawn from.
     #[arg(long, value_name = "S", default_value_t = 0, value_parser = super::vocab::seed)]
     pub seed: u64,
+
+    /// Add the column path: every step of the solution path, with its
+    /// technique, rating, placements, eliminations and a sentence.
+    #[arg(long)]
+    pub path: bool,
 }
 
 /// `rate --batch-size`: the shared flag with a smaller default.

@@ -15,11 +15,15 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Exit> {
         limit: args.limit,
         invariant: args.invariant,
         seed: args.seed,
+        path: args.path,
     };
     let columns = |_: &[Input]| {
         let mut columns = RateJob::COLUMNS.to_vec();
         if args.invariant > 0 {
             columns.extend([Column::MeanGuesses, Column::MeanBacktracks]);
+        }
+        if args.path {
+            columns.push(Column::Path);
         }
         columns
     };

@@ -58,6 +58,9 @@ pub struct RateJob {
     pub invariant: u32,
     /// The seed the equivalents are drawn from.
     pub seed: u64,
+    /// Keep each rated puzzle's solution path ([`Row::path`]; the `path`
+    /// column of `rate --path`).
+    pub path: bool,
 }
 
 impl RateJob {
@@ -83,7 +86,7 @@ impl RateJob {
     pub const DEFAULT_LIMIT: u64 = 1_000_000_000;
 
     /// The columns of `rate`, before the optional ones (`mean_guesses`,
-    /// `mean_backtracks`, `trailing`, kept input columns).
+    /// `mean_backtracks`, `path`, `trailing`, kept input columns).
     pub const COLUMNS: &'static [Column] = &RATE_COLUMNS;
 
     /// The lowest and highest ER, in tenths, the rater can give a puzzle
@@ -104,6 +107,7 @@ impl Default for RateJob {
             limit: RateJob::DEFAULT_LIMIT,
             invariant: 0,
             seed: 0,
+            path: false,
         }
     }
 }
@@ -128,7 +132,11 @@ impl Job for RateJob {
         RateScratch {
             solver: Solver::new(),
             #[cfg(feature = "rate")]
-            rater: Rater::new(),
+            rater: if self.path {
+                Rater::with_path()
+            } else {
+                Rater::new()
+            },
             canon: Canonicalizer::new(),
         }
     }
@@ -189,6 +197,9 @@ impl RateJob {
         {
             Ok(rating) => {
                 row.ratings = Some(Ratings::from(rating));
+                if self.path {
+                    row.path.set(scratch.rater.path());
+                }
                 Status::Rated
             }
             // Out of budget, or no technique applies (past the ladder's
@@ -273,6 +284,7 @@ fn stopped(row: &mut Row) {
     row.status = Status::Invalid;
     row.ratings = None;
     row.invariant = None;
+    row.path.clear();
     row.error.clear();
     row.error.push_str("stopped before the rating ended");
 }

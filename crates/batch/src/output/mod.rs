@@ -17,7 +17,7 @@ pub mod schema;
 
 pub use as_written::AsWritten;
 pub use encode::{OutputFormat, RowEncoder};
-pub use schema::{Column, Expected, Ratings, Row, Split, Status};
+pub use schema::{Column, Expected, Move, Path, PathStep, Ratings, Row, Split, Status};
 pub(crate) use schema::{
     CANON_COLUMNS, DEDUPE_COLUMNS, OVERLAP_COLUMNS, RATE_COLUMNS, SCORE_COLUMNS, SOLVE_COLUMNS,
     SPLIT_COLUMNS,
