@@ -68,8 +68,8 @@ pub use crate::jobs::{
     ScoreJob, SolveJob, SplitJob, Stratify,
 };
 pub use crate::output::{
-    AsWritten, Column, Expected, Move, OutputFormat, Path, PathStep, Ratings, Row, RowEncoder, Split,
-    Status,
+    AsWritten, Column, Expected, Move, OutputFormat, Path, PathStep, Ratings, Row, RowEncoder,
+    Split, Status,
 };
 pub use crate::pipeline::{fill_row, Job, Position, Progress, Report};
 pub use crate::run::{Batch, Error};
