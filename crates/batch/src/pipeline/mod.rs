@@ -544,6 +544,7 @@ pub fn run<J: Job>(
 ///     columns: vec![Column::Index, Column::Status],
 ///     kept_names: Vec::new(),
 ///     header: false,
+///     as_written: None,
 /// };
 /// let job = SolveJob { count_limit: 1, engine: EngineKind::Mrv, difficulty: false };
 /// let (quit, bytes_read) = (AtomicBool::new(false), Arc::new(AtomicU64::new(0)));
