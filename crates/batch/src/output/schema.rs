@@ -43,11 +43,17 @@ pub enum Status {
     Leak,
     /// Rated by the human techniques (`rate`): exactly one solution.
     Rated,
+    /// Not rated: its ER is above `rate --max-er` (the rating stopped as
+    /// soon as that was known).
+    Above,
+    /// Not rated: its ED or EP is below `rate --min-ed` or `--min-ep` (the
+    /// rating stopped as soon as that was known).
+    Below,
 }
 
 impl Status {
     /// Every status, in the order summaries list them.
-    pub const ALL: [Status; 10] = [
+    pub const ALL: [Status; 12] = [
         Status::Solved,
         Status::Unique,
         Status::Multiple,
@@ -58,6 +64,8 @@ impl Status {
         Status::Duplicate,
         Status::Leak,
         Status::Rated,
+        Status::Above,
+        Status::Below,
     ];
 
     /// The lowercase name written in output.
@@ -73,6 +81,8 @@ impl Status {
             Status::Duplicate => "duplicate",
             Status::Leak => "leak",
             Status::Rated => "rated",
+            Status::Above => "above",
+            Status::Below => "below",
         }
     }
 
@@ -89,6 +99,10 @@ impl Status {
             Status::Duplicate => "a copy of an earlier record",
             Status::Leak => "a test record equivalent to a training record",
             Status::Rated => "one solution, rated by human techniques",
+            Status::Above => "one solution, ER above --max-er (not rated further)",
+            Status::Below => {
+                "one solution, ED or EP below --min-ed or --min-ep (not rated further)"
+            }
         }
     }
 
