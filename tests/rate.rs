@@ -373,3 +373,60 @@ fn the_csv_path_cell_splits_into_the_json_path() {
         assert_eq!(from_csv, from_json);
     }
 }
+
+/// `--max-er X` stops a puzzle's rating as soon as its ER is known to be
+/// above X: status `above` and no rating exactly where `rate` gives an ER
+/// above X, the same row as `rate` everywhere else; `--min-ed` and
+/// `--min-ep` give `below` exactly where ED or EP is below theirs. Neither
+/// is an error (exit 0), and the summary counts them.
+#[test]
+fn bounds_stop_ratings_outside_them_and_nowhere_else() {
+    // data/examples/rate.txt but its nested-chain puzzle (seconds to rate in
+    // full): ER 2.6 to 8.3.
+    let dir = tempfile::tempdir().unwrap();
+    let lines = std::fs::read_to_string(root().join("data/examples/rate.txt")).unwrap();
+    let five: String = lines.lines().take(5).map(|l| format!("{l}\n")).collect();
+    let examples = write(dir.path(), "five.txt", five);
+    let full = run_paths(&["rate", "-q", "--path"], &[&examples]);
+    assert_eq!(full.code, 0, "{}", full.stderr);
+    let (h, want) = full.csv();
+    for (flags, status, outside) in [
+        (
+            ["--max-er", "7.0"],
+            "above",
+            (|r: &[f64; 3]| r[0] > 7.0) as fn(&[f64; 3]) -> bool,
+        ),
+        (["--max-er", "2.6"], "above", |r| r[0] > 2.6),
+        (["--min-ed", "1.5"], "below", |r| r[2] < 1.5),
+        (["--min-ep", "2.0"], "below", |r| r[1] < 2.0),
+    ] {
+        let mut args = vec!["rate", "--path", "--summary-json", "-", "-o", "/dev/null"];
+        args.extend(flags);
+        let summary = run_paths(&args, &[&examples]);
+        assert_eq!(summary.code, 0, "{flags:?}: {}", summary.stderr);
+        let bounded = run_paths(
+            &[&["rate", "-q", "--path"][..], &flags[..]].concat(),
+            &[&examples],
+        );
+        let (bh, got) = bounded.csv();
+        assert_eq!(bh, h);
+        let mut stopped = 0;
+        for (g, w) in got.iter().zip(&want) {
+            let ratings = ["er", "ep", "ed"].map(|c| w[col(&h, c)].parse::<f64>().unwrap());
+            if outside(&ratings) {
+                stopped += 1;
+                assert_eq!(g[col(&h, "status")], status, "{flags:?} {w:?}");
+                for c in ["er", "ep", "ed", "hardest", "steps", "techniques", "path"] {
+                    assert_eq!(g[col(&h, c)], "", "{flags:?}: no {c}");
+                }
+            } else {
+                assert_eq!(g, w, "{flags:?}");
+            }
+        }
+        assert!(stopped > 0, "{flags:?} stops some puzzle");
+        let json: serde_json::Value = serde_json::from_str(summary.stdout_str()).unwrap();
+        assert_eq!(json["statuses"][status], stopped, "{flags:?}");
+    }
+    let bad = run(&["rate", "--max-er", "7.05"], Some(b""));
+    assert_eq!(bad.code, 2, "one decimal");
+}

@@ -121,6 +121,11 @@ class Status(IntEnum):
     RATED = 9
     """:func:`rate`: exactly one solution, rated by human techniques (``er``, ``ep``, ``ed`` and the rest are
     set)."""
+    ABOVE = 10
+    """The CLI's ``rate --max-er X``: ER above X, the rating stopped as soon as that was known (no rating)."""
+    BELOW = 11
+    """The CLI's ``rate --min-ed X`` or ``--min-ep X``: ED or EP below X, the rating stopped there (no
+    rating)."""
 
 
 assert [s.name.lower() for s in Status] == STATUS_NAMES, "Status differs from the library's statuses"
@@ -390,7 +395,7 @@ def to_pandas(result: Mapping[str, Any]) -> "pandas.DataFrame":
     """Any result of this package as a ``pandas.DataFrame``, in one vectorised call (no pyarrow needed).
 
     The columns of :func:`to_arrow`: named and ordered as the CLI's CSV columns; ``status`` a categorical of the
-    CLI's status names (all nine as categories, so frames concatenate); each ``(n, 81)`` grid an 81-character
+    CLI's status names (every status as a category, so frames concatenate); each ``(n, 81)`` grid an 81-character
     string, missing (``NaN``/``None``) where there is no grid, as ``pd.read_csv`` reads the CLI's empty field;
     ``error``, ``transform`` and ``split`` strings or missing; every integer column is ``int64``, the type
     ``pd.read_parquet`` gives the CLI's Parquet columns (``solutions``, ``guesses``, ``nodes``, ``line``,

@@ -76,6 +76,9 @@ def rate(
     seed: int = 0,
     threads: Optional[int] = None,
     path: bool = False,
+    max_er: Optional[float] = None,
+    min_ed: Optional[float] = None,
+    min_ep: Optional[float] = None,
 ) -> RateResult: ...
 def canon(puzzles: _Puzzles, threads: Optional[int] = None) -> CanonResult: ...
 def read(

@@ -345,11 +345,14 @@ fn score<'py>(
 /// list of steps in order (as many as ``steps``), each a dict ``{"technique", "rating", "placements",
 /// "eliminations", "text"}`` (the rating a float with one decimal, the moves lists of strings such as
 /// ``"r4c6=7"`` and ``"r5c4<>3"``), or ``None`` when the puzzle is not rated; :func:`path_steps` makes
-/// a DataFrame of it, one row per step.
+/// a DataFrame of it, one row per step. ``max_er``, ``min_ed`` and ``min_ep`` (ratings with one decimal,
+/// the CLI's ``--max-er``, ``--min-ed``, ``--min-ep``) stop a puzzle's rating as soon as it is known to
+/// fall outside them: ``Status.ABOVE`` or ``Status.BELOW``, with no rating.
 #[pyfunction]
 #[pyo3(
-    signature = (puzzles, limit = None, invariant = None, seed = None, threads = None, path = false),
-    text_signature = "(puzzles, limit=None, invariant=0, seed=0, threads=None, path=False)"
+    signature = (puzzles, limit = None, invariant = None, seed = None, threads = None, path = false,
+                 max_er = None, min_ed = None, min_ep = None),
+    text_signature = "(puzzles, limit=None, invariant=0, seed=0, threads=None, path=False, max_er=None, min_ed=None, min_ep=None)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn rate<'py>(
@@ -360,6 +363,9 @@ fn rate<'py>(
     seed: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
     path: bool,
+    max_er: Option<f64>,
+    min_ed: Option<f64>,
+    min_ep: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     RateJob::available()
         .map_err(|why| pyo3::exceptions::PyRuntimeError::new_err(format!("rate: {why}")))?;
@@ -385,6 +391,9 @@ fn rate<'py>(
         invariant,
         seed,
         path,
+        max_er: max_er.map(|x| rating_arg(x, "max_er")).transpose()?,
+        min_ed: min_ed.map(|x| rating_arg(x, "min_ed")).transpose()?,
+        min_ep: min_ep.map(|x| rating_arg(x, "min_ep")).transpose()?,
     };
     let mut status = vec![0u8; n];
     let mut tenths = vec![[u8::MAX; 3]; n];
@@ -473,6 +482,17 @@ fn rate<'py>(
         dict.set_item("path", list)?;
     }
     Ok(dict)
+}
+
+/// A rating argument (`max_er=7.0`) in tenths, as the CLI reads `--max-er`.
+fn rating_arg(value: f64, name: &str) -> PyResult<u8> {
+    let scaled = (value * 10.0).round();
+    if !(0.0..=255.0).contains(&scaled) || (value * 10.0 - scaled).abs() > 1e-6 {
+        return Err(PyValueError::new_err(format!(
+            "{name} must be a rating from 0.0 to 25.5 with one decimal, got {value}"
+        )));
+    }
+    Ok(scaled as u8)
 }
 
 /// One step of a path, taken from the row while the GIL is released and

@@ -74,3 +74,20 @@ def test_the_complete_grid_has_an_empty_path():
     r = batchdoku.rate([solved, STATUSES.read_text().splitlines()[0]], path=True)
     assert r["path"][0] == [] and len(r["path"][1]) == int(r["steps"][1])
     assert list(batchdoku.path_steps(r)["index"].unique()) == [1]
+
+
+def test_bounds_stop_ratings_as_the_cli_does():
+    lines = EXAMPLES.read_text().splitlines()[:5]
+    full = batchdoku.rate(lines)
+    r = batchdoku.rate(lines, max_er=7.0)
+    above = full["er"] > 7.0
+    assert above.any() and not above.all()
+    assert list(r["status"] == Status.ABOVE) == list(above)
+    assert np.isnan(r["er"][above]).all() and list(r["er"][~above]) == list(full["er"][~above])
+    low = batchdoku.rate(lines, min_ep=2.0, path=True)
+    below = full["ep"] < 2.0
+    assert list(low["status"] == Status.BELOW) == list(below)
+    assert all(low["path"][i] is None for i in np.flatnonzero(below))
+    assert [s.name.lower() for s in Status][-2:] == ["above", "below"]
+    with pytest.raises(ValueError, match="one decimal"):
+        batchdoku.rate(lines, max_er=7.05)

@@ -13,7 +13,8 @@ BARS=(
   # 33: AsWritten, records written back in their input's layout; 36: `Path`, `PathStep` and `Move`, the
   # solution path of `rate --path` (issue 40)
   "batchdoku_batch 36"
-  "batchdoku_rate 9"
+  # 10: `Bounds`, the early stops of `rate --max-er` (issue 40)
+  "batchdoku_rate 10"
   # the binary's own library: nothing documented (its modules are `#[doc(hidden)]`)
   "batchdoku 0"
 )

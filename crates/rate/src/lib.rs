@@ -79,6 +79,6 @@ pub const NOTICE: &str = include_str!("../NOTICE");
 pub const LICENSE: &str = include_str!("../LICENSE-LGPL-2.1");
 
 pub use budget::{Budget, OutOfBudget};
-pub use rater::{Rater, Rating, Unrated};
+pub use rater::{Bounds, Rater, Rating, Unrated};
 pub use step::Step;
 pub use technique::Technique;

@@ -98,7 +98,11 @@ notation (r4c6=7 places a 7 in row 4, column 6; r5c4<>3 removes the 3 from row 5
 and a sentence naming its cells and units. JSON lines write a list of objects {technique, \
 rating, placements, eliminations, text}, Parquet a list of structs with the same fields, CSV \
 one cell: steps separated by `;`, a step's five fields by `|`, the moves of a list by spaces \
-(`hidden single|1.2|r6c2=4||4 in box 4 only at r6c2;pointing|2.6||r1c6<>2 r2c6<>2|...`).";
+(`hidden single|1.2|r6c2=4||4 in box 4 only at r6c2;pointing|2.6||r1c6<>2 r2c6<>2|...`).
+
+--max-er X, --min-ed X and --min-ep X stop a puzzle's rating as soon as it is known to fall \
+outside them: status `above` (its ER is above X) or `below` (its ED or EP is below X), with no \
+rating. To keep puzzles up to a difficulty, most of the work on the harder ones is skipped.";
 
 /// `batchdoku rate`: a rating takes a thousand times longer than a solve,
 /// so batches are small enough to keep every thread busy on short inputs.
@@ -132,6 +136,23 @@ pub struct RateArgs {
     /// technique, rating, placements, eliminations and a sentence.
     #[arg(long)]
     pub path: bool,
+
+    /// Stop a puzzle's rating as soon as its ER is known to be above X
+    /// (the easiest step available is rated above X): status `above`, no
+    /// rating. Keeps only puzzles up to X rated, skipping most of the work
+    /// on the hard ones.
+    #[arg(long, value_name = "X", value_parser = super::vocab::rating)]
+    pub max_er: Option<u8>,
+
+    /// Stop a puzzle's rating after its first step when that step (ED) is
+    /// rated below X: status `below`, no rating.
+    #[arg(long, value_name = "X", value_parser = super::vocab::rating)]
+    pub min_ed: Option<u8>,
+
+    /// Stop a puzzle's rating at its first placement when no step up to it
+    /// (EP) is rated X or more: status `below`, no rating.
+    #[arg(long, value_name = "X", value_parser = super::vocab::rating)]
+    pub min_ep: Option<u8>,
 }
 
 /// `rate --batch-size`: the shared flag with a smaller default.

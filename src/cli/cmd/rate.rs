@@ -16,6 +16,9 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Exit> {
         invariant: args.invariant,
         seed: args.seed,
         path: args.path,
+        max_er: args.max_er,
+        min_ed: args.min_ed,
+        min_ep: args.min_ep,
     };
     let columns = |_: &[Input]| {
         let mut columns = RateJob::COLUMNS.to_vec();

@@ -183,7 +183,7 @@ pub(crate) fn opt_real(out: &mut Vec<u8>, x: Option<f64>) {
 }
 
 /// Appends a `Path` cell: null when the row has no path.
-pub(crate) fn path(out: &mut Vec<u8>, path: &super::schema::Path) {
+pub(crate) fn path(out: &mut Vec<u8>, path: &super::path::Path) {
     if !path.is_present() {
         out.push(0);
         return;
@@ -204,7 +204,7 @@ pub(crate) fn path(out: &mut Vec<u8>, path: &super::schema::Path) {
 }
 
 /// Appends a count and that many `Str`s, the moves.
-fn moves(out: &mut Vec<u8>, moves: impl Iterator<Item = super::schema::Move>) {
+fn moves(out: &mut Vec<u8>, moves: impl Iterator<Item = super::path::Move>) {
     let at = out.len();
     out.extend_from_slice(&[0; 4]);
     let mut n = 0u32;

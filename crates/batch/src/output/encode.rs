@@ -10,7 +10,8 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use super::as_written::AsWritten;
 use super::cells;
-use super::schema::{column_names, Column, Expected, Path, PathStep, Ratings, Row, Split};
+use super::path::{Path, PathStep};
+use super::schema::{column_names, Column, Expected, Ratings, Row, Split};
 use batchdoku_core::Record;
 
 /// How rows are written.
