@@ -6,6 +6,7 @@
 //! ([`settings`]), the files they write ([`open_outputs`]), one pass of a
 //! job ([`pass`]), and the end of a run ([`conclude`]).
 
+mod analyze;
 mod bench;
 mod canon;
 mod completions;
@@ -42,6 +43,7 @@ pub fn run(command: Command) -> anyhow::Result<Exit> {
         Command::Solve(args) => solve::run(&args),
         Command::Score(args) => score::run(&args),
         Command::Rate(args) => rate::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
         Command::Canon(args) => canon::run(&args),
         Command::Dedupe(args) => dedupe::run(&args),
         Command::Overlap(args) => overlap::run(&args),

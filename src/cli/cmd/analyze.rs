@@ -1,0 +1,41 @@
+//! `batchdoku analyze`: the puzzle forum's measures of each puzzle with
+//! one solution, in the columns `--columns` names.
+
+use batchdoku_batch::{AnalyzeJob, Column};
+use batchdoku_core::AnalyzeOptions;
+
+use super::one_pass;
+use crate::cli::args::AnalyzeArgs;
+use crate::cli::exit::Exit;
+
+/// Runs `analyze`.
+pub fn run(args: &AnalyzeArgs) -> anyhow::Result<Exit> {
+    let job = AnalyzeJob {
+        options: AnalyzeOptions {
+            max_te: args.max_te,
+            max_backdoor: args.max_backdoor,
+            ..AnalyzeOptions::of(&args.columns)
+        },
+    };
+    // The measures in the order given, each once.
+    let mut measures = Vec::new();
+    for column in args.columns.iter().filter_map(|&m| Column::of_measure(m)) {
+        if !measures.contains(&column) {
+            measures.push(column);
+        }
+    }
+    let columns = |_: &[_]| {
+        let mut columns = job.columns_asked();
+        let head = columns.len() - measures.len() - 1;
+        columns.splice(head..head + measures.len(), measures.iter().copied());
+        columns
+    };
+    one_pass(
+        "analyze",
+        &job,
+        &args.common,
+        false,
+        columns,
+        Column::Solution,
+    )
+}
