@@ -270,19 +270,22 @@ def to_strings(cells: Any) -> "npt.NDArray[np.bytes_]":
 
 # The columns of to_pandas/to_arrow, in the CLI's order (`batchdoku solve --help` and docs/solve.md's "Columns
 # of solve"): a result's keys under the CLI's names (read()'s ``puzzles`` is the CLI's ``puzzle``); keys no command
-# writes keep their names, in this order, and any other key comes last.
+# writes keep their names, in this order, and any other key comes last (the sort is stable).
 _ORDER = [
     "split", "row", "index", "line", "givens", "puzzle", "status", "er", "ep", "ed", "hardest", "steps",
     "techniques", "minimal", "redundant", "symmetry", "automorphisms", "te", "backdoor", "solutions", "score", "solution", "guesses", "nodes", "train_row", "canonical", "transform",
     "dropped", "valid", "expected_solution", "error", "mean_guesses", "mean_backtracks",
 ]
 _RENAMED = {"puzzles": "puzzle"}
+# The measures of analyze() keep the order they were asked in, as the CLI's ``--columns`` writes them: one rank.
+_MEASURES = ["minimal", "redundant", "symmetry", "automorphisms", "te", "backdoor"]
 
 
 def _columns(result: Mapping[str, Any]) -> Dict[str, Any]:
     """The result's entries under their CLI names, in the CLI's order."""
     named = {_RENAMED.get(key, key): value for key, value in result.items()}
     rank = {name: i for i, name in enumerate(_ORDER)}
+    rank.update({name: rank[_MEASURES[0]] for name in _MEASURES})
     lengths = {name: len(value) for name, value in named.items()}
     if len(set(lengths.values())) > 1:
         raise ValueError(f"not one result: its entries have different lengths {lengths}")

@@ -52,6 +52,7 @@ def test_columns_choose_the_measures_in_the_order_given():
     r = batchdoku.analyze([STATUSES.read_text().splitlines()[0]], columns=["te", "minimal", "te"])
     assert list(r) == ["status", "te", "minimal", "error"]
     assert list(batchdoku.analyze([], columns="symmetry,backdoor")) == ["status", "symmetry", "backdoor", "error"]
+    assert list(batchdoku.to_pandas(r).columns) == ["status", "te", "minimal", "error"]  # as the CLI writes them
     with pytest.raises(ValueError, match="minimal, redundant"):
         batchdoku.analyze([], columns=["depth"])
     with pytest.raises(TypeError):
