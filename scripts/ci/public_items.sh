@@ -3,13 +3,15 @@
 # constants, type aliases, modules; not methods, and not what `#[doc(hidden)]` keeps out of the documentation).
 # Fails when a count passes its bar, so that an API grows only on purpose: raise the bar in the same commit
 # that makes an item public, and say why. The core's root is meant to stay about rust-csv's size (31 items at
-# the root, each with an example, and the 7 of the module `solver`, the search loop's extension point).
+# the root, each with an example, and the 7 of the module `solver`, the search loop's extension point). Issue 40
+# added `analyze`'s five to the core (Analyzer, AnalyzeOptions, Analysis, Measure and Symmetries, the type of
+# a measure) and its job to the batch crate (AnalyzeJob), as each command has its job.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # crate name (as rustdoc writes it) and bar
 BARS=(
-  "batchdoku_core 38"
-  "batchdoku_batch 32"
+  "batchdoku_core 43"
+  "batchdoku_batch 33"
   "batchdoku_rate 9"
   # the binary's own library: nothing documented (its modules are `#[doc(hidden)]`)
   "batchdoku 0"

@@ -185,6 +185,21 @@ impl Default for AnalyzeOptions {
 
 /// The measures of one puzzle with exactly one solution; `None` for a
 /// measure not asked for.
+///
+/// # Example
+/// ```
+/// use batchdoku_core::{parse_line, AnalyzeOptions, Analyzer, Measure};
+/// let easy = parse_line(
+///     b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+/// )
+/// .unwrap();
+/// let options = AnalyzeOptions::of(&[Measure::Redundant, Measure::Symmetry, Measure::Te]);
+/// let analysis = Analyzer::new().analyze(&easy, &options).unwrap().1.unwrap();
+/// assert_eq!(analysis.redundant, Some(21)); // 21 givens could each go alone
+/// assert_eq!(analysis.symmetry.map(|s| s.as_str()), Some("central+mirror"));
+/// assert_eq!(analysis.te, Some(0)); // singles solve it
+/// assert_eq!(analysis.minimal, None); // not asked for
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Analysis {
     /// True when no single given can be removed with the puzzle still
