@@ -157,7 +157,7 @@ impl Board {
 
     /// The filled cells as a grid.
     #[cfg(test)]
-    pub(crate) fn to_grid(&self) -> Grid {
+    pub(crate) fn to_grid(self) -> Grid {
         Grid::from_cells(self.value).unwrap_or_default()
     }
 

@@ -138,12 +138,12 @@ mod tests {
         }
         loop {
             let mut placed = false;
-            for cell in 0..CELLS {
+            for (cell, &gone) in removed.iter().enumerate() {
                 if g.get(cell) != 0 {
                     continue;
                 }
                 let left: Vec<u8> = (1..=9)
-                    .filter(|&d| removed[cell] & 1 << d == 0 && fits(&g, cell, d))
+                    .filter(|&d| gone & 1 << d == 0 && fits(&g, cell, d))
                     .collect();
                 match left.len() {
                     0 => return None,
