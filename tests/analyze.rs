@@ -185,7 +185,8 @@ fn redundant_givens_agree_with_solve_on_every_removal() {
 }
 
 /// `te` and `backdoor` are 0 exactly where singles solve the puzzle, as
-/// `solve --difficulty` (its own propagator) says.
+/// `solve --difficulty` says (the same propagation, which
+/// `crates/core/src/singles.rs` checks against a plain loop of the rules).
 #[test]
 fn depth_and_backdoor_are_zero_exactly_where_singles_solve() {
     let sample = data("sample.txt");

@@ -133,6 +133,31 @@ mod tests {
         assert!(seen[0] > 5 && seen[1] > 5, "sizes seen: {seen:?}");
     }
 
+    /// Sizes up to 2 against the brute force on public sets: top95 and the
+    /// first 300 of top1465.
+    #[test]
+    #[ignore = "reads ../shared/data; cargo test --release -p batchdoku-core -- --ignored backdoor_agrees"]
+    fn backdoor_agrees_with_a_brute_force_on_public_sets() {
+        let mut solver = Solver::new();
+        let mut puzzles = crate::testdata::shared_set("top95.txt");
+        puzzles.extend(
+            crate::testdata::shared_set("puzzles3_magictour_top1465.txt")
+                .into_iter()
+                .take(300),
+        );
+        let mut seen = [0usize; 4];
+        for p in &puzzles {
+            let solution = unique(&mut solver, p).unwrap();
+            let fast = backdoor_size(&Board::load(p).unwrap(), &solution, 2);
+            assert_eq!(fast, brute_force(p, &solution, 2), "{p}");
+            seen[usize::from(fast)] += 1;
+        }
+        eprintln!(
+            "backdoor agrees with the brute force on {} puzzles (size 0/1/2/more: {seen:?})",
+            puzzles.len()
+        );
+    }
+
     /// Size 3 against the brute force (tens of thousands of plain singles
     /// loops): a top1465 puzzle (#169) with no backdoor of 2 cells, and
     /// the first of the forum's hardest list.

@@ -125,6 +125,22 @@ mod tests {
         );
     }
 
+    /// Against dancing links on every puzzle of top1465.
+    #[test]
+    #[ignore = "reads ../shared/data; cargo test --release -p batchdoku-core -- --ignored redundant_agrees"]
+    fn redundant_agrees_with_dancing_links_on_top1465() {
+        let (mut solver, mut dlx) = (Solver::new(), DlxSolver::new());
+        let puzzles = crate::testdata::shared_set("puzzles3_magictour_top1465.txt");
+        let mut with_redundant = 0;
+        for p in &puzzles {
+            let s = solver.solve_first(p).unwrap().solution.unwrap();
+            let n = redundant_givens(&mut solver, p, &s, false);
+            assert_eq!(n, by_dlx(&mut dlx, p), "{p}");
+            with_redundant += usize::from(n > 0);
+        }
+        eprintln!("redundant givens agree with dancing links on {} puzzles ({with_redundant} not minimal)", puzzles.len());
+    }
+
     /// A complete grid: every given can go alone; a minimised puzzle: none.
     #[test]
     fn complete_grids_are_all_redundant_minimised_puzzles_none() {

@@ -251,6 +251,31 @@ mod tests {
         assert_eq!(depth(&p, 2), plain_depth(&p, 2), "{p}");
     }
 
+    /// Levels up to 1 against the plain loop on public sets: top95 and
+    /// the first 300 of top1465 (about a minute).
+    #[test]
+    #[ignore = "reads ../shared/data; cargo test --release -p batchdoku-core -- --ignored te_agrees"]
+    fn te_agrees_with_a_plain_loop_on_public_sets() {
+        let mut solver = Solver::new();
+        let mut puzzles = crate::testdata::shared_set("top95.txt");
+        puzzles.extend(
+            crate::testdata::shared_set("puzzles3_magictour_top1465.txt")
+                .into_iter()
+                .take(300),
+        );
+        let mut seen = [0usize; 3];
+        for p in &puzzles {
+            let solution = solver.solve_first(p).unwrap().solution.unwrap();
+            let fast = te_depth(&Board::load(p).unwrap(), &solution, 1);
+            assert_eq!(fast, plain_depth(p, 1), "{p}");
+            seen[usize::from(fast)] += 1;
+        }
+        eprintln!(
+            "te agrees with the plain loop on {} puzzles (depth 0/1/more: {seen:?})",
+            puzzles.len()
+        );
+    }
+
     /// The same on more puzzles: the first of the forum's hardest list
     /// (depth 2) and #169 (depth 1).
     #[test]

@@ -117,6 +117,24 @@ pub fn plain_singles(puzzle: &Grid) -> Option<Grid> {
     }
 }
 
+/// The puzzles of a public set in `../shared/data` (beside the checkout),
+/// for ignored tests that measure agreement on it; panics, naming the
+/// path, when the file is not there.
+pub fn shared_set(name: &str) -> Vec<Grid> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (this ignored test needs the shared data)",
+            path.display()
+        )
+    });
+    text.lines()
+        .filter_map(|l| parse_line(l.as_bytes()).ok())
+        .collect()
+}
+
 /// Every value of a vocabulary (`all`, named by `name`) parses back from
 /// its name, in any case, and a wrong name's error lists the first name.
 pub fn round_trip<T>(all: &[T], name: fn(T) -> &'static str)
