@@ -86,7 +86,7 @@ impl Measure {
             Measure::Redundant => "how many givens could each be removed alone",
             Measure::Symmetry => "symmetries of the pattern of givens (generate's names), or none",
             Measure::Automorphisms => "transformations mapping the puzzle onto itself (1 for most)",
-            Measure::Te => "trial-and-error depth (Berthier), up to --max-te",
+            Measure::Te => "trial-and-error depth (Berthier), exact up to its cap",
             Measure::Backdoor => {
                 "fewest solution cells that let singles solve it, up to --max-backdoor"
             }
