@@ -88,7 +88,7 @@ impl Measure {
             Measure::Automorphisms => "transformations mapping the puzzle onto itself (1 for most)",
             Measure::Te => "trial-and-error depth (Berthier), exact up to its cap",
             Measure::Backdoor => {
-                "fewest solution cells that let singles solve it, up to --max-backdoor"
+                "fewest solution cells that let singles solve it, exact up to its cap"
             }
         }
     }
