@@ -1,6 +1,6 @@
 //! The hot loop never allocates: a counting global allocator checks that,
 //! once a worker's solver and encoder exist, solving, counting, scoring,
-//! rating, encoding rows and canonical forms perform zero heap
+//! rating, analysing, encoding rows and canonical forms perform zero heap
 //! allocations, and that reading records (lines, CSV, JSON lines with
 //! kept columns) allocates nothing per record once the reader's buffers
 //! have grown. (Its own test binary, because it replaces the global
@@ -12,11 +12,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use batchdoku_batch::{
-    fill_row, Column, EngineKind, Job, OutputFormat, Position, RateJob, Row, RowEncoder, SolveJob,
+    fill_row, AnalyzeJob, Column, EngineKind, Job, OutputFormat, Position, RateJob, Row,
+    RowEncoder, SolveJob,
 };
 use batchdoku_core::{
-    parse_line, Canonicalizer, Engine, Grid, InputFormat, ReadOptions, Record, RecordReader,
-    ScoreOptions, Solver, Weights,
+    parse_line, AnalyzeOptions, Canonicalizer, Engine, Grid, InputFormat, ReadOptions, Record,
+    RecordReader, ScoreOptions, Solver, Weights,
 };
 
 struct Counting;
@@ -238,6 +239,50 @@ fn solving_and_encoding_do_not_allocate() {
         "every puzzle is rated: {ers:?}"
     );
     assert_eq!(n_rate, 0, "{n_rate} heap allocations in rating");
+    // Analysis (`analyze`): every measure, at the largest caps, through
+    // the job as the pipeline runs it, its columns encoded in every format
+    // that has them; the canonical search's buffers grow on the first
+    // pass only.
+    let analyze = AnalyzeJob {
+        options: AnalyzeOptions {
+            max_te: AnalyzeOptions::TE_LIMIT,
+            max_backdoor: AnalyzeOptions::BACKDOOR_LIMIT,
+            ..AnalyzeOptions::default()
+        },
+    };
+    let mut analyzer = analyze.scratch();
+    let mut encoders = [
+        OutputFormat::Csv,
+        OutputFormat::Jsonl,
+        OutputFormat::Parquet,
+    ]
+    .map(|format| RowEncoder::new(format, AnalyzeJob::COLUMNS, &[]));
+    let mut analyze_each = |i: usize, p: &Grid, out: &mut Vec<u8>| {
+        let at = Position {
+            source: &source,
+            line: i as u64 + 1,
+            index: i as u64 + 1,
+        };
+        fill_row(&analyze, &mut analyzer, Ok(p), &record, &at, &mut row);
+        for encoder in &mut encoders {
+            encoder.encode(&row, &record, out).unwrap();
+        }
+        row.analysis.map_or(0, |a| u64::from(a.te.unwrap_or(0)))
+    };
+    for (i, p) in puzzles.iter().enumerate() {
+        analyze_each(i, p, &mut out);
+    }
+    out.clear();
+    let mut depths = 0;
+    let n_analyze = allocations_during(|| {
+        for (i, p) in puzzles.iter().enumerate() {
+            depths += analyze_each(i, p, &mut out);
+            out.clear();
+        }
+    });
+    assert!(depths > 0);
+    assert_eq!(n_analyze, 0, "{n_analyze} heap allocations in analysis");
+
     // Reading: the same 211 puzzles four times over, in each layout; the
     // first half warms the reader's buffers, the second half is counted.
     let lines: Vec<&str> = PUZZLES.lines().collect();

@@ -4,9 +4,10 @@
 use crate::util::*;
 
 /// Every subcommand, as the completions and the man page must name them.
-const SUBCOMMANDS: [&str; 10] = [
+const SUBCOMMANDS: [&str; 11] = [
     "solve",
     "score",
+    "analyze",
     "canon",
     "dedupe",
     "overlap",

@@ -1,6 +1,6 @@
 //! Integration tests: run the real `batchdoku` binary on fixtures.
 //!
-//! One file per command (`solve`, `score`, `canon`, `dedupe`, `overlap`,
+//! One file per command (`solve`, `score`, `analyze`, `canon`, `dedupe`, `overlap`,
 //! `split` (its part files' layout in `split_layout`), `generate`, `report`, `bench`; `--version`, completions and man pages in
 //! `cli`), `input` for what every reader shares (formats, compression,
 //! encodings, stdin, FIFOs, many inputs), `output` for what every writer
@@ -13,6 +13,7 @@
 
 mod util;
 
+mod analyze;
 mod bench;
 mod canon;
 mod checkpoint;

@@ -130,6 +130,18 @@ fn parquet_holds_the_csv_rows_of_every_command() {
         .rows
         .iter()
         .any(|r| r[3] == "rated" && !r[er].is_empty()));
+    let analyzed = same_as_csv(&["analyze"], &[&statuses, &sample]);
+    let types =
+        |name: &str| analyzed.types[analyzed.header.iter().position(|c| c == name).unwrap()].0;
+    assert_eq!(
+        ["minimal", "redundant", "symmetry", "te"].map(types),
+        [
+            Physical::BOOLEAN,
+            Physical::INT64,
+            Physical::BYTE_ARRAY,
+            Physical::INT64
+        ]
+    );
     same_as_csv(&["canon"], &[&statuses]);
     let dir = tempfile::tempdir().unwrap();
     let twice = write(

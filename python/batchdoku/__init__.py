@@ -43,6 +43,7 @@ from ._batchdoku import (
     NO_GRID,
     STATUS_NAMES,
     __version__,
+    analyze,
     canon,
     dedupe,
     generate,
@@ -69,6 +70,7 @@ __all__ = [
     "ScoreResult",
     "RateResult",
     "PathStep",
+    "AnalyzeResult",
     "CanonResult",
     "ReadResult",
     "GenerateResult",
@@ -78,6 +80,7 @@ __all__ = [
     "solve",
     "score",
     "rate",
+    "analyze",
     "canon",
     "read",
     "generate",
@@ -101,7 +104,8 @@ class Status(IntEnum):
     """A solution was found: :func:`solve` with ``count_limit=1`` (uniqueness not checked), or :func:`score`'s
     search ran to the end, so ``score`` is the proven best."""
     UNIQUE = 1
-    """Exactly one solution: :func:`solve` with ``count_limit >= 2``."""
+    """Exactly one solution: :func:`solve` with ``count_limit >= 2``, or :func:`analyze` (whose measures are
+    then set)."""
     MULTIPLE = 2
     """At least two solutions: :func:`solve` with ``count_limit >= 2`` (``solutions`` counts up to the limit,
     ``solution`` is the first found)."""
@@ -189,6 +193,23 @@ class RateResult(_Means, _Path):
     hardest: List[Optional[str]]
     steps: "np.ma.MaskedArray[Any, np.dtype[np.int64]]"
     techniques: List[Optional[str]]
+    error: List[Optional[str]]
+
+
+class _Measures(TypedDict, total=False):
+    minimal: "np.ma.MaskedArray[Any, np.dtype[np.bool_]]"
+    redundant: "np.ma.MaskedArray[Any, np.dtype[np.int64]]"
+    symmetry: List[Optional[str]]
+    automorphisms: "np.ma.MaskedArray[Any, np.dtype[np.int64]]"
+    te: "np.ma.MaskedArray[Any, np.dtype[np.int64]]"
+    backdoor: "np.ma.MaskedArray[Any, np.dtype[np.int64]]"
+
+
+class AnalyzeResult(_Measures):
+    """What :func:`analyze` returns: ``status``, ``error`` and the measures ``columns`` asked for (masked arrays,
+    and ``symmetry`` a list, missing for every puzzle that is not ``UNIQUE``)."""
+
+    status: "npt.NDArray[np.uint8]"
     error: List[Optional[str]]
 
 
@@ -289,19 +310,23 @@ def to_strings(cells: Any) -> "npt.NDArray[np.bytes_]":
 
 # The columns of to_pandas/to_arrow, in the CLI's order (`batchdoku solve --help` and docs/solve.md's "Columns
 # of solve"): a result's keys under the CLI's names (read()'s ``puzzles`` is the CLI's ``puzzle``); keys no command
-# writes keep their names, in this order, and any other key comes last.
+# writes keep their names, in this order, and any other key comes last (the sort is stable).
 _ORDER = [
     "split", "row", "index", "line", "givens", "puzzle", "status", "er", "ep", "ed", "hardest", "steps",
-    "techniques", "solutions", "score", "solution", "guesses", "nodes", "train_row", "canonical", "transform",
-    "dropped", "valid", "expected_solution", "error", "mean_guesses", "mean_backtracks", "path",
+    "techniques", "minimal", "redundant", "symmetry", "automorphisms", "te", "backdoor", "solutions", "score",
+    "solution", "guesses", "nodes", "train_row", "canonical", "transform", "dropped", "valid", "expected_solution",
+    "error", "mean_guesses", "mean_backtracks", "path",
 ]
 _RENAMED = {"puzzles": "puzzle"}
+# The measures of analyze() keep the order they were asked in, as the CLI's ``--columns`` writes them: one rank.
+_MEASURES = ["minimal", "redundant", "symmetry", "automorphisms", "te", "backdoor"]
 
 
 def _columns(result: Mapping[str, Any]) -> Dict[str, Any]:
     """The result's entries under their CLI names, in the CLI's order."""
     named = {_RENAMED.get(key, key): value for key, value in result.items()}
     rank = {name: i for i, name in enumerate(_ORDER)}
+    rank.update({name: rank[_MEASURES[0]] for name in _MEASURES})
     lengths = {name: len(value) for name, value in named.items()}
     if len(set(lengths.values())) > 1:
         raise ValueError(f"not one result: its entries have different lengths {lengths}")
@@ -349,19 +374,20 @@ def _need(module: str, function: str) -> Any:
 
 
 def to_arrow(result: Mapping[str, Any]) -> "pyarrow.Table":
-    """Any result of this package (:func:`solve`, :func:`score`, :func:`rate`, :func:`canon`, :func:`read`,
-    :func:`generate`, :func:`dedupe`, :func:`overlap`, :func:`split`) as a ``pyarrow.Table``, in one vectorised
-    call.
+    """Any result of this package (:func:`solve`, :func:`score`, :func:`rate`, :func:`analyze`, :func:`canon`,
+    :func:`read`, :func:`generate`, :func:`dedupe`, :func:`overlap`, :func:`split`) as a ``pyarrow.Table``, in one
+    vectorised call.
 
     Columns are named and ordered as the CLI's CSV columns (``puzzles`` becomes ``puzzle``); ``status`` is a
     dictionary (categorical) column of the CLI's status names (``solved``, ``unique``, ... ``leak``); each
     ``(n, 81)`` grid becomes an 81-character string as the CLI writes it (blanks ``.`` in ``puzzle``, ``0`` in
     the others), null where there is no grid (a
-    :data:`NO_GRID` row); ``error``, ``transform``, ``split``, ``hardest`` and ``techniques`` are strings (null
-    for ``None``); every integer column is ``int64``, as in the CLI's Parquet (the result's unsigned counts and
-    positions included), floats are ``double``, and a missing number is null where the CLI leaves the field empty
-    (a masked entry of ``score``, ``solutions``, ``steps``, ``dropped`` or ``train_row``; a NaN of ``er``, ``ep``,
-    ``ed`` or the means), as in the CLI's Parquet output. Needs ``pyarrow``."""
+    :data:`NO_GRID` row); ``error``, ``transform``, ``split``, ``hardest``, ``techniques`` and ``symmetry`` are
+    strings (null for ``None``); every integer column is ``int64``, as in the CLI's Parquet (the result's unsigned
+    counts and positions included), floats are ``double``, ``minimal`` is ``bool``, and a missing value is null
+    where the CLI leaves the field empty (a masked entry of ``score``, ``solutions``, ``steps``, ``dropped``,
+    ``train_row`` or the measures of :func:`analyze`; a NaN of ``er``, ``ep``, ``ed`` or the means), as in the
+    CLI's Parquet output. Needs ``pyarrow``."""
     pa = _need("pyarrow", "to_arrow")
     arrays = {}
     for name, value in _columns(result).items():
@@ -401,10 +427,11 @@ def to_pandas(result: Mapping[str, Any]) -> "pandas.DataFrame":
     ``pd.read_parquet`` gives the CLI's Parquet columns (``solutions``, ``guesses``, ``nodes``, ``line``,
     ``row``, ``index``, ``givens``; only a :func:`generate` ``index`` past 2**63-1, which no CLI output holds,
     stays ``uint64`` rather than wrap), and a column that can lack a number is a nullable one
-    with ``<NA>`` where the CLI leaves the field empty: ``Int64`` for a masked array (``score``, ``solutions``
-    of :func:`score`, ``steps``, ``dropped``, ``train_row``; what ``pd.read_parquet(...,
-    dtype_backend="numpy_nullable")`` gives the CLI's nullable columns), ``Float64`` for the float columns
-    (``er``, ``ep``, ``ed``, the means), never a made-up ``-1`` or ``0``. The frame's index is the row's
+    with ``<NA>`` where the CLI leaves the field empty: ``Int64`` for a masked integer array (``score``,
+    ``solutions`` of :func:`score`, ``steps``, ``dropped``, ``train_row``, the counts of :func:`analyze`; what
+    ``pd.read_parquet(..., dtype_backend="numpy_nullable")`` gives the CLI's nullable columns), ``boolean`` for
+    ``minimal``, ``Float64`` for the float columns (``er``, ``ep``, ``ed``, the means), never a made-up ``-1``
+    or ``0``. The frame's index is the row's
     position in the result. Needs ``pandas``."""
     pd = _need("pandas", "to_pandas")
     columns: Dict[str, Any] = {}
@@ -416,6 +443,10 @@ def to_pandas(result: Mapping[str, Any]) -> "pandas.DataFrame":
             strings = text.astype("U81").astype(object)  # one str per row
             strings[text == b""] = None
             columns[name] = pd.Series(strings, dtype=_text_dtype(pd))
+        elif isinstance(value, _np.ma.MaskedArray) and value.dtype == _np.bool_:
+            # Missing (masked) is <NA> in a nullable boolean column (boolean).
+            mask = _np.ma.getmaskarray(value).copy()
+            columns[name] = pd.arrays.BooleanArray(_np.ma.getdata(value).copy(), mask)
         elif isinstance(value, _np.ma.MaskedArray):
             # Missing (masked) is <NA> in a nullable integer column (Int64).
             mask = _np.ma.getmaskarray(value).copy()

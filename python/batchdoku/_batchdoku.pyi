@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import (
+    AnalyzeResult,
     CanonResult,
     DedupeResult,
     GenerateResult,
@@ -20,8 +21,8 @@ from . import (
 )
 
 __all__ = [
-    "solve", "score", "rate", "canon", "read", "generate", "dedupe", "overlap", "split", "report", "STATUS_NAMES",
-    "NO_GRID", "__version__"
+    "solve", "score", "rate", "analyze", "canon", "read", "generate", "dedupe", "overlap", "split", "report",
+    "STATUS_NAMES", "NO_GRID", "__version__"
 ]
 
 __version__: Final[str]
@@ -80,6 +81,15 @@ def rate(
     min_ed: Optional[float] = None,
     min_ep: Optional[float] = None,
 ) -> RateResult: ...
+_Measure = Literal["minimal", "redundant", "symmetry", "automorphisms", "te", "backdoor"]
+
+def analyze(
+    puzzles: _Puzzles,
+    columns: Union[str, Sequence[_Measure], None] = None,
+    max_te: int = 1,
+    max_backdoor: int = 1,
+    threads: Optional[int] = None,
+) -> AnalyzeResult: ...
 def canon(puzzles: _Puzzles, threads: Optional[int] = None) -> CanonResult: ...
 def read(
     path: Union[str, "os.PathLike[str]"],

@@ -1,12 +1,13 @@
 //! Python bindings: `batchdoku.solve`, `score`, `canon` and `read` (and,
 //! in `corpus.rs`, `generate`, `dedupe` and `overlap`; `split` in
-//! `split.rs`; `report` in `report.rs`) over NumPy arrays
+//! `split.rs`; `report` in `report.rs`; `analyze` in `analyze.rs`) over NumPy arrays
 //! and Arrow arrays (`arrow.rs`). Each call runs a library job (`batchdoku_batch`, or the
 //! canonical-form job over `batchdoku_core::canon`) through the library's
 //! per-record step, with the GIL released (see `run.rs`), on a rayon pool
 //! built once per thread count for the process (see `pool.rs`). No second
 //! copy of any solver lives here: this crate only converts arrays.
 
+mod analyze;
 mod arrow;
 mod corpus;
 mod input;
@@ -683,6 +684,7 @@ fn _batchdoku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(score, m)?)?;
     m.add_function(wrap_pyfunction!(rate, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(canon, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_function(wrap_pyfunction!(corpus::generate, m)?)?;

@@ -275,6 +275,7 @@ def dtype_cases(tmp_path):
         ),
         ("rate", batchdoku.rate(lines(mixed), limit=1000), ["rate", "--limit", "1000", mixed]),
         ("rate", batchdoku.rate(lines(STATUSES), path=True), ["rate", "--path", STATUSES]),
+        ("analyze", batchdoku.analyze(lines(STATUSES)), ["analyze", STATUSES]),
         ("canon", batchdoku.canon(lines(STATUSES)), ["canon", STATUSES]),
         ("dedupe", batchdoku.dedupe(lines(STATUSES)), ["dedupe", STATUSES]),
         ("overlap", batchdoku.overlap(lines(STATUSES), lines(TRAIN)), ["overlap", STATUSES, TRAIN]),
@@ -286,7 +287,7 @@ def dtype_cases(tmp_path):
 
 def test_every_column_has_the_type_of_the_cli_parquet(tmp_path):
     """to_pandas and to_arrow type each column as the CLI's Parquet does, for every function: int64 for integers
-    (never uint64), nullable Int64/Float64 where a number can be missing (what ``pd.read_parquet(...,
+    (never uint64), nullable Int64/Float64/boolean where a number (or analyze's ``minimal``) can be missing (what ``pd.read_parquet(...,
     dtype_backend="numpy_nullable")`` gives for the CLI's nullable columns), text as text; ``status`` alone is
     categorical (the CLI's is text)."""
     import json
@@ -320,8 +321,9 @@ def test_every_column_has_the_type_of_the_cli_parquet(tmp_path):
             if name == "status":
                 assert frame[name].dtype == "category"
                 continue
-            # A column that can lack a number is nullable in both (whether or not this file lacks one).
-            can_miss = str(frame[name].dtype) in ("Int64", "Float64")
+            # A column that can lack a number (or a boolean) is nullable in both (whether or not this file lacks
+            # one).
+            can_miss = str(frame[name].dtype) in ("Int64", "Float64", "boolean")
             want = (nullable if can_miss else plain)[theirs].dtype
             assert frame[name].dtype == want, (function, name, frame[name].dtype, want)
             if theirs in schema.names:

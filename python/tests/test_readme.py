@@ -146,9 +146,22 @@ def check_path(ns, workdir):
     assert got == want and len(ns["beyond"]) > 0
 
 
+def check_analyze(ns, workdir):
+    """The measures recipe equals `batchdoku analyze --columns te,minimal --max-te 2` row by row."""
+    import numpy as np
+
+    r = ns["r"]
+    rows = cli("analyze", "--columns", "te,minimal", "--max-te", 2, workdir / "train.txt")
+    status = ns["batchdoku"].Status
+    assert [status(int(s)).name.lower() for s in r["status"]] == [row["status"] for row in rows]
+    assert ["" if t is np.ma.masked else str(t) for t in r["te"]] == [row["te"] for row in rows]
+    assert len(ns["deep"]) == sum(1 for row in rows if row["te"] not in ("", "0"))
+
+
 CHECKS = {
     "batchdoku.split(": check_split_and_report,
     "batchdoku.path_steps(": check_path,
+    "batchdoku.analyze(puzzles": check_analyze,
     "batchdoku.rate(puzzles": check_rate,
     "batchdoku.dedupe(train)": check_corpus,
     'pd.read_csv("sudoku.csv"': check_pandas,

@@ -25,11 +25,11 @@ pub use measuring::{BenchArgs, SimdChoice, TableFormat};
 pub use meta::{CompletionsArgs, LicensesArgs, ManArgs, ShellArg};
 pub use reporting::{ReportArgs, ReportFormatArg};
 pub use shared::{CheckpointArgs, InputArgs, RecordArgs, RecordCommand, RowArgs, RunArgs};
-pub use solving::{RateArgs, ScoreArgs, SolveArgs};
+pub use solving::{AnalyzeArgs, RateArgs, ScoreArgs, SolveArgs};
 
 use classes::{DEDUPE_ABOUT, OVERLAP_ABOUT, SPLIT_ABOUT};
 use reporting::REPORT_ABOUT;
-use solving::RATE_ABOUT;
+use solving::{ANALYZE_ABOUT, RATE_ABOUT};
 
 /// Bulk 9x9 Sudoku solver: streams puzzle files through all cores and
 /// writes one CSV row per puzzle, in input order.
@@ -64,6 +64,11 @@ pub enum Command {
     /// ratings, the hardest technique and the steps by technique.
     #[command(long_about = RATE_ABOUT)]
     Rate(RateArgs),
+    /// The puzzle forum's measures of each puzzle with one solution:
+    /// minimal, redundant givens, symmetry, automorphisms, trial-and-error
+    /// depth, backdoor size (chosen with --columns).
+    #[command(long_about = ANALYZE_ABOUT)]
+    Analyze(AnalyzeArgs),
     /// Canonical (minlex) form of each puzzle and the transformation that
     /// maps the puzzle to it.
     Canon(CanonArgs),

@@ -9,7 +9,7 @@
 //! into a file (written atomically) or any writer. A job fills a [`Row`]
 //! for each record; the stock jobs are the commands of the `batchdoku`
 //! tool: [`SolveJob`], [`ScoreJob`], [`RateJob`] (Sudoku Explainer's
-//! ratings, with the `rate` feature), [`CanonJob`], [`DedupeJob`],
+//! ratings, with the `rate` feature), [`AnalyzeJob`], [`CanonJob`], [`DedupeJob`],
 //! [`OverlapJob`] and [`SplitJob`]. [`fill_row`] is the same per-record
 //! step for callers that hold their puzzles in memory, and
 //! [`Batch::generate_to_file`] streams generated puzzles through the same
@@ -64,8 +64,8 @@ pub use crate::generate::{Candidates, ErTarget, StreamReport as GenerateReport};
 #[doc(hidden)]
 pub use crate::jobs::RateScratch;
 pub use crate::jobs::{
-    CanonJob, ClassBy, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass, RateJob,
-    ScoreJob, SolveJob, SplitJob, Stratify,
+    AnalyzeJob, CanonJob, ClassBy, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass,
+    RateJob, ScoreJob, SolveJob, SplitJob, Stratify,
 };
 pub use crate::output::{
     AsWritten, Column, Expected, Move, OutputFormat, Path, PathStep, Ratings, Row, RowEncoder,

@@ -39,6 +39,16 @@ impl Range {
         min: 0,
         max: 1_000_000,
     };
+    /// `analyze --max-te`: the deepest trial-and-error level tried.
+    pub const MAX_TE: Range = Range {
+        min: 0,
+        max: batchdoku_core::AnalyzeOptions::TE_LIMIT as u64,
+    };
+    /// `analyze --max-backdoor`: the largest backdoor size tried.
+    pub const MAX_BACKDOOR: Range = Range {
+        min: 0,
+        max: batchdoku_core::AnalyzeOptions::BACKDOOR_LIMIT as u64,
+    };
     /// Any 64-bit value (`--seed`).
     pub const ANY: Range = Range {
         min: 0,

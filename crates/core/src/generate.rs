@@ -24,4 +24,4 @@ mod symmetry;
 pub(crate) use dig::{dig, minimize_unique, unique_puzzle};
 pub use dig::{minimize_by_orbits, random_solution};
 pub use generator::{ClueTarget, GenerateError, Generated, Generator, Spec, SpecError};
-pub use symmetry::{Orbits, Symmetry};
+pub use symmetry::{Orbits, Symmetries, Symmetry};

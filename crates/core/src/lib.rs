@@ -16,6 +16,11 @@
 //!   solutions ([`Weights`], [`ScoreOptions`], [`ScoreOutcome`]).
 //! - **Canonical forms:** [`Canonicalizer`] and the [`Transform`] between a
 //!   puzzle and its form.
+//! - **Analysis:** [`Analyzer`] computes the puzzle forum's measures of a
+//!   puzzle ([`Analysis`]: minimality, redundant givens, the
+//!   [`Symmetries`] of its givens, automorphisms, trial-and-error depth,
+//!   singles backdoor size), the ones [`AnalyzeOptions`] asks for
+//!   ([`Measure`]).
 //! - **Generation:** [`Generator`] makes seeded unique puzzles to a [`Spec`]
 //!   ([`ClueTarget`], [`Symmetry`]); [`Rng`] is the seeded generator behind
 //!   it. [`solved_by_singles`] says whether naked and hidden singles alone
@@ -46,6 +51,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod analyze;
 mod canon;
 mod dlx;
 mod engine;
@@ -58,10 +64,13 @@ mod score;
 mod singles;
 pub mod solver;
 
+pub use analyze::{Analysis, AnalyzeOptions, Analyzer, Measure};
 pub use canon::{Canonicalizer, Transform, TransformError};
 pub use dlx::DlxSolver;
 pub use engine::{Engine, Outcome, Stats};
-pub use generate::{ClueTarget, GenerateError, Generated, Generator, Spec, SpecError, Symmetry};
+pub use generate::{
+    ClueTarget, GenerateError, Generated, Generator, Spec, SpecError, Symmetries, Symmetry,
+};
 pub use grid::Grid;
 pub use parse::{
     parse_line, ExpectedColumn, InputFormat, InputLayout, ParseError, ParseErrorKind, ReadOptions,

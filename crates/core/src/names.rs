@@ -1,5 +1,5 @@
 //! The one parser of the crate's vocabularies (output and input formats,
-//! engines, symmetries, SIMD paths, statuses): each enum lists its values
+//! engines, symmetries, SIMD paths, statuses, measures): each enum lists its values
 //! in `ALL` and names them with `as_str`, and its `FromStr` calls
 //! [`parse_name`]. The command line and the Python package parse through
 //! those `FromStr`s, so a name is spelled in one place.
@@ -29,12 +29,13 @@ pub fn parse_name<T: Copy>(
 #[cfg(test)]
 mod tests {
     use crate::testdata::round_trip;
-    use crate::{InputFormat, SimdPath, Symmetry};
+    use crate::{InputFormat, Measure, SimdPath, Symmetry};
 
     #[test]
     fn every_vocabulary_parses_its_own_names() {
         round_trip(&InputFormat::ALL, InputFormat::as_str);
         round_trip(&Symmetry::ALL, Symmetry::as_str);
         round_trip(&SimdPath::ALL, SimdPath::as_str);
+        round_trip(&Measure::ALL, Measure::as_str);
     }
 }

@@ -17,7 +17,7 @@ use super::vocab::{input_formats, output_formats};
 use crate::cli::stderr_progress::ProgressMode;
 
 /// The flags of a command that reads INPUT files of puzzle records and
-/// writes one row per record (`solve`, `score`, `rate`, `canon`, `dedupe`,
+/// writes one row per record (`solve`, `score`, `rate`, `analyze`, `canon`, `dedupe`,
 /// `split`): the four shared groups, in the order their help lists them.
 #[derive(Debug, Args)]
 pub struct RecordCommand {
@@ -75,7 +75,7 @@ impl InputArgs {
 #[derive(Debug, Args)]
 pub struct RowArgs {
     /// Output format: csv (with header), jsonl (one JSON object per line),
-    /// line (one 81-character grid per row: for solve, score and rate the
+    /// line (one 81-character grid per row: for solve, score, rate and analyze the
     /// solution (the first found when there are several), an empty line
     /// when none; for canon the canonical form; for dedupe, overlap and
     /// split the puzzle), parquet (the CSV's columns, typed; not to a terminal).

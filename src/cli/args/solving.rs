@@ -1,12 +1,13 @@
-//! The arguments of the commands that solve or rate each puzzle and write
-//! a row for it: `solve`, `score` and `rate`.
+//! The arguments of the commands that solve, rate or measure each puzzle
+//! and write a row for it: `solve`, `score`, `rate` and `analyze`.
 
 use clap::Args;
 
 use batchdoku_batch::EngineKind;
+use batchdoku_core::Measure;
 
 use super::shared::{CheckpointArgs, RecordCommand};
-use super::vocab::engines;
+use super::vocab::{engines, measures};
 
 /// `batchdoku solve`.
 #[derive(Debug, Args)]
@@ -158,3 +159,50 @@ pub struct RateArgs {
 /// `rate --batch-size`: the shared flag with a smaller default.
 const RATE_BATCH_HELP: &str = "Records per batch handed to a worker (a rating takes about a \
 thousand times longer than a solve: small batches keep every thread busy).";
+
+pub(super) const ANALYZE_ABOUT: &str = "The puzzle forum's measures of each puzzle with one \
+solution, as columns chosen with --columns.
+
+Each puzzle is first checked as `solve -k 2` does: a puzzle with one solution gets status \
+`unique` and its measures; `multiple`, `unsolvable` and `invalid` rows get empty measure columns. \
+The measures: minimal (true when no single given can be removed with the puzzle still unique), \
+redundant (how many givens could each be removed alone), symmetry (the symmetries of the pattern \
+of givens, with generate --symmetry's names joined by +, or none), automorphisms (how many \
+transformations map the puzzle onto itself: digit relabellings, row and column moves within \
+bands and stacks, band and stack moves, transposition; 1 for most puzzles), te (trial-and-error \
+depth in Berthier's sense: 0 when naked and hidden singles solve the puzzle, n when assuming \
+each candidate and propagating with depth n-1 eliminates enough to solve it) and backdoor (the \
+fewest cells whose solution digits, given as extra clues, let singles alone solve it).
+
+te and backdoor are exact up to --max-te and --max-backdoor (both 1 by default, the cheap \
+setting); a puzzle beyond the cap gets the cap plus one, read as \"more than the cap\". \
+--max-te 2 and --max-backdoor 3 give the exact values almost every puzzle has, at a far higher \
+cost on hard puzzles (docs/analyze.md gives the figures).";
+
+/// `batchdoku analyze`.
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    // Input files, run, row and record flags: the same for every record command.
+    #[command(flatten)]
+    pub common: RecordCommand,
+
+    #[command(flatten)]
+    pub resume: CheckpointArgs,
+
+    /// The measure columns to compute and write, comma-separated, in the
+    /// order given (default: all six, te and backdoor up to their caps).
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = measures(),
+          default_value = "minimal,redundant,symmetry,automorphisms,te,backdoor")]
+    pub columns: Vec<Measure>,
+
+    /// The deepest trial-and-error level tried (0 to 2): a puzzle that
+    /// needs more gets te = N + 1, "more than N".
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::vocab::max_te)]
+    pub max_te: u8,
+
+    /// The largest backdoor tried (0 to 3 cells): a puzzle that needs
+    /// more gets backdoor = N + 1, "more than N".
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = super::vocab::max_backdoor)]
+    pub max_backdoor: u8,
+}

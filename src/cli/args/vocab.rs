@@ -1,12 +1,12 @@
 //! Value parsers for the flags whose values are a library vocabulary
-//! (formats, engines, class keys, symmetries): the names and their help
+//! (formats, engines, class keys, symmetries, measures): the names and their help
 //! are the library's lists, the values its `FromStr` ([`one_of`]).
 
 use batchdoku_batch::plumbing::Range;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
 use batchdoku_batch::{ClassBy, EngineKind, OutputFormat};
-use batchdoku_core::{InputFormat, Symmetry};
+use batchdoku_core::{InputFormat, Measure, Symmetry};
 
 /// A value parser for a library vocabulary: the names (with their help)
 /// from the library's list, the value from the library's `FromStr`.
@@ -62,6 +62,10 @@ pub(super) fn symmetries() -> impl TypedValueParser<Value = Symmetry> {
     one_of(&Symmetry::ALL, Symmetry::as_str, Symmetry::description)
 }
 
+pub(super) fn measures() -> impl TypedValueParser<Value = Measure> {
+    one_of(&Measure::ALL, Measure::as_str, Measure::description)
+}
+
 // The numeric flags' ranges: the library's (`plumbing::Range`), which the
 // Python package checks its arguments against too, with the same message.
 
@@ -84,6 +88,16 @@ pub fn at_least_one(text: &str) -> Result<u64, String> {
 /// `rate --invariant`: 0 to 1,000,000 equivalents.
 pub fn invariant(text: &str) -> Result<u32, String> {
     Range::INVARIANT.parse(text).map(|v| v as u32)
+}
+
+/// `analyze --max-te`: 0 to 2.
+pub fn max_te(text: &str) -> Result<u8, String> {
+    Range::MAX_TE.parse(text).map(|v| v as u8)
+}
+
+/// `analyze --max-backdoor`: 0 to 3.
+pub fn max_backdoor(text: &str) -> Result<u8, String> {
+    Range::MAX_BACKDOOR.parse(text).map(|v| v as u8)
 }
 
 /// `--seed`: any 64-bit value.

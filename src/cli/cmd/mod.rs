@@ -8,6 +8,7 @@
 //! commands, which can be resumed (`--checkpoint`), run through
 //! [`one_pass`].
 
+mod analyze;
 mod bench;
 mod canon;
 mod completions;
@@ -45,6 +46,7 @@ pub fn run(command: Command) -> anyhow::Result<Exit> {
         Command::Solve(args) => solve::run(&args),
         Command::Score(args) => score::run(&args),
         Command::Rate(args) => rate::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
         Command::Canon(args) => canon::run(&args),
         Command::Dedupe(args) => dedupe::run(&args),
         Command::Overlap(args) => overlap::run(&args),

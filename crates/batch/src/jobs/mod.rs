@@ -1,7 +1,8 @@
 //! The per-record work of each command, as [`Job`](crate::pipeline::Job)s
 //! the pipeline runs: thin layers over the solver core and the canonical
-//! form.
+//! form, and the measures of `analyze`.
 
+mod analyze;
 mod canon;
 mod classes;
 mod dedupe;
@@ -12,6 +13,7 @@ mod score;
 mod solve;
 mod split;
 
+pub use analyze::AnalyzeJob;
 pub use canon::{CanonJob, Equivalence};
 pub use classes::ClassMap;
 pub use dedupe::{DedupeJob, Pass};

@@ -73,11 +73,15 @@ impl Kind {
             | Column::Givens
             | Column::Dropped
             | Column::TrainLine
-            | Column::Steps => Kind::OptInt,
+            | Column::Steps
+            | Column::Redundant
+            | Column::Automorphisms
+            | Column::Te
+            | Column::Backdoor => Kind::OptInt,
             Column::Er | Column::Ep | Column::Ed | Column::MeanGuesses | Column::MeanBacktracks => {
                 Kind::OptReal
             }
-            Column::Singles => Kind::OptBool,
+            Column::Singles | Column::Minimal => Kind::OptBool,
             Column::Status | Column::Trailing | Column::Kept(_) => Kind::Str,
             Column::Split
             | Column::Puzzle
@@ -87,7 +91,8 @@ impl Kind {
             | Column::Canonical
             | Column::Transform
             | Column::Hardest
-            | Column::Techniques => Kind::OptStr,
+            | Column::Techniques
+            | Column::Symmetry => Kind::OptStr,
             Column::Path => Kind::Path,
         }
     }

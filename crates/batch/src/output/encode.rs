@@ -12,7 +12,7 @@ use super::as_written::AsWritten;
 use super::cells;
 use super::path::{Path, PathStep};
 use super::schema::{column_names, Column, Expected, Ratings, Row, Split};
-use batchdoku_core::Record;
+use batchdoku_core::{Analysis, Record};
 
 /// How rows are written.
 ///
@@ -221,6 +221,11 @@ impl Serialize for JsonRow<'_> {
                     true => map.serialize_entry(key, &JsonPath(&row.path, self.texts))?,
                     false => map.serialize_entry(key, &None::<&str>)?,
                 },
+                Column::Minimal => map.serialize_entry(key, &measure(row, |a| a.minimal))?,
+                Column::Symmetry => map.serialize_entry(key, &symmetry(row))?,
+                Column::Redundant | Column::Automorphisms | Column::Te | Column::Backdoor => {
+                    map.serialize_entry(key, &count(row, col))?
+                }
             }
         }
         map.end()
@@ -372,6 +377,28 @@ fn rating(row: &Row, which: impl Fn(&Ratings) -> u8) -> Option<f64> {
 /// precision every output format writes).
 fn mean(row: &Row, which: impl Fn((f64, f64)) -> f64) -> Option<f64> {
     row.invariant.map(|m| (which(m) * 1000.0).round() / 1000.0)
+}
+
+/// One of a row's `analyze` measures, `None` when the row has none.
+fn measure<T>(row: &Row, which: impl Fn(&Analysis) -> Option<T>) -> Option<T> {
+    row.analysis.as_ref().and_then(which)
+}
+
+/// A row's count measure of `analyze` in `column` (`redundant`,
+/// `automorphisms`, `te`, `backdoor`).
+fn count(row: &Row, column: Column) -> Option<u64> {
+    measure(row, |a| match column {
+        Column::Redundant => a.redundant.map(u64::from),
+        Column::Automorphisms => a.automorphisms,
+        Column::Te => a.te.map(u64::from),
+        Column::Backdoor => a.backdoor.map(u64::from),
+        _ => None,
+    })
+}
+
+/// A row's `symmetry` measure as its text.
+fn symmetry(row: &Row) -> Option<&'static str> {
+    measure(row, |a| a.symmetry).map(|s| s.as_str())
 }
 
 /// Writes a rating in tenths with one decimal (`71` as `7.1`).
@@ -696,6 +723,11 @@ impl RowEncoder {
                 Column::MeanGuesses => cells::opt_real(out, mean(row, |m| m.0)),
                 Column::MeanBacktracks => cells::opt_real(out, mean(row, |m| m.1)),
                 Column::Path => cells::path(out, &row.path),
+                Column::Minimal => cells::opt_bool(out, measure(row, |a| a.minimal)),
+                Column::Symmetry => cells::opt_str(out, symmetry(row).map(str::as_bytes)),
+                Column::Redundant | Column::Automorphisms | Column::Te | Column::Backdoor => {
+                    cells::opt_int(out, count(row, col).map(|n| n as i64))
+                }
             }
         }
         cells::end(start, out);
@@ -802,6 +834,14 @@ impl RowEncoder {
                     self.error.clear();
                     write_path_cell(&mut self.error, &row.path);
                     csv.field(out, &self.error);
+                }
+                Column::Minimal => match measure(row, |a| a.minimal) {
+                    Some(m) => csv.plain(out, if m { b"true" } else { b"false" }),
+                    None => csv.plain(out, b""),
+                },
+                Column::Symmetry => csv.plain(out, symmetry(row).unwrap_or("").as_bytes()),
+                Column::Redundant | Column::Automorphisms | Column::Te | Column::Backdoor => {
+                    csv.opt_num(out, count(row, col))
                 }
             }
         }

@@ -22,8 +22,8 @@ pub use encode::{OutputFormat, RowEncoder};
 pub use path::{Move, Path, PathStep};
 pub use schema::{Column, Expected, Ratings, Row, Split, Status};
 pub(crate) use schema::{
-    CANON_COLUMNS, DEDUPE_COLUMNS, OVERLAP_COLUMNS, RATE_COLUMNS, SCORE_COLUMNS, SOLVE_COLUMNS,
-    SPLIT_COLUMNS,
+    ANALYZE_COLUMNS, ANALYZE_HEAD, CANON_COLUMNS, DEDUPE_COLUMNS, OVERLAP_COLUMNS, RATE_COLUMNS,
+    SCORE_COLUMNS, SOLVE_COLUMNS, SPLIT_COLUMNS,
 };
 
 #[cfg(test)]

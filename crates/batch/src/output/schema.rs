@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use batchdoku_core::Grid;
 use batchdoku_core::Transform;
+use batchdoku_core::{Analysis, Measure};
 
 use super::path::Path;
 
@@ -242,6 +243,21 @@ pub enum Column {
     /// The solution path (`rate --path`): every step, in order, with its
     /// technique, rating, placements, eliminations and a sentence.
     Path,
+    /// `true` when no single given can be removed with the puzzle still
+    /// unique (`analyze`).
+    Minimal,
+    /// How many givens could each be removed alone, the puzzle staying
+    /// unique (`analyze`).
+    Redundant,
+    /// The symmetries of the pattern of givens, `+`-joined, or `none`
+    /// (`analyze`).
+    Symmetry,
+    /// How many transformations map the puzzle onto itself (`analyze`).
+    Automorphisms,
+    /// Trial-and-error depth, the cap plus one above the cap (`analyze`).
+    Te,
+    /// Singles backdoor size, the cap plus one above the cap (`analyze`).
+    Backdoor,
 }
 
 impl Column {
@@ -278,6 +294,34 @@ impl Column {
             Column::MeanGuesses => "mean_guesses",
             Column::MeanBacktracks => "mean_backtracks",
             Column::Path => "path",
+            Column::Minimal => "minimal",
+            Column::Redundant => "redundant",
+            Column::Symmetry => "symmetry",
+            Column::Automorphisms => "automorphisms",
+            Column::Te => "te",
+            Column::Backdoor => "backdoor",
+        }
+    }
+
+    /// The column of an `analyze` measure (named alike); `None` for a
+    /// measure of a later core that this crate has no column for.
+    ///
+    /// ```
+    /// use batchdoku_batch::Column;
+    /// use batchdoku_core::Measure;
+    /// for m in Measure::ALL {
+    ///     assert_eq!(Column::of_measure(m).unwrap().name(), m.as_str());
+    /// }
+    /// ```
+    pub fn of_measure(measure: Measure) -> Option<Column> {
+        match measure {
+            Measure::Minimal => Some(Column::Minimal),
+            Measure::Redundant => Some(Column::Redundant),
+            Measure::Symmetry => Some(Column::Symmetry),
+            Measure::Automorphisms => Some(Column::Automorphisms),
+            Measure::Te => Some(Column::Te),
+            Measure::Backdoor => Some(Column::Backdoor),
+            _ => None,
         }
     }
 }
@@ -388,6 +432,26 @@ pub const RATE_COLUMNS: [Column; 11] = [
     Column::Hardest,
     Column::Steps,
     Column::Techniques,
+    Column::Error,
+];
+
+/// The columns of `analyze` before its measures (then come the measures
+/// asked for, and `error`).
+pub const ANALYZE_HEAD: [Column; 4] = [Column::Index, Column::Line, Column::Puzzle, Column::Status];
+
+/// The columns of `analyze` with every measure (before the optional
+/// `trailing`).
+pub const ANALYZE_COLUMNS: [Column; 11] = [
+    Column::Index,
+    Column::Line,
+    Column::Puzzle,
+    Column::Status,
+    Column::Minimal,
+    Column::Redundant,
+    Column::Symmetry,
+    Column::Automorphisms,
+    Column::Te,
+    Column::Backdoor,
     Column::Error,
 ];
 
@@ -516,6 +580,8 @@ pub struct Row {
     pub invariant: Option<(f64, f64)>,
     /// The solution path (`rate --path`), when rated with it.
     pub path: Path,
+    /// The measures (`analyze`) of a puzzle with one solution.
+    pub analysis: Option<Analysis>,
     /// What is wrong with the record (empty unless invalid), without its
     /// position.
     pub error: String,
@@ -591,6 +657,7 @@ impl Default for Row {
             ratings: None,
             invariant: None,
             path: Path::default(),
+            analysis: None,
             error: String::new(),
         }
     }
@@ -625,6 +692,7 @@ impl Row {
         self.ratings = None;
         self.invariant = None;
         self.path.clear();
+        self.analysis = None;
         self.error.clear();
     }
 }

@@ -201,3 +201,52 @@ fn line_format_writes_solution_or_empty_line() {
     enc.encode(&Row::default(), &rec(b""), &mut out).unwrap();
     assert_eq!(out, format!("{SOLVED}\n\n").as_bytes());
 }
+
+#[test]
+fn analyze_measures_are_written_and_empty_without_an_analysis() {
+    let easy = batchdoku_core::parse_line(batchdoku_core::testdata::EASY.as_bytes()).unwrap();
+    let mut row = sample_row();
+    row.analysis = Some(batchdoku_core::Analysis {
+        minimal: Some(false),
+        redundant: Some(21),
+        symmetry: Some(batchdoku_core::Symmetries::of(&easy)),
+        automorphisms: Some(648),
+        te: Some(2),
+        backdoor: Some(4),
+    });
+    let cols = &ANALYZE_COLUMNS[3..10];
+    let mut out = Vec::new();
+    RowEncoder::new(OutputFormat::Csv, cols, &[])
+        .encode(&row, &rec(b""), &mut out)
+        .unwrap();
+    assert_eq!(out, b"unique,false,21,central+mirror,648,2,4\n");
+    out.clear();
+    RowEncoder::new(OutputFormat::Jsonl, cols, &[])
+        .encode(&row, &rec(b""), &mut out)
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["minimal"], false);
+    assert_eq!(v["symmetry"], "central+mirror");
+    assert_eq!(
+        (&v["redundant"], &v["automorphisms"]),
+        (&21.into(), &648.into())
+    );
+    assert_eq!((&v["te"], &v["backdoor"]), (&2.into(), &4.into()));
+    // A measure not asked for, or a row without measures: empty, null.
+    row.analysis = Some(batchdoku_core::Analysis {
+        te: Some(0),
+        ..Default::default()
+    });
+    out.clear();
+    RowEncoder::new(OutputFormat::Csv, cols, &[])
+        .encode(&row, &rec(b""), &mut out)
+        .unwrap();
+    assert_eq!(out, b"unique,,,,,0,\n");
+    row.analysis = None;
+    out.clear();
+    RowEncoder::new(OutputFormat::Jsonl, cols, &[])
+        .encode(&row, &rec(b""), &mut out)
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert!(cols[1..].iter().all(|c| v[c.name()].is_null()), "{v}");
+}

@@ -178,6 +178,15 @@ impl CompleteCanon {
         (transform.apply(grid), transform)
     }
 
+    /// How many transformations map `grid`, a valid solution grid, onto
+    /// itself: as many as reach its canonical form, which are the ties
+    /// [`Self::whole_grids`] collects (the relabelling follows from the
+    /// cell permutation in a complete grid).
+    pub(super) fn automorphisms(&mut self, grid: &Grid) -> u64 {
+        self.canonical(grid);
+        self.ties.len() as u64
+    }
+
     /// Every first band equal to the smallest one, into `self.bands`.
     fn first_bands(&mut self) {
         self.best = [FREE; 18];

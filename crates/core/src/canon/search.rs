@@ -106,6 +106,24 @@ impl Candidate {
         }
     }
 
+    /// How many whole cell permutations this candidate stands for, once
+    /// every row is placed: the orders of the pooled stacks and of their
+    /// columns, and of the columns of each run.
+    fn open_orders(&self) -> u64 {
+        const FACTORIAL: [u64; 4] = [1, 1, 2, 6];
+        let pooled = self.pool.count_ones() as usize;
+        let mut orders = FACTORIAL[pooled] * 6u64.pow(pooled as u32);
+        let mut run = 0;
+        for p in 3 * pooled..9 {
+            if self.run_start & (1 << p) != 0 {
+                orders *= FACTORIAL[run];
+                run = 0;
+            }
+            run += 1;
+        }
+        orders * FACTORIAL[run]
+    }
+
     /// The complete transformation: pooled stacks (blank in every row, so
     /// their order does not change the output) are placed in increasing
     /// order, unused digits get the remaining labels in increasing order.
@@ -206,6 +224,45 @@ impl Canonicalizer {
             return self.complete.canonical(grid);
         }
         self.search(grid)
+    }
+
+    /// How many [`Transform`]s map `grid` onto itself (its automorphisms,
+    /// the identity included): 1 for most puzzles, 3,359,232 x 9! for the
+    /// empty grid. Exact for every grid, as [`canonical`](Self::canonical).
+    ///
+    /// The transformations taking a grid to its canonical form are one
+    /// coset of its automorphisms, so there are as many of them, and the
+    /// canonical search finds them all: each transformation still alive
+    /// at the end, times the orders it left open (columns alike in every
+    /// row, stacks blank in every row), times the relabellings of the
+    /// digits the grid does not hold.
+    ///
+    /// # Example
+    /// ```
+    /// use batchdoku_core::{parse_line, Canonicalizer, Grid};
+    /// let mut canonicalizer = Canonicalizer::new();
+    /// // The most symmetric solution grid: 648 automorphisms, the most any
+    /// // grid has.
+    /// let grid = parse_line(
+    ///     b"123456789456789123789123456231564897564897231897231564312645978645978312978312645",
+    /// )
+    /// .unwrap();
+    /// assert_eq!(canonicalizer.automorphisms(&grid), 648);
+    /// // One given in the centre: the cell maps that keep the centre
+    /// // (2 x 144 x 144), times the 8! relabellings of the other digits.
+    /// let mut one = Grid::empty();
+    /// one.set(40, 7);
+    /// assert_eq!(canonicalizer.automorphisms(&one), 2 * 144 * 144 * 40_320);
+    /// assert_eq!(canonicalizer.automorphisms(&Grid::empty()), 3_359_232 * 362_880);
+    /// ```
+    pub fn automorphisms(&mut self, grid: &Grid) -> u64 {
+        let held = (1..=9u8).filter(|&d| grid.cells().contains(&d)).count();
+        let relabellings: u64 = (1..=9 - held as u64).product();
+        if grid.is_complete() && grid.is_valid_solution() {
+            return self.complete.automorphisms(grid) * relabellings;
+        }
+        self.search(grid);
+        self.alive.iter().map(Candidate::open_orders).sum::<u64>() * relabellings
     }
 
     /// The general search, for any grid.

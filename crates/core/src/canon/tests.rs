@@ -591,3 +591,143 @@ proptest::proptest! {
         proptest::prop_assert_eq!(canon.canonical(&g).0, form);
     }
 }
+
+/// Automorphisms by brute force: every cell permutation of the group
+/// (transpose flag, row and column permutations) that maps the pattern of
+/// givens onto itself with a consistent one-to-one relabelling, times the
+/// relabellings of the digits the grid does not hold; and the first such
+/// permutation other than the identity, as a transformation.
+fn brute_force_automorphisms(grid: &Grid) -> (u64, Option<Transform>) {
+    let perms = line_perms();
+    let cells = grid.cells();
+    let mut count = 0u64;
+    let mut first = None;
+    for transpose in [false, true] {
+        for rows in &perms {
+            let mut by_rows = [0u8; CELLS];
+            for r in 0..9 {
+                for c in 0..9 {
+                    let sr = usize::from(rows[r]);
+                    by_rows[r * 9 + c] = if transpose {
+                        cells[c * 9 + sr]
+                    } else {
+                        cells[sr * 9 + c]
+                    };
+                }
+            }
+            'cols: for cols in &perms {
+                let mut map = [0u8; 10];
+                let mut used = 0u16;
+                for p in 0..CELLS {
+                    let from = usize::from(by_rows[(p / 9) * 9 + usize::from(cols[p % 9])]);
+                    let to = cells[p];
+                    if (from == 0) != (to == 0) {
+                        continue 'cols;
+                    }
+                    if from == 0 {
+                        continue;
+                    }
+                    if map[from] == 0 {
+                        if used & 1 << to != 0 {
+                            continue 'cols;
+                        }
+                        map[from] = to;
+                        used |= 1 << to;
+                    } else if map[from] != to {
+                        continue 'cols;
+                    }
+                }
+                count += 1;
+                let identity = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+                if first.is_none() && (transpose || *rows != identity || *cols != identity) {
+                    // Labels for the digits the grid lacks: the ones left.
+                    let mut free = (1..=9u8).filter(|&d| used & 1 << d == 0);
+                    let digits: [u8; 9] = std::array::from_fn(|i| match map[i + 1] {
+                        0 => free.next().unwrap_or(0),
+                        d => d,
+                    });
+                    first = Transform::from_parts(transpose, *rows, *cols, digits).ok();
+                }
+            }
+        }
+    }
+    let held = (1..=9u8).filter(|d| cells.contains(d)).count() as u64;
+    (count * (1..=9 - held).product::<u64>(), first)
+}
+
+/// Puzzles with automorphisms: `grid` kept on a random union of the
+/// orbits of the cells under `a`, an automorphism of `grid`, so that `a`
+/// maps the puzzle onto itself too.
+fn invariant_puzzle(rng: &mut Rng, grid: &Grid, a: &Transform) -> Grid {
+    // Where `a` reads output cell p from: the cell whose digit lands on p.
+    let mut marked = Grid::empty();
+    let mut source = [0usize; CELLS];
+    for cell in 0..CELLS {
+        marked.set(cell, 1);
+        let moved = a.apply(&marked);
+        source[(0..CELLS).find(|&p| moved.get(p) != 0).unwrap_or(0)] = cell;
+        marked.set(cell, 0);
+    }
+    let mut puzzle = Grid::empty();
+    let mut seen = [false; CELLS];
+    for start in 0..CELLS {
+        if seen[start] {
+            continue;
+        }
+        let keep = rng.below(2) == 0;
+        let mut cell = start;
+        while !seen[cell] {
+            seen[cell] = true;
+            if keep {
+                puzzle.set(cell, grid.get(cell));
+            }
+            cell = source[cell];
+        }
+    }
+    puzzle
+}
+
+#[test]
+fn automorphisms_against_brute_force() {
+    let mut rng = Rng::new(0xCA11_0044);
+    let mut solver = Solver::new();
+    let mut canon = Canonicalizer::new();
+    let linear =
+        grid(b"123456789456789123789123456231564897564897231897231564312645978645978312978312645");
+    let mut cases = edge_cases();
+    cases.push(linear);
+    // A unique puzzle from `linear`, kept on orbits of the 180-degree
+    // turn (one of its automorphisms).
+    cases.push(grid(
+        b".2.4...89..67..12............1.6.89....8.7....97.3.5............45..83..97...2.4.",
+    ));
+    for givens in [20, 24, 28] {
+        cases.push(random_puzzle(&mut rng, &mut solver, givens));
+    }
+    let mut symmetric = symmetric_grids(&mut rng, &mut solver);
+    let rotated = symmetric.pop();
+    symmetric.truncate(if cfg!(debug_assertions) { 1 } else { 3 });
+    symmetric.extend(rotated);
+    let mut with_automorphisms = 0;
+    for g in symmetric.iter().chain([&linear]) {
+        let (n, a) = brute_force_automorphisms(g);
+        assert_eq!(canon.automorphisms(g), n, "{}", g.to_line_string());
+        let a = a.expect("these grids have automorphisms");
+        assert_eq!(a.apply(g), *g);
+        for _ in 0..2 {
+            let p = invariant_puzzle(&mut rng, g, &a);
+            assert_eq!(a.apply(&p), p);
+            cases.push(p);
+        }
+    }
+    for p in &cases {
+        let (n, _) = brute_force_automorphisms(p);
+        assert_eq!(canon.automorphisms(p), n, "{}", p.to_line_string());
+        // The same count for any equivalent grid.
+        let q = Transform::random(&mut rng).apply(p);
+        assert_eq!(canon.automorphisms(&q), n, "{}", q.to_line_string());
+        with_automorphisms += usize::from(n > 1);
+    }
+    assert_eq!(canon.automorphisms(&Grid::empty()), 3_359_232 * 362_880);
+    assert!(with_automorphisms >= 8, "{with_automorphisms}");
+}

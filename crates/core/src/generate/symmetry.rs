@@ -157,6 +157,111 @@ impl Symmetry {
     }
 }
 
+/// The symmetries a pattern of givens has: the set of [`Symmetry`] maps
+/// (`Central`, `Quarter`, `Mirror`, `Diagonal`) under which it is
+/// unchanged; `None`, which every pattern keeps, is never in it. As with
+/// [`Symmetry`], only the pattern counts, not the digits. A quarter turn
+/// applied twice is the central turn, so a set holding `Quarter` holds
+/// `Central` too; `Mirror` and `Diagonal` together make a quarter turn.
+///
+/// Its text form ([`as_str`](Self::as_str)) lists the names in the order
+/// of [`Symmetry::ALL`] joined by `+`, or is `none` for the empty set:
+/// every name in it is a `--symmetry` that `generate` could have made the
+/// pattern with.
+///
+/// # Example
+/// ```
+/// use batchdoku_core::{Grid, Symmetries, Symmetry};
+/// let mut grid = Grid::empty();
+/// assert_eq!(Symmetries::of(&grid).as_str(), "central+quarter+mirror+diagonal");
+/// grid.set(0, 5);
+/// grid.set(80, 7); // the opposite corner: a 180-degree turn keeps the pattern
+/// let set = Symmetries::of(&grid);
+/// assert_eq!(set.as_str(), "central+diagonal");
+/// assert!(set.contains(Symmetry::Central) && !set.contains(Symmetry::Mirror));
+/// grid.set(1, 5);
+/// assert!(Symmetries::of(&grid).is_empty());
+/// assert_eq!(Symmetries::of(&grid).as_str(), "none");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Symmetries(u8);
+
+impl Symmetries {
+    /// The symmetries that can be in a set, in text order (bit `k` of the
+    /// set is `MAPS[k]`).
+    const MAPS: [Symmetry; 4] = [
+        Symmetry::Central,
+        Symmetry::Quarter,
+        Symmetry::Mirror,
+        Symmetry::Diagonal,
+    ];
+
+    /// The text of each of the 16 sets, by bits.
+    const NAMES: [&'static str; 16] = [
+        "none",
+        "central",
+        "quarter",
+        "central+quarter",
+        "mirror",
+        "central+mirror",
+        "quarter+mirror",
+        "central+quarter+mirror",
+        "diagonal",
+        "central+diagonal",
+        "quarter+diagonal",
+        "central+quarter+diagonal",
+        "mirror+diagonal",
+        "central+mirror+diagonal",
+        "quarter+mirror+diagonal",
+        "central+quarter+mirror+diagonal",
+    ];
+
+    /// The symmetries of the pattern of `grid`'s givens.
+    pub fn of(grid: &Grid) -> Symmetries {
+        let mut bits = 0;
+        for (k, s) in Symmetries::MAPS.iter().enumerate() {
+            if s.holds_for(grid) {
+                bits |= 1 << k;
+            }
+        }
+        Symmetries(bits)
+    }
+
+    /// Whether `symmetry` is in the set (`Symmetry::None` never is).
+    pub fn contains(self, symmetry: Symmetry) -> bool {
+        Symmetries::MAPS
+            .iter()
+            .position(|&s| s == symmetry)
+            .is_some_and(|k| self.0 & (1 << k) != 0)
+    }
+
+    /// True when the pattern has no symmetry.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The symmetries in the set, in the order of [`Symmetry::ALL`].
+    pub fn iter(self) -> impl Iterator<Item = Symmetry> {
+        Symmetries::MAPS
+            .into_iter()
+            .enumerate()
+            .filter(move |&(k, _)| self.0 & (1 << k) != 0)
+            .map(|(_, s)| s)
+    }
+
+    /// The text form: the names joined by `+` (`central+mirror`), `none`
+    /// for the empty set.
+    pub fn as_str(self) -> &'static str {
+        Symmetries::NAMES[usize::from(self.0 & 0xF)]
+    }
+}
+
+impl std::fmt::Display for Symmetries {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// The orbits of a [`Symmetry`]: a partition of the 81 cells, stored flat
 /// (orbit `k` is `cells[starts[k]..starts[k + 1]]`).
 #[derive(Clone, Debug)]
@@ -258,6 +363,54 @@ mod tests {
         assert!(Symmetry::Quarter.holds_for(&g));
         assert!(Symmetry::Mirror.holds_for(&g));
         assert!(Symmetry::Diagonal.holds_for(&g));
+    }
+
+    #[test]
+    fn symmetries_name_each_set_by_its_members() {
+        for bits in 0..16u8 {
+            let set = Symmetries(bits);
+            let names: Vec<&str> = set.iter().map(Symmetry::as_str).collect();
+            let want = if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join("+")
+            };
+            assert_eq!(set.as_str(), want);
+            assert_eq!(set.is_empty(), bits == 0);
+            for (k, s) in Symmetries::MAPS.iter().enumerate() {
+                assert_eq!(set.contains(*s), bits & (1 << k) != 0);
+            }
+            assert!(!set.contains(Symmetry::None));
+        }
+    }
+
+    /// Each symmetry's orbits, filled one at a time on a seeded choice,
+    /// make a pattern that has that symmetry; a quarter turn implies the
+    /// central one, and mirror with diagonal imply both turns.
+    #[test]
+    fn patterns_built_from_orbits_have_their_symmetry() {
+        let mut rng = crate::rng::Rng::new(7);
+        for symmetry in Symmetries::MAPS {
+            let orbits = symmetry.orbits();
+            for _ in 0..50 {
+                let mut g = Grid::empty();
+                for k in 0..orbits.len() {
+                    if rng.below(3) == 0 {
+                        for &c in orbits.get(k) {
+                            g.set(usize::from(c), 1 + rng.below(9) as u8);
+                        }
+                    }
+                }
+                let set = Symmetries::of(&g);
+                assert!(set.contains(symmetry), "{symmetry:?}: {g}");
+                if set.contains(Symmetry::Quarter) {
+                    assert!(set.contains(Symmetry::Central));
+                }
+                if set.contains(Symmetry::Mirror) && set.contains(Symmetry::Diagonal) {
+                    assert!(set.contains(Symmetry::Quarter));
+                }
+            }
+        }
     }
 
     #[test]

@@ -61,6 +61,80 @@ pub fn naive_fits(g: &Grid, cell: usize, d: u8) -> bool {
     })
 }
 
+/// The grid naked and hidden singles reach from `puzzle`, `None` when they
+/// meet a contradiction: the rules applied in the plainest way (every
+/// empty cell's candidates recomputed from its peers on every sweep), as
+/// the reference the incremental propagator and the analysis measures
+/// are checked against.
+pub fn plain_singles(puzzle: &Grid) -> Option<Grid> {
+    let mut g = *puzzle;
+    if g.first_conflict().is_some() {
+        return None;
+    }
+    loop {
+        let mut placed = false;
+        for cell in 0..81 {
+            if g.get(cell) != 0 {
+                continue;
+            }
+            let fits: Vec<u8> = (1..=9).filter(|&d| naive_fits(&g, cell, d)).collect();
+            match fits.len() {
+                0 => return None,
+                1 => {
+                    g.set(cell, fits[0]);
+                    placed = true;
+                }
+                _ => {}
+            }
+        }
+        for unit in crate::grid::UNITS {
+            for d in 1..=9u8 {
+                if unit.iter().any(|&c| g.get(usize::from(c)) == d) {
+                    continue;
+                }
+                let places: Vec<usize> = unit
+                    .iter()
+                    .map(|&c| usize::from(c))
+                    .filter(|&c| g.get(c) == 0 && naive_fits(&g, c, d))
+                    .collect();
+                match places.len() {
+                    0 => return None,
+                    1 => {
+                        g.set(places[0], d);
+                        placed = true;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // A sweep may place two clashing singles: that is a contradiction.
+        if g.first_conflict().is_some() {
+            return None;
+        }
+        if !placed {
+            return Some(g);
+        }
+    }
+}
+
+/// The puzzles of a public set in `../shared/data` (beside the checkout),
+/// for ignored tests that measure agreement on it; panics, naming the
+/// path, when the file is not there.
+pub fn shared_set(name: &str) -> Vec<Grid> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (this ignored test needs the shared data)",
+            path.display()
+        )
+    });
+    text.lines()
+        .filter_map(|l| parse_line(l.as_bytes()).ok())
+        .collect()
+}
+
 /// Every value of a vocabulary (`all`, named by `name`) parses back from
 /// its name, in any case, and a wrong name's error lists the first name.
 pub fn round_trip<T>(all: &[T], name: fn(T) -> &'static str)
