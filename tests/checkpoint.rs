@@ -283,6 +283,27 @@ fn rate_resumes_to_the_bytes_of_one_run_from_random_stops() {
     );
 }
 
+#[test]
+fn analyze_resumes_to_the_bytes_of_one_run_from_random_stops() {
+    // Every measure, te to depth 2: the options that decide the bytes
+    // (`--columns`, `--max-te`, `--max-backdoor`) are the state's.
+    resumes_to_the_same_bytes(
+        "analyze",
+        &[
+            "-j",
+            "2",
+            "--batch-size",
+            "8",
+            "--max-te",
+            "2",
+            "--columns",
+            "te,minimal,symmetry",
+        ],
+        &sample_and_junk(12),
+        11,
+    );
+}
+
 /// A FIFO fed by the test: the run is stopped right after an exact
 /// record (it has processed every record it was given and waits for the
 /// next), and resumed from the FIFO fed again from the start.
@@ -397,17 +418,44 @@ fn after_sigkill_the_rows_past_the_last_save_are_cut_off() {
     assert!(!case.partial().exists() && !case.state().exists());
 }
 
-/// Stops `args` on `case` once rows are in its partial file (its buffer
-/// was flushed), checks the stop, and returns the records kept.
+/// Stops `args` on `case` once rows are in its partial file, checks the
+/// stop, and returns the records kept. For this run the input is a FIFO
+/// under the input's name, fed the first half of its lines and held open,
+/// so the run cannot end before the signal however fast it is; the rows
+/// are in the file once its buffer was flushed or, at the latest, at the
+/// save the stop makes. The file is put back afterwards.
 fn stopped_with_rows(case: &Case, args: &[&str]) -> u64 {
+    let text = std::fs::read(&case.input).unwrap();
+    let half = text[text.len() / 2..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(text.len(), |at| text.len() / 2 + at + 1);
+    std::fs::remove_file(&case.input).unwrap();
+    mkfifo(&case.input);
+    let (hold, held) = std::sync::mpsc::channel::<()>();
+    let feeder = {
+        let (fifo, head) = (case.input.clone(), text[..half].to_vec());
+        std::thread::spawn(move || {
+            let mut feed = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+            feed.write_all(&head).unwrap();
+            // Held open (no end of input) until the run was stopped.
+            let _ = held.recv();
+        })
+    };
     let mut child = spawn(args);
     handlers_up(&mut child, case.dir.path());
+    let rows_or_waited = Instant::now() + Duration::from_millis(1500);
     wait_until(LIMIT, "rows in the partial file", || {
         assert!(child.try_wait().unwrap().is_none(), "the run ended first");
-        std::fs::metadata(case.partial()).is_ok_and(|m| m.len() > 0)
+        Instant::now() > rows_or_waited
+            || std::fs::metadata(case.partial()).is_ok_and(|m| m.len() > 0)
     });
     signal(&child, libc::SIGINT);
     let done = ended(child);
+    drop(hold);
+    feeder.join().unwrap();
+    std::fs::remove_file(&case.input).unwrap();
+    std::fs::write(&case.input, &text).unwrap();
     assert_eq!(done.code, 130, "{}", done.stderr);
     let records = check_stopped(case, 1, "stopped with rows");
     assert!(records > 0);
@@ -466,6 +514,11 @@ fn a_partial_file_of_other_options_is_refused_untouched() {
             "rate",
             vec!["--seed", "1", "--checkpoint"],
             "written by `solve`, this is `rate`",
+        ),
+        (
+            "analyze",
+            vec!["--checkpoint"],
+            "written by `solve`, this is `analyze`",
         ),
     ] {
         let r = run(&case.args(command, &other), None);
