@@ -11,8 +11,8 @@ cd "$(dirname "$0")/../.."
 # crate name (as rustdoc writes it) and bar
 BARS=(
   # 39: InputLayout, how an input lays out its records (to write them back so: split's part files);
-  # 43: Analyzer, AnalyzeOptions, Analysis, Measure, Symmetries, the forum's measures of `analyze` (issue 40)
-  "batchdoku_core 43"
+  # 44: Analyzer, AnalyzeOptions, Analysis, Measure, Symmetries, the forum's measures of `analyze` (issue 40)
+  "batchdoku_core 44"
   # 33: AsWritten, records written back in their input's layout; 36: `Path`, `PathStep` and `Move`, the
   # solution path of `rate --path` (issue 40); 37: AnalyzeJob, `analyze`'s job (issue 40)
   "batchdoku_batch 37"
