@@ -164,7 +164,7 @@ fn line_format_writes_the_solution_as_solve_does() {
         .collect::<Vec<_>>()
         .join(" ");
     assert!(
-        text.contains("for solve, score and rate the solution"),
+        text.contains("for solve, score, rate and analyze the solution"),
         "{text}"
     );
 }
