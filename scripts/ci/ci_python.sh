@@ -74,7 +74,15 @@ if [ "${PY_SDIST:-1}" != 0 ]; then
   SDIST_VENV=target/py-sdist-venv
   rm -rf "$SDIST_VENV"
   python3 -m venv "$SDIST_VENV"
-  CARGO_TARGET_DIR="$TARGET" "$SDIST_VENV/bin/pip" install "${PIP_FLAGS[@]}" "$sdist"
+  # The sdist's files carry maturin's fixed reproducible-build date (2006), older than any build in $TARGET: cargo
+  # would take the crates compiled before (by the wheel, or an earlier sdist of other sources) as fresh and never
+  # compile the sdist's own. Unpacked and touched, its crates are compiled from its sources (the dependencies are
+  # still reused).
+  SDIST_SRC=target/py-sdist-src
+  rm -rf "$SDIST_SRC" && mkdir -p "$SDIST_SRC"
+  tar xzf "$sdist" -C "$SDIST_SRC"
+  find "$SDIST_SRC" -type f -exec touch {} +
+  CARGO_TARGET_DIR="$TARGET" "$SDIST_VENV/bin/pip" install "${PIP_FLAGS[@]}" "$SDIST_SRC"/batchdoku-*/
   sdist_built=$(date +%s)
   # The same sources as the wheel's, so a smoke test (the suite ran on the wheel; CI's time is kept under 20
   # minutes): the installed package solves and rates the sample as the CLI does.
