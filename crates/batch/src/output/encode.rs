@@ -491,8 +491,23 @@ impl CsvFields {
     }
 
     pub(super) fn num(&mut self, out: &mut Vec<u8>, n: i64) {
-        let mut buf = itoa::Buffer::new();
-        self.plain(out, buf.format(n).as_bytes());
+        self.delimit(out);
+        self.last_empty = false;
+        // One digit (counts and guesses, mostly) without a copy of a
+        // formatted buffer.
+        if let Ok(digit @ 0..=9) = u8::try_from(n) {
+            out.push(b'0' + digit);
+        } else {
+            let mut buf = itoa::Buffer::new();
+            out.extend_from_slice(buf.format(n).as_bytes());
+        }
+    }
+
+    /// A grid's 81 characters: a copy of known length.
+    fn grid(&mut self, out: &mut Vec<u8>, line: &[u8; 81]) {
+        self.delimit(out);
+        self.last_empty = false;
+        out.extend_from_slice(line);
     }
 
     fn opt_num(&mut self, out: &mut Vec<u8>, n: Option<u64>) {
@@ -741,7 +756,7 @@ impl RowEncoder {
                 Column::Split => csv.plain(out, row.split.map_or("", Split::as_str).as_bytes()),
                 Column::Line => csv.num(out, row.line as i64),
                 Column::Puzzle => match &row.puzzle {
-                    Some(g) => csv.plain(out, &g.to_line()),
+                    Some(g) => csv.grid(out, &g.to_line()),
                     None => csv.plain(out, b""),
                 },
                 Column::Status => csv.plain(out, row.status.as_str().as_bytes()),
@@ -750,7 +765,7 @@ impl RowEncoder {
                     None => csv.plain(out, b""),
                 },
                 Column::Solution => match &row.solution {
-                    Some(g) => csv.plain(out, &g.to_line()),
+                    Some(g) => csv.grid(out, &g.to_line()),
                     None => csv.plain(out, b""),
                 },
                 Column::Guesses => csv.num(out, row.guesses as i64),
