@@ -11,7 +11,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use super::as_written::AsWritten;
 use super::cells;
 use super::path::{Path, PathStep};
-use super::schema::{column_names, Column, Expected, Ratings, Row, Split};
+use super::schema::{column_names, Column, Expected, Ratings, Row, Split, SOLVE_COLUMNS};
 use batchdoku_core::{Analysis, Record};
 
 /// How rows are written.
@@ -359,6 +359,48 @@ impl Serialize for PositionedError<'_> {
     }
 }
 
+/// A row of [`SOLVE_COLUMNS`] without an error, as CSV: the bytes
+/// [`RowEncoder::encode_csv`] writes (no field of it needs quotes, the last
+/// is empty), in straight-line code: no dispatch per column, the grids
+/// copied at their known length, one-digit numbers pushed.
+fn encode_solve_csv(row: &Row, out: &mut Vec<u8>) {
+    debug_assert!(row.error.is_empty());
+    out.reserve(2 * 81 + 64);
+    push_u64(out, row.index);
+    out.push(b',');
+    push_u64(out, row.line);
+    out.push(b',');
+    if let Some(g) = &row.puzzle {
+        out.extend_from_slice(&g.to_line());
+    }
+    out.push(b',');
+    out.extend_from_slice(row.status.as_str().as_bytes());
+    out.push(b',');
+    if let Some(n) = row.solutions_known() {
+        push_u64(out, n);
+    }
+    out.push(b',');
+    if let Some(g) = &row.solution {
+        out.extend_from_slice(&g.to_line());
+    }
+    out.push(b',');
+    push_u64(out, row.guesses);
+    // The error column, empty.
+    out.extend_from_slice(b",\n");
+}
+
+/// `n` in decimal, as [`CsvFields::num`] writes it (the same `i64`
+/// conversion: what does not fit is written negative, as there).
+#[inline]
+fn push_u64(out: &mut Vec<u8>, n: u64) {
+    if n < 10 {
+        out.push(b'0' + n as u8);
+    } else {
+        let mut buf = itoa::Buffer::new();
+        out.extend_from_slice(buf.format(n as i64).as_bytes());
+    }
+}
+
 fn ascii(line: &[u8]) -> &str {
     // Grid lines and transforms are ASCII by construction.
     std::str::from_utf8(line).unwrap_or("")
@@ -491,8 +533,23 @@ impl CsvFields {
     }
 
     pub(super) fn num(&mut self, out: &mut Vec<u8>, n: i64) {
-        let mut buf = itoa::Buffer::new();
-        self.plain(out, buf.format(n).as_bytes());
+        self.delimit(out);
+        self.last_empty = false;
+        // One digit (counts and guesses, mostly) without a copy of a
+        // formatted buffer.
+        if let Ok(digit @ 0..=9) = u8::try_from(n) {
+            out.push(b'0' + digit);
+        } else {
+            let mut buf = itoa::Buffer::new();
+            out.extend_from_slice(buf.format(n).as_bytes());
+        }
+    }
+
+    /// A grid's 81 characters: a copy of known length.
+    fn grid(&mut self, out: &mut Vec<u8>, line: &[u8; 81]) {
+        self.delimit(out);
+        self.last_empty = false;
+        out.extend_from_slice(line);
     }
 
     fn opt_num(&mut self, out: &mut Vec<u8>, n: Option<u64>) {
@@ -550,6 +607,9 @@ pub struct RowEncoder {
     as_written: Option<AsWritten>,
     columns: Vec<Column>,
     names: Vec<String>,
+    /// The columns are `solve`'s ([`SOLVE_COLUMNS`]) written as CSV: rows
+    /// without an error take [`RowEncoder::encode_solve_csv`].
+    solve_csv: bool,
     csv: CsvFields,
     /// The error text with its position, reused from row to row.
     error: Vec<u8>,
@@ -566,6 +626,7 @@ impl RowEncoder {
             as_written: None,
             columns: columns.to_vec(),
             names: column_names(columns, kept_names),
+            solve_csv: format == OutputFormat::Csv && columns == SOLVE_COLUMNS,
             csv: CsvFields::new(),
             error: Vec::new(),
             texts: PathTexts::default(),
@@ -634,6 +695,9 @@ impl RowEncoder {
                 };
                 serde_json::to_writer(&mut *out, &json)?;
                 out.push(b'\n');
+            }
+            OutputFormat::Csv if self.solve_csv && row.error.is_empty() => {
+                encode_solve_csv(row, out)
             }
             OutputFormat::Csv => self.encode_csv(row, record, out),
             OutputFormat::Parquet => self.encode_cells(row, record, out),
@@ -741,7 +805,7 @@ impl RowEncoder {
                 Column::Split => csv.plain(out, row.split.map_or("", Split::as_str).as_bytes()),
                 Column::Line => csv.num(out, row.line as i64),
                 Column::Puzzle => match &row.puzzle {
-                    Some(g) => csv.plain(out, &g.to_line()),
+                    Some(g) => csv.grid(out, &g.to_line()),
                     None => csv.plain(out, b""),
                 },
                 Column::Status => csv.plain(out, row.status.as_str().as_bytes()),
@@ -750,7 +814,7 @@ impl RowEncoder {
                     None => csv.plain(out, b""),
                 },
                 Column::Solution => match &row.solution {
-                    Some(g) => csv.plain(out, &g.to_line()),
+                    Some(g) => csv.grid(out, &g.to_line()),
                     None => csv.plain(out, b""),
                 },
                 Column::Guesses => csv.num(out, row.guesses as i64),
@@ -846,5 +910,58 @@ impl RowEncoder {
             }
         }
         csv.end(out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::Status;
+    use batchdoku_core::{parse_line, Engine, Grid};
+
+    /// `solve`'s CSV rows take a straight-line path: it writes the bytes
+    /// of the column-by-column encoder, whatever the row holds.
+    #[test]
+    fn solve_rows_fast_path_writes_the_general_bytes() {
+        let puzzle = parse_line(
+            b"..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+        )
+        .unwrap();
+        let solution = batchdoku_core::Solver::new()
+            .solve_first(&puzzle)
+            .unwrap()
+            .solution;
+        let statuses = [
+            Status::Solved,
+            Status::Unique,
+            Status::Multiple,
+            Status::Unsolvable,
+            Status::Limit,
+        ];
+        let numbers = [0, 1, 9, 10, 99, 12345, u64::from(u32::MAX), u64::MAX];
+        let mut fast = RowEncoder::new(OutputFormat::Csv, &SOLVE_COLUMNS, &[]);
+        assert!(fast.solve_csv);
+        let mut general = RowEncoder::new(OutputFormat::Csv, &SOLVE_COLUMNS, &[]);
+        let mut rows = 0;
+        for (i, &status) in statuses.iter().enumerate() {
+            for (j, &n) in numbers.iter().enumerate() {
+                let row = Row {
+                    index: n,
+                    line: numbers[(j + 3) % numbers.len()],
+                    status,
+                    puzzle: (j % 3 != 0).then_some(puzzle),
+                    solution: (j % 2 == 0).then_some(solution.unwrap_or_else(Grid::empty)),
+                    solutions: numbers[(i + j) % numbers.len()],
+                    guesses: numbers[(i + 2 * j) % numbers.len()],
+                    ..Row::default()
+                };
+                let (mut a, mut b) = (b"x".to_vec(), b"x".to_vec());
+                fast.encode(&row, &Record::default(), &mut a).unwrap();
+                general.encode_csv(&row, &Record::default(), &mut b);
+                assert_eq!(String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap());
+                rows += 1;
+            }
+        }
+        assert_eq!(rows, statuses.len() * numbers.len());
     }
 }
