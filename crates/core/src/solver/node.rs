@@ -127,6 +127,13 @@ impl Seen {
         self.stacks[d] = flipped;
     }
 
+    /// Empties the work list: for a state known to be a fixed point (the
+    /// root's fast path filled the grid).
+    #[inline(always)]
+    pub(crate) fn settle(&mut self) {
+        self.pending = 0;
+    }
+
     /// Adds the lanes in `changed` (bit `4 * d + b`) to the work list: the
     /// masks a step outside propagation changed (a guess placed).
     #[inline(always)]
@@ -250,9 +257,16 @@ impl Node {
     /// digit's masks lose the other digits' givens and every peer of its
     /// own. Two equal givens that see each other are a contradiction;
     /// propagation (not done here) finds the rest.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn load(&mut self, puzzle: &Grid) -> Result<(), Contradiction> {
-        let givens = Lanes::givens(puzzle.cells());
+        self.load_givens(&Lanes::givens(puzzle.cells()))
+    }
+
+    /// [`load`](Self::load) from the givens as band masks, one per digit
+    /// (entry `d` holds the cells whose value is `d + 1`).
+    #[inline(always)]
+    pub(crate) fn load_givens(&mut self, givens: &[Lanes; 9]) -> Result<(), Contradiction> {
+        let givens = *givens;
         let all = Lanes::bands(BAND);
         let filled = givens.iter().fold(Lanes::ZERO, |acc, g| acc.or(*g));
         self.unsolved = all.and_not(filled);
@@ -275,6 +289,15 @@ impl Node {
             *mask = all.and_not(filled.and_not(given)).and_not(peers);
         }
         Ok(())
+    }
+
+    /// A state from its masks: per digit, its candidates in empty cells
+    /// and the cells it is placed in; and the empty cells (the root's
+    /// fast path hands over this way).
+    #[inline(always)]
+    pub(crate) fn set_masks(&mut self, bands: [Lanes; 9], unsolved: Lanes) {
+        self.bands = bands;
+        self.unsolved = unsolved;
     }
 
     /// The candidate mask of a cell: bit `d - 1` set when digit `d` may

@@ -21,6 +21,8 @@
 //! over all digits (the cell branch when there is none). A visitor's
 //! `choose_cell` wins over either.
 
+use super::fast::Singles;
+use super::lanes::Lanes;
 use super::node::{Node, Seen, Split};
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 use super::wide::{Avx2, Avx512};
@@ -85,6 +87,9 @@ pub(crate) struct Search {
     hard: bool,
     /// Whether the current search may enter hard mode.
     allow_hard: bool,
+    /// Whether the root tries the fast path (`fast.rs`) first: always,
+    /// but for the tests that compare the search with and without it.
+    pub(crate) singles_first: bool,
 }
 
 impl Search {
@@ -103,6 +108,7 @@ impl Search {
             path,
             hard: false,
             allow_hard: false,
+            singles_first: true,
         }
     }
 
@@ -159,8 +165,29 @@ impl Search {
         let mut stats = Stats::default();
         let mut depth = 0usize;
         let mut cur = Node::blank();
-        cur.load(puzzle).ok()?;
         self.seen = Seen::blank();
+        // Singles first, on the fast path's own masks, when the puzzle has
+        // enough givens; the usual load when it declines or meets a
+        // contradiction (see `fast.rs`: the root's fixed point is the same
+        // either way).
+        let givens = Lanes::givens(puzzle.cells());
+        let mut fast = Singles::blank();
+        let singles = if self.singles_first && fast.load(&givens) {
+            fast.run::<W>().ok()
+        } else {
+            None
+        };
+        match singles {
+            Some(solved) => {
+                let (bands, unsolved) = fast.masks();
+                cur.set_masks(bands, unsolved);
+                if solved {
+                    // A full, consistent grid: nothing to check.
+                    self.seen.settle();
+                }
+            }
+            None => cur.load_givens(&givens).ok()?,
+        }
         self.hard = false;
         let mut alive = true;
         loop {

@@ -1,0 +1,301 @@
+//! The root's fast path: naked and hidden singles alone, on one 128-bit
+//! mask per digit, before the search's own propagation (issue 41).
+//!
+//! Most puzzles of the public easy sets (Kaggle's, 30 to 40 givens) fall to
+//! singles, and on those the band-mask propagation does more than needed
+//! (locked candidates per band, the stack pass). This path places singles
+//! until it solves the puzzle or stalls; the search then starts from its
+//! state (see [`Search`](super::search)): a solved grid goes straight to
+//! the visitor, a stalled one is propagated as usual from there. Singles
+//! are among the propagation's own rules, and every rule only removes
+//! candidates whose removal cannot undo another rule's reason, so both
+//! ways reach the same fixed point at the root: the same nodes, guesses
+//! and answers, whichever way a puzzle goes. A contradiction hands the
+//! puzzle to the usual path unchanged (it finds the dead end itself).
+//!
+//! # Layout and loop
+//!
+//! The same band lanes as the search's (`node.rs`): per digit one 128-bit
+//! [`Lanes`], cell `c` (row-major) at bit `c % 27` of lane `c / 27`, lane
+//! 3 zero. `cand[d]` holds the empty-or-not cells that may still hold `d`
+//! (a placed cell leaves the other digits' masks lazily: everything reads
+//! them through `unsolved`), `placed[d]` the cells holding `d`. So the
+//! hand-over to the search is a few vector operations per digit.
+//!
+//! - Placing `d` in `c` is one AND-NOT of `cand[d]` with `PEERS[c]` (the
+//!   cell and its 20 peers).
+//! - Naked singles: "at least one" and "at least two" candidates for every
+//!   cell at once over the nine masks (the search's own
+//!   [`Wide::at_least_two`], four digits per vector on AVX-512), which also
+//!   finds empty cells; all found are placed together.
+//! - Hidden singles, when there are no naked ones: per digit whose
+//!   candidates changed since its last fruitless scan, every house at once
+//!   by bit tricks ([`lone_cells`]): rows by borrows inside each nine-bit
+//!   row, columns and boxes by "at least one / two" over rows.
+//!
+//! The design follows the published description of fsss2 (Mladen
+//! Dobrichev's solver: a mask per digit, placement by a peer mask,
+//! bit-sliced naked singles, hidden singles only for changed digits); the
+//! code is our own. fsss2 also keeps a bit per house still open for the
+//! digit, so that its scan visits only those; here the scan of all 27
+//! houses at once costs less than visiting them one by one (measured:
+//! about 4,500 instructions a stalled puzzle house by house, 1,500 this
+//! way, on serg's benchmark).
+//!
+//! Only puzzles with at least [`MIN_GIVENS`] givens take this path: on
+//! sparser ones singles rarely get far, and the attempt would be paid on
+//! top of the usual propagation.
+
+use super::lanes::Lanes;
+use super::node::Contradiction;
+use super::tables::{lone_in_full_rows, BAND, ROW};
+use super::wide::Wide;
+
+/// The fewest givens for which the root tries singles first. Kaggle-like
+/// puzzles have 30 to 40; the hard public sets mostly under 28 (serg's
+/// benchmark, 34 and 35 givens and 6 guesses a puzzle, pays the attempt).
+pub(super) const MIN_GIVENS: u32 = 28;
+
+/// The row, column and box (0..9 each) of cell `c`.
+const fn houses_of(c: usize) -> (usize, usize, usize) {
+    let (r, col) = (c / 9, c % 9);
+    (r, col, r / 3 * 3 + col / 3)
+}
+
+/// For each cell (`27 * band + bit`): itself and its 20 peers.
+const PEERS: [Lanes; 81] = {
+    let mut peers = [Lanes([0; 4]); 81];
+    let mut c = 0;
+    while c < 81 {
+        let (r, col, b) = houses_of(c);
+        let mut o = 0;
+        while o < 81 {
+            let (ro, colo, bo) = houses_of(o);
+            if ro == r || colo == col || bo == b {
+                peers[c].0[o / 27] |= 1 << (o % 27);
+            }
+            o += 1;
+        }
+        c += 1;
+    }
+    peers
+};
+
+/// Column `k` of a band (bits `k`, `9 + k`, `18 + k`).
+const COLUMN: u32 = 1 | 1 << 9 | 1 << 18;
+
+/// Bit 8 of each row of a band.
+const ROW_HIGH: u32 = 0x100 * COLUMN;
+
+/// Bit 0 of each box of a nine-bit row.
+const BOX_LOW: u32 = 0b001_001_001;
+
+/// The empty cells alone in their row, column or box for one digit, per
+/// band: `m` holds the digit's candidates in empty cells, `placed` the
+/// cells it is placed in (every house then has a cell, or the digit has
+/// no place there: a contradiction). All 27 houses at once: rows by
+/// borrows inside each nine-bit row, columns and boxes by counting "at
+/// least one" and "at least two" over the nine rows (columns) or a band's
+/// three rows folded onto each box's three positions (boxes).
+#[inline(always)]
+fn lone_cells(m: Lanes, placed: Lanes) -> Result<[u32; 3], Contradiction> {
+    let mut lone = [0u32; 3];
+    let (mut once, mut twice) = (0u32, 0u32);
+    for (b, lone) in lone.iter_mut().enumerate() {
+        let f = m.0[b] | placed.0[b];
+        // Every row has a cell: bit 8 of each row carries from the low
+        // eight or is set itself.
+        let low = ROW_HIGH - COLUMN;
+        if (((f & low) + low) | f) & ROW_HIGH != ROW_HIGH {
+            return Err(Contradiction);
+        }
+        let (r0, r1, r2) = (f & ROW, f >> 9 & ROW, f >> 18);
+        // Columns: counted over the nine rows.
+        twice |= once & r0 | (once | r0) & r1 | (once | r0 | r1) & r2;
+        once |= r0 | r1 | r2;
+        // Boxes: the three rows folded, then each box's three positions.
+        let (o, t) = (r0 | r1 | r2, r0 & r1 | r2 & (r0 | r1));
+        let (o0, o1, o2) = (o & BOX_LOW, o >> 1 & BOX_LOW, o >> 2 & BOX_LOW);
+        let any = o0 | o1 | o2;
+        if any != BOX_LOW {
+            return Err(Contradiction);
+        }
+        let two = o0 & o1 | o2 & (o0 | o1) | (t | t >> 1 | t >> 2) & BOX_LOW;
+        let boxes = (any & !two) * 7 * COLUMN;
+        *lone = (lone_in_full_rows(f) | f & boxes) & m.0[b];
+    }
+    if once != ROW {
+        return Err(Contradiction);
+    }
+    let columns = (once & !twice) * COLUMN;
+    for (b, lone) in lone.iter_mut().enumerate() {
+        *lone |= m.0[b] & columns;
+    }
+    Ok(lone)
+}
+
+/// The state of the fast path: candidates (lanes 0..3) and open houses
+/// (lane 3) per digit, the cells placed per digit, and the cells still
+/// empty (lane 3 zero).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Singles {
+    cand: [Lanes; 9],
+    placed: [Lanes; 9],
+    unsolved: Lanes,
+}
+
+impl Singles {
+    /// A state to load into.
+    #[inline(always)]
+    pub(super) fn blank() -> Singles {
+        Singles {
+            cand: [Lanes::ZERO; 9],
+            placed: [Lanes::ZERO; 9],
+            unsolved: Lanes::ZERO,
+        }
+    }
+
+    /// Loads `givens` (per digit, as band lanes); false when there are
+    /// fewer than [`MIN_GIVENS`] or two equal givens see each other (the
+    /// usual path reports that).
+    #[inline(always)]
+    pub(super) fn load(&mut self, givens: &[Lanes; 9]) -> bool {
+        self.load_from(givens, MIN_GIVENS)
+    }
+
+    /// [`load`](Self::load) with `min_givens` for the bound.
+    #[inline(always)]
+    fn load_from(&mut self, givens: &[Lanes; 9], min_givens: u32) -> bool {
+        let filled = givens.iter().fold(Lanes::ZERO, |a, g| a.or(*g));
+        if filled.count_ones() < min_givens {
+            return false;
+        }
+        let all = Lanes::bands(BAND);
+        for (cand, given) in self.cand.iter_mut().zip(givens) {
+            let mut gone = Lanes::ZERO;
+            for b in 0..3 {
+                let mut rest = given.0[b];
+                while rest != 0 {
+                    let p = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    // An earlier given of the digit sees this one.
+                    if gone.0[b] >> p & 1 != 0 {
+                        return false;
+                    }
+                    gone = gone.or(PEERS[27 * b + p]);
+                }
+            }
+            *cand = all.and_not(gone);
+        }
+        self.placed = *givens;
+        self.unsolved = Lanes::bands(BAND).and_not(filled);
+        true
+    }
+
+    /// Places digit `d` in cell `p` of band `b`, which must still be a
+    /// candidate of `d`.
+    #[inline(always)]
+    fn place(&mut self, d: usize, b: usize, p: u32) {
+        self.cand[d] = self.cand[d].and_not(PEERS[27 * b + p as usize]);
+        self.unsolved.0[b] &= !(1 << p);
+        self.placed[d].0[b] |= 1 << p;
+    }
+
+    /// Places every naked single; returns whether there was one. An
+    /// empty cell with no candidate is a contradiction.
+    #[inline(always)]
+    fn naked_singles<W: Wide>(&mut self) -> Result<bool, Contradiction> {
+        let (once, twice) = W::at_least_two(&self.cand);
+        if self.unsolved.and_not(once).any() {
+            return Err(Contradiction);
+        }
+        let singles = self.unsolved.and_not(twice);
+        if !singles.any() {
+            return Ok(false);
+        }
+        for d in 0..9 {
+            let mine = singles.and(self.cand[d]);
+            let mut lanes = mine.nonzero();
+            while lanes != 0 {
+                let b = lanes.trailing_zeros() as usize;
+                lanes &= lanes - 1;
+                let mut cells = mine.0[b];
+                while cells != 0 {
+                    let p = cells.trailing_zeros();
+                    cells &= cells - 1;
+                    // Two singles of one digit that see each other.
+                    if self.cand[d].0[b] >> p & 1 == 0 {
+                        return Err(Contradiction);
+                    }
+                    self.place(d, b, p);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Places the hidden singles of every digit whose candidates changed
+    /// since `scanned[d]` (its candidates at its last fruitless scan);
+    /// returns whether there was one. A house with no place left for a
+    /// digit it lacks is a contradiction.
+    #[inline(always)]
+    fn hidden_singles(&mut self, scanned: &mut [Lanes; 9]) -> Result<bool, Contradiction> {
+        let mut found = false;
+        for (d, scanned) in scanned.iter_mut().enumerate() {
+            let m = self.cand[d].and(self.unsolved);
+            if m == *scanned {
+                continue;
+            }
+            let lone = lone_cells(m, self.placed[d])?;
+            if lone == [0; 3] {
+                *scanned = m;
+                continue;
+            }
+            found = true;
+            for (b, &cells) in lone.iter().enumerate() {
+                let mut cells = cells;
+                while cells != 0 {
+                    let p = cells.trailing_zeros();
+                    cells &= cells - 1;
+                    // Two of them that see each other.
+                    if self.cand[d].0[b] >> p & 1 == 0 {
+                        return Err(Contradiction);
+                    }
+                    self.place(d, b, p);
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// Places singles until none is left; returns whether the grid is
+    /// full.
+    #[inline(always)]
+    pub(super) fn run<W: Wide>(&mut self) -> Result<bool, Contradiction> {
+        // No digit has been scanned: a mask with lane 3 set differs from
+        // every state's (lane 3 stays zero).
+        let mut scanned = [Lanes([0, 0, 0, 1]); 9];
+        loop {
+            if !self.unsolved.any() {
+                return Ok(true);
+            }
+            if self.naked_singles::<W>()? {
+                continue;
+            }
+            if !self.hidden_singles(&mut scanned)? {
+                return Ok(false);
+            }
+        }
+    }
+
+    /// The state as the search's band masks: per digit, its candidates in
+    /// empty cells and the cells it was placed in; and the empty cells.
+    #[inline(always)]
+    pub(super) fn masks(&self) -> ([Lanes; 9], Lanes) {
+        let bands = std::array::from_fn(|d| self.cand[d].and(self.unsolved).or(self.placed[d]));
+        (bands, self.unsolved)
+    }
+}
+
+#[cfg(test)]
+mod tests;
