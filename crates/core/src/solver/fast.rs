@@ -101,30 +101,30 @@ const BOX_LOW: u32 = 0b001_001_001;
 fn lone_cells(m: Lanes, placed: Lanes) -> Result<[u32; 3], Contradiction> {
     let mut lone = [0u32; 3];
     let (mut once, mut twice) = (0u32, 0u32);
+    // Not zero once some house has no cell: checked once, at the end.
+    let mut missing = 0;
     for (b, lone) in lone.iter_mut().enumerate() {
         let f = m.0[b] | placed.0[b];
         // Every row has a cell: bit 8 of each row carries from the low
         // eight or is set itself.
         let low = ROW_HIGH - COLUMN;
-        if (((f & low) + low) | f) & ROW_HIGH != ROW_HIGH {
-            return Err(Contradiction);
-        }
+        missing |= ((((f & low) + low) | f) & ROW_HIGH) ^ ROW_HIGH;
         let (r0, r1, r2) = (f & ROW, f >> 9 & ROW, f >> 18);
-        // Columns: counted over the nine rows.
-        twice |= once & r0 | (once | r0) & r1 | (once | r0 | r1) & r2;
-        once |= r0 | r1 | r2;
-        // Boxes: the three rows folded, then each box's three positions.
+        // The band's three rows folded: its columns with at least one and
+        // at least two cells.
         let (o, t) = (r0 | r1 | r2, r0 & r1 | r2 & (r0 | r1));
+        // Columns: counted over the three bands.
+        twice |= (once & o) | t;
+        once |= o;
+        // Boxes: each box's three positions.
         let (o0, o1, o2) = (o & BOX_LOW, o >> 1 & BOX_LOW, o >> 2 & BOX_LOW);
         let any = o0 | o1 | o2;
-        if any != BOX_LOW {
-            return Err(Contradiction);
-        }
+        missing |= any ^ BOX_LOW;
         let two = o0 & o1 | o2 & (o0 | o1) | (t | t >> 1 | t >> 2) & BOX_LOW;
         let boxes = (any & !two) * 7 * COLUMN;
         *lone = (lone_in_full_rows(f) | f & boxes) & m.0[b];
     }
-    if once != ROW {
+    if missing | (once ^ ROW) != 0 {
         return Err(Contradiction);
     }
     let columns = (once & !twice) * COLUMN;
