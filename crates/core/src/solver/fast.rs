@@ -38,9 +38,9 @@
 //! bit-sliced naked singles, hidden singles only for changed digits); the
 //! code is our own. fsss2 also keeps a bit per house still open for the
 //! digit, so that its scan visits only those; here the scan of all 27
-//! houses at once costs less than visiting them one by one (measured:
-//! about 4,500 instructions a stalled puzzle house by house, 1,500 this
-//! way, on serg's benchmark).
+//! houses at once costs less than visiting them one by one (on serg's
+//! benchmark, where the path stalls after a few singles, it cost about
+//! 5,500 instructions a puzzle house by house, about 2,300 this way).
 //!
 //! Only puzzles with at least [`MIN_GIVENS`] givens take this path: on
 //! sparser ones singles rarely get far, and the attempt would be paid on
