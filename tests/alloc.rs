@@ -185,10 +185,23 @@ fn solving_and_encoding_do_not_allocate() {
     assert!(out.len() < 1 << 20, "output buffer outgrew its capacity");
     assert_eq!(n, 0, "{n} heap allocations in the hot loop");
 
-    // Rating (`rate`): the ladder up to nested forcing chains (the last
-    // puzzle, ER 10.4, needs them) keeps its working memory per worker.
-    let rate = RateJob::default();
+    // Rating (`rate --path`): the ladder up to nested forcing chains (the
+    // last puzzle, ER 10.4, needs them) keeps its working memory per
+    // worker, the row its path buffer, and the path is written in every
+    // format with each step's sentence.
+    let rate = RateJob {
+        path: true,
+        ..RateJob::default()
+    };
     let mut rate_scratch = rate.scratch();
+    let mut rate_columns = RateJob::COLUMNS.to_vec();
+    rate_columns.push(Column::Path);
+    let mut rate_encoders = [
+        OutputFormat::Csv,
+        OutputFormat::Jsonl,
+        OutputFormat::Parquet,
+    ]
+    .map(|format| RowEncoder::new(format, &rate_columns, &[]));
     let mut rated: Vec<Grid> = puzzles.iter().skip(10).take(30).cloned().collect();
     rated.push(
         parse_line(
@@ -203,6 +216,11 @@ fn solving_and_encoding_do_not_allocate() {
             index: i as u64 + 1,
         };
         fill_row(&rate, &mut rate_scratch, Ok(p), &record, &at, &mut row);
+        out.clear();
+        for encoder in &mut rate_encoders {
+            encoder.encode(&row, &record, &mut out).unwrap();
+        }
+        assert_eq!(Some(row.path.len() as u32), row.ratings.map(|r| r.steps));
         row.ratings.map_or(0, |r| u32::from(r.er))
     };
     for (i, p) in rated.iter().enumerate() {

@@ -393,8 +393,11 @@ fn interrupted_parquet_and_compressed_runs_leave_nothing() {
     }
 }
 
+/// `split --format parquet` writes the rows of `-o` in Parquet; the part
+/// files of `--output-dir` keep the input's layout (lines here), so
+/// `--format` without `-o` is refused, and nothing reaches stdout.
 #[test]
-fn split_parts_in_parquet_hold_their_rows_and_nothing_reaches_stdout() {
+fn split_rows_in_parquet_go_to_o_and_parts_keep_the_input_layout() {
     let dir = tempfile::tempdir().unwrap();
     let sample = data("sample.txt");
     let all = dir.path().join("all.csv");
@@ -402,7 +405,7 @@ fn split_parts_in_parquet_hold_their_rows_and_nothing_reaches_stdout() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let (h, rows) = parse_csv(&std::fs::read(&all).unwrap());
     let parts = dir.path().join("parts");
-    let args = [
+    let mut args = vec![
         "split",
         "-q",
         "--format",
@@ -411,18 +414,27 @@ fn split_parts_in_parquet_hold_their_rows_and_nothing_reaches_stdout() {
         arg(&parts),
     ];
     let r = run_paths(&args, &[&sample]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--format parquet"), "{}", r.stderr);
+    assert!(r.stdout.is_empty() && !parts.exists());
+    let rows_parquet = dir.path().join("all.parquet");
+    args.extend(["-o", arg(&rows_parquet)]);
+    let r = run_paths(&args, &[&sample]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.is_empty(), "no empty Parquet file on stdout");
+    assert!(r.stdout.is_empty(), "nothing on stdout");
+    let written = read_parquet(&rows_parquet);
+    assert_eq!((written.header, written.rows), (h.clone(), rows.clone()));
+    let lines = std::fs::read_to_string(&sample).unwrap();
+    let lines: Vec<&str> = lines.lines().filter(|l| !l.starts_with('#')).collect();
     for name in ["train", "valid", "test"] {
-        let part = read_parquet(&parts.join(format!("{name}.parquet")));
-        assert_eq!(part.header, h);
-        let wanted: Vec<Vec<String>> = rows
+        let part = std::fs::read_to_string(parts.join(format!("{name}.txt"))).unwrap();
+        let wanted: Vec<&str> = rows
             .iter()
             .filter(|row| row[col(&h, "split")] == name)
-            .cloned()
+            .map(|row| lines[row[col(&h, "index")].parse::<usize>().unwrap() - 1])
             .collect();
         assert!(!wanted.is_empty(), "{name}");
-        assert_eq!(part.rows, wanted, "{name}");
+        assert_eq!(part.lines().collect::<Vec<_>>(), wanted, "{name}");
     }
 }
 
@@ -719,4 +731,107 @@ fn parquet_from_other_writers_reads_as_its_csv() {
     assert_eq!(first[0]["score"], 0.5);
     assert_eq!(first[1]["score"], serde_json::Value::Null);
     assert_eq!(first[1]["line"], 2);
+}
+
+/// `rate --path` to Parquet: the path is an optional list of structs
+/// `{technique, rating, placements, eliminations, text}` (the moves lists
+/// of strings), holding what JSON lines write, row for row: serate's steps
+/// with their sentences, an empty list for a complete grid, null for a
+/// row that is not rated.
+#[test]
+fn the_path_is_a_list_of_step_structs() {
+    let text =
+        std::fs::read_to_string(root().join("crates/rate/tests/fixtures/rate/paths.tsv")).unwrap();
+    let mut puzzles: Vec<&str> = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let puzzle = line.split('\t').next().unwrap();
+        if puzzles.last() != Some(&puzzle) {
+            puzzles.push(puzzle);
+        }
+    }
+    // Puzzles with chains and uniqueness steps among the first ones, quick
+    // to rate; an invalid record and a complete grid.
+    let mut input: String = puzzles[..6].iter().map(|p| format!("{p}\n")).collect();
+    input.push_str(&format!("not a puzzle\n{SOLVED}\n"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "in.txt", &input);
+    let out = dir.path().join("out.parquet");
+    let r = run_paths(&["rate", "-q", "--path", "-o", arg(&out)], &[&path]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let json = run_paths(&["rate", "-q", "--path", "--format", "jsonl"], &[&path]);
+    let reader = SerializedFileReader::new(std::fs::File::open(&out).unwrap()).unwrap();
+    let schema = reader.metadata().file_metadata().schema();
+    let field = schema
+        .get_fields()
+        .iter()
+        .find(|f| f.name() == "path")
+        .unwrap();
+    let info = field.get_basic_info();
+    assert_eq!(
+        (info.repetition(), info.logical_type_ref()),
+        (Repetition::OPTIONAL, Some(&LogicalType::List))
+    );
+    let leaves: Vec<String> = reader
+        .metadata()
+        .file_metadata()
+        .schema_descr()
+        .columns()
+        .iter()
+        .filter(|c| c.path().parts()[0] == "path")
+        .map(|c| c.path().string())
+        .collect();
+    assert_eq!(
+        leaves,
+        [
+            "path.list.element.technique",
+            "path.list.element.rating",
+            "path.list.element.placements.list.element",
+            "path.list.element.eliminations.list.element",
+            "path.list.element.text",
+        ]
+    );
+    let rows: Vec<serde_json::Value> = reader
+        .get_row_iter(None)
+        .unwrap()
+        .map(|row| row_json(&row.unwrap()))
+        .collect();
+    let lines: Vec<serde_json::Value> = json
+        .stdout_str()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), lines.len());
+    for (got, want) in rows.iter().zip(&lines) {
+        assert_eq!(got["path"], want["path"], "{}", want["puzzle"]);
+    }
+    let steps: usize = rows
+        .iter()
+        .filter_map(|r| r["path"].as_array())
+        .map(Vec::len)
+        .sum();
+    assert!(steps > 300, "{steps} steps");
+    assert!(rows[6]["path"].is_null(), "not rated");
+    assert_eq!(rows[7]["path"], serde_json::json!([]), "no step");
+}
+
+/// A Parquet row as JSON: groups as objects, lists as arrays.
+fn row_json(row: &parquet::record::Row) -> serde_json::Value {
+    serde_json::Value::Object(
+        row.get_column_iter()
+            .map(|(name, field)| (name.clone(), field_json(field)))
+            .collect(),
+    )
+}
+
+fn field_json(field: &Field) -> serde_json::Value {
+    match field {
+        Field::Null => serde_json::Value::Null,
+        Field::Str(s) => s.as_str().into(),
+        Field::Double(x) => (*x).into(),
+        Field::Long(n) => (*n).into(),
+        Field::Bool(b) => (*b).into(),
+        Field::Group(row) => row_json(row),
+        Field::ListInternal(list) => list.elements().iter().map(field_json).collect(),
+        other => panic!("unexpected cell {other:?}"),
+    }
 }

@@ -207,3 +207,226 @@ fn a_complete_grid_has_no_hardest_technique() {
     assert!(first["hardest"].is_null(), "{first}");
     assert!(first["techniques"].is_null(), "{first}");
 }
+
+/// Puzzles of the rater's path fixture (serate's every step, see
+/// `crates/rate/tests/fixtures/rate/oracle/README.md`) whose paths stay
+/// below 9.0, quick to rate, and serate's path of each: `(technique,
+/// rating, placement, eliminations)` per step, `-` for none.
+fn serate_paths(limit: usize) -> Vec<(String, Vec<[String; 4]>)> {
+    let text =
+        std::fs::read_to_string(root().join("crates/rate/tests/fixtures/rate/paths.tsv")).unwrap();
+    let mut paths: Vec<(String, Vec<[String; 4]>)> = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let step = [f[2], f[3], f[4], f[5]].map(String::from);
+        match paths.last_mut() {
+            Some((p, steps)) if p == f[0] => steps.push(step),
+            _ => paths.push((f[0].to_string(), vec![step])),
+        }
+    }
+    paths.retain(|(_, steps)| steps.iter().all(|s| s[1].parse::<f64>().unwrap() < 9.0));
+    paths.truncate(limit);
+    paths
+}
+
+/// `rate --path` in JSON lines: each rated row's path is serate's, step
+/// for step, its length is `steps`, its techniques the `techniques`
+/// histogram, its ratings give ER, EP and ED; every step has a sentence;
+/// a row that is not rated has a null path.
+#[test]
+fn path_steps_are_serates_and_give_the_ratings() {
+    let fixture_paths = serate_paths(8);
+    assert_eq!(fixture_paths.len(), 8);
+    let mut input: String = fixture_paths
+        .iter()
+        .map(|(p, _)| format!("{p}\n"))
+        .collect();
+    input.push_str("not a puzzle\n");
+    input.push_str(&format!("{SOLVED}\n"));
+    let r = run(
+        &["rate", "-q", "--path", "--format", "jsonl"],
+        Some(input.as_bytes()),
+    );
+    assert_eq!(r.code, 1, "an invalid record exits 1: {}", r.stderr);
+    let rows: Vec<serde_json::Value> = r
+        .stdout_str()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), fixture_paths.len() + 2);
+    // The fields in the documented order (serde_json's map sorts them).
+    let first = r.stdout_str().lines().next().unwrap();
+    assert!(
+        first.contains(r#","path":[{"technique":"hidden single","rating":1."#)
+            && first.contains(r#""placements":["r"#)
+            && first.contains(r#"],"eliminations":[],"text":""#),
+        "{first}"
+    );
+    for (row, (puzzle, serate)) in rows.iter().zip(&fixture_paths) {
+        let path = row["path"].as_array().unwrap();
+        assert_eq!(Some(path.len() as u64), row["steps"].as_u64(), "{puzzle}");
+        let mut histogram = serde_json::Map::new();
+        let (mut er, mut ep, mut placed) = (0.0f64, None, false);
+        for (step, want) in path.iter().zip(serate) {
+            let fields: Vec<&str> = step
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect();
+            assert_eq!(
+                fields,
+                ["eliminations", "placements", "rating", "technique", "text"]
+            );
+            let moves = |key: &str| {
+                let list: Vec<&str> = step[key]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m.as_str().unwrap())
+                    .collect();
+                if list.is_empty() {
+                    "-".to_string()
+                } else {
+                    list.join(" ")
+                }
+            };
+            let rating = step["rating"].as_f64().unwrap();
+            let got = [
+                step["technique"].as_str().unwrap().to_string(),
+                format!("{rating:.1}"),
+                moves("placements"),
+                moves("eliminations"),
+            ];
+            assert_eq!(&got, want, "{puzzle}");
+            assert!(!step["text"].as_str().unwrap().is_empty(), "{step}");
+            let name = got[0].clone();
+            let n = histogram.get(&name).and_then(|v| v.as_u64()).unwrap_or(0);
+            histogram.insert(name, (n + 1).into());
+            er = er.max(rating);
+            if !placed && got[2] != "-" {
+                placed = true;
+                ep = Some(er);
+            }
+        }
+        assert_eq!(path.len(), serate.len(), "{puzzle}: serate's length");
+        assert_eq!(row["techniques"].as_object(), Some(&histogram));
+        assert_eq!(row["er"].as_f64(), Some(er));
+        assert_eq!(row["ep"].as_f64(), ep);
+        assert_eq!(row["ed"], path[0]["rating"]);
+    }
+    let invalid = &rows[fixture_paths.len()];
+    assert_eq!(invalid["status"], "invalid");
+    assert!(invalid["path"].is_null());
+    let complete = &rows[fixture_paths.len() + 1];
+    assert_eq!(complete["status"], "rated");
+    assert_eq!(complete["path"], serde_json::json!([]), "no step");
+}
+
+/// The CSV cell holds the JSON lines' path: steps split on `;`, a step's
+/// five fields on `|`, moves on spaces; the same bytes for 1 thread and 3.
+#[test]
+fn the_csv_path_cell_splits_into_the_json_path() {
+    let input: String = serate_paths(4)
+        .iter()
+        .map(|(p, _)| format!("{p}\n"))
+        .collect();
+    let csv = run(&["rate", "-q", "--path", "-j", "1"], Some(input.as_bytes()));
+    assert_eq!(csv.code, 0, "{}", csv.stderr);
+    let threads = run(&["rate", "-q", "--path", "-j", "3"], Some(input.as_bytes()));
+    assert_eq!(csv.stdout, threads.stdout, "the same for any thread count");
+    let json = run(
+        &["rate", "-q", "--path", "--format", "jsonl"],
+        Some(input.as_bytes()),
+    );
+    let (h, rows) = csv.csv();
+    assert_eq!(h.last().map(String::as_str), Some("path"));
+    for (row, line) in rows.iter().zip(json.stdout_str().lines()) {
+        let json: serde_json::Value = serde_json::from_str(line).unwrap();
+        let from_json: Vec<Vec<String>> = json["path"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                let moves = |key: &str| {
+                    s[key]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|m| m.as_str().unwrap())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                vec![
+                    s["technique"].as_str().unwrap().to_string(),
+                    format!("{:.1}", s["rating"].as_f64().unwrap()),
+                    moves("placements"),
+                    moves("eliminations"),
+                    s["text"].as_str().unwrap().to_string(),
+                ]
+            })
+            .collect();
+        let from_csv: Vec<Vec<String>> = row[col(&h, "path")]
+            .split(';')
+            .map(|step| step.split('|').map(String::from).collect())
+            .collect();
+        assert_eq!(from_csv, from_json);
+    }
+}
+
+/// `--max-er X` stops a puzzle's rating as soon as its ER is known to be
+/// above X: status `above` and no rating exactly where `rate` gives an ER
+/// above X, the same row as `rate` everywhere else; `--min-ed` and
+/// `--min-ep` give `below` exactly where ED or EP is below theirs. Neither
+/// is an error (exit 0), and the summary counts them.
+#[test]
+fn bounds_stop_ratings_outside_them_and_nowhere_else() {
+    // data/examples/rate.txt but its nested-chain puzzle (seconds to rate in
+    // full): ER 2.6 to 8.3.
+    let dir = tempfile::tempdir().unwrap();
+    let lines = std::fs::read_to_string(root().join("data/examples/rate.txt")).unwrap();
+    let five: String = lines.lines().take(5).map(|l| format!("{l}\n")).collect();
+    let examples = write(dir.path(), "five.txt", five);
+    let full = run_paths(&["rate", "-q", "--path"], &[&examples]);
+    assert_eq!(full.code, 0, "{}", full.stderr);
+    let (h, want) = full.csv();
+    for (flags, status, outside) in [
+        (
+            ["--max-er", "7.0"],
+            "above",
+            (|r: &[f64; 3]| r[0] > 7.0) as fn(&[f64; 3]) -> bool,
+        ),
+        (["--max-er", "2.6"], "above", |r| r[0] > 2.6),
+        (["--min-ed", "1.5"], "below", |r| r[2] < 1.5),
+        (["--min-ep", "2.0"], "below", |r| r[1] < 2.0),
+    ] {
+        let mut args = vec!["rate", "--path", "--summary-json", "-", "-o", "/dev/null"];
+        args.extend(flags);
+        let summary = run_paths(&args, &[&examples]);
+        assert_eq!(summary.code, 0, "{flags:?}: {}", summary.stderr);
+        let bounded = run_paths(
+            &[&["rate", "-q", "--path"][..], &flags[..]].concat(),
+            &[&examples],
+        );
+        let (bh, got) = bounded.csv();
+        assert_eq!(bh, h);
+        let mut stopped = 0;
+        for (g, w) in got.iter().zip(&want) {
+            let ratings = ["er", "ep", "ed"].map(|c| w[col(&h, c)].parse::<f64>().unwrap());
+            if outside(&ratings) {
+                stopped += 1;
+                assert_eq!(g[col(&h, "status")], status, "{flags:?} {w:?}");
+                for c in ["er", "ep", "ed", "hardest", "steps", "techniques", "path"] {
+                    assert_eq!(g[col(&h, c)], "", "{flags:?}: no {c}");
+                }
+            } else {
+                assert_eq!(g, w, "{flags:?}");
+            }
+        }
+        assert!(stopped > 0, "{flags:?} stops some puzzle");
+        let json: serde_json::Value = serde_json::from_str(summary.stdout_str()).unwrap();
+        assert_eq!(json["statuses"][status], stopped, "{flags:?}");
+    }
+    let bad = run(&["rate", "--max-er", "7.05"], Some(b""));
+    assert_eq!(bad.code, 2, "one decimal");
+}

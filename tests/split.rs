@@ -1,7 +1,8 @@
 //! `batchdoku split`: the parts hit their ratios (per stratum too), no
 //! class crosses sides (checked with `overlap` on the part files, by puzzle
 //! and by solution grid), the same seed gives the same bytes at any thread
-//! count, and every record keeps its row.
+//! count, and every record keeps its row. The part files' layout (the
+//! input's own) is `split_layout`'s.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -37,6 +38,15 @@ fn rows_of(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     parse_csv(&std::fs::read(path).unwrap())
 }
 
+/// The lines of a text file (a part file of a line input).
+fn lines_in(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Runs `split` and expects exit `code`.
 fn split(args: &[&str], stdin: Option<&[u8]>, code: i32) -> Run {
     let mut all = vec!["split"];
@@ -69,16 +79,17 @@ fn parts_hit_their_ratios_and_overlap_finds_no_leak() {
         "--output-dir without -o: no rows on stdout"
     );
     assert!(r.stderr.contains("batchdoku split: "), "{}", r.stderr);
-    assert_eq!(names(&parts), ["test.csv", "train.csv", "valid.csv"]);
+    // A line input's parts are lines too.
+    assert_eq!(names(&parts), ["test.txt", "train.txt", "valid.txt"]);
     let n = puzzles.len() as f64;
     for (name, ratio) in [("train", 0.8), ("valid", 0.1), ("test", 0.1)] {
-        let got = rows_of(&parts.join(format!("{name}.csv"))).1.len() as f64;
+        let got = lines_in(&parts.join(format!("{name}.txt"))).len() as f64;
         assert!((got / n - ratio).abs() < 0.005, "{name}: {got} of {n}");
     }
     for (a, b) in [("train", "test"), ("train", "valid"), ("valid", "test")] {
         let (a, b) = (
-            parts.join(format!("{a}.csv")),
-            parts.join(format!("{b}.csv")),
+            parts.join(format!("{a}.txt")),
+            parts.join(format!("{b}.txt")),
         );
         let r = run(&["overlap", "-q", arg(&a), arg(&b)], None);
         assert_eq!(r.code, 0, "{}", r.stderr);
@@ -173,7 +184,7 @@ fn by_grid_keeps_same_solution_puzzles_together() {
             arg(&parts),
         ];
         split(&args, None, 0);
-        let (tr, te) = (parts.join("train.csv"), parts.join("test.csv"));
+        let (tr, te) = (parts.join("train.txt"), parts.join("test.txt"));
         let r = run(&["overlap", "-q", "--by", "grid", arg(&tr), arg(&te)], None);
         let leaks = r.csv().1.len();
         if leaks_expected {
@@ -286,12 +297,14 @@ fn stratify_keeps_each_strata_ratios() {
     assert!(r.stderr.contains("nope"), "{}", r.stderr);
 }
 
+/// Each part file holds the records of its part: for a line input, the
+/// input lines whose row in `-o` names that part, in input order.
 #[test]
-fn output_dir_files_are_the_rows_of_each_part() {
+fn output_dir_files_hold_the_records_of_each_part() {
     let dir = tempfile::tempdir().unwrap();
     let mut input = lines_of(&corpus()[..400]);
     input.push_str("not a puzzle\n");
-    let input = write(dir.path(), "in.txt", input);
+    let input_path = write(dir.path(), "in.txt", &input);
     let parts = dir.path().join("out");
     let all = dir.path().join("all.csv");
     let args = [
@@ -300,7 +313,7 @@ fn output_dir_files_are_the_rows_of_each_part() {
         "a,b,c",
         "--ratios",
         "2,1,1",
-        arg(&input),
+        arg(&input_path),
         "-o",
         arg(&all),
         "--output-dir",
@@ -308,41 +321,46 @@ fn output_dir_files_are_the_rows_of_each_part() {
     ];
     let r = split(&args, None, 1);
     assert!(r.stdout.is_empty());
-    assert_eq!(names(&parts), ["a.csv", "b.csv", "c.csv"]);
+    assert_eq!(names(&parts), ["a.txt", "b.txt", "c.txt"]);
     let (h, rows) = rows_of(&all);
+    let lines: Vec<&str> = input.lines().collect();
+    assert_eq!(rows.len(), lines.len(), "-o keeps every record's row");
     for name in ["a", "b", "c"] {
-        let (fh, file_rows) = rows_of(&parts.join(format!("{name}.csv")));
-        assert_eq!(fh, h);
-        let wanted: Vec<Vec<String>> = rows
+        let wanted: Vec<String> = rows
             .iter()
-            .filter(|row| row[col(&h, "split")] == name)
-            .cloned()
+            .zip(&lines)
+            .filter(|(row, _)| row[col(&h, "split")] == name)
+            .map(|(_, line)| line.to_string())
             .collect();
         assert!(!wanted.is_empty());
-        assert_eq!(file_rows, wanted, "{name}");
+        assert_eq!(
+            lines_in(&parts.join(format!("{name}.txt"))),
+            wanted,
+            "{name}"
+        );
     }
-    // Line format: one .txt of puzzles per part.
-    let lines = dir.path().join("lines");
-    let args = [
-        "-q",
-        "--format",
-        "line",
-        arg(&input),
-        "--output-dir",
-        arg(&lines),
-    ];
-    split(&args, None, 1);
-    assert_eq!(names(&lines), ["test.txt", "train.txt", "valid.txt"]);
-    let total: usize = names(&lines)
+    // --format shapes the rows of -o: without -o there are none, so it is
+    // refused rather than ignored; with -o the part files are the same.
+    let lines_dir = dir.path().join("lines");
+    let mut with_format = vec!["-q", "--format", "line", arg(&input_path)];
+    with_format.extend(["--output-dir", arg(&lines_dir)]);
+    let r = split(&with_format, None, 2);
+    assert!(r.stderr.contains("--format line"), "{}", r.stderr);
+    assert!(
+        !lines_dir.exists(),
+        "a usage error made {}",
+        lines_dir.display()
+    );
+    let rows_path = dir.path().join("rows.txt");
+    with_format.extend(["-o", arg(&rows_path)]);
+    split(&with_format, None, 1);
+    assert_eq!(names(&lines_dir), ["test.txt", "train.txt", "valid.txt"]);
+    let total: usize = names(&lines_dir)
         .iter()
-        .map(|n| {
-            std::fs::read_to_string(lines.join(n))
-                .unwrap()
-                .lines()
-                .count()
-        })
+        .map(|n| lines_in(&lines_dir.join(n)).len())
         .sum();
     assert_eq!(total, 400, "every valid record in one part file");
+    assert_eq!(lines_in(&rows_path).len(), 401, "-o: every record's row");
 }
 
 #[test]
@@ -414,11 +432,11 @@ fn outputs_never_overwrite_each_other() {
     std::fs::create_dir(&parts).unwrap();
     let (input, parts_arg) = (input.to_str().unwrap(), parts.to_str().unwrap());
     let same_file = |name: &str| format!("{parts_arg}/{name}");
-    let spelled_otherwise = format!("{parts_arg}/./../parts/test.csv");
+    let spelled_otherwise = format!("{parts_arg}/./../parts/test.txt");
     for (flag, path) in [
-        ("-o", same_file("train.csv")),
+        ("-o", same_file("train.txt")),
         ("-o", spelled_otherwise.clone()),
-        ("--summary-json", same_file("test.csv")),
+        ("--summary-json", same_file("test.txt")),
         ("--summary-json", spelled_otherwise),
     ] {
         let r = split(
@@ -553,8 +571,8 @@ fn the_summary_says_what_was_written_where() {
     let rows = |path: &Path| rows_of(path).1.len();
     let mut expected = vec![format!("{} to {}", rows(&all), all.display())];
     for name in ["train", "valid", "test"] {
-        let file = parts.join(format!("{name}.csv"));
-        expected.push(format!("{} to {}", rows(&file), file.display()));
+        let file = parts.join(format!("{name}.txt"));
+        expected.push(format!("{} to {}", lines_in(&file).len(), file.display()));
     }
     assert_eq!(rows(&all), 200);
     assert_eq!(

@@ -10,7 +10,8 @@ error that says so.
 
 Results come back as a dict of NumPy arrays, one entry per puzzle, in input order; :func:`to_pandas` and
 :func:`to_arrow` make a DataFrame or an Arrow table of any of them, with the CLI's column names. The corpus tools
-:func:`generate`, :func:`dedupe` and :func:`overlap` are the CLI's commands. A malformed or contradictory
+:func:`generate`, :func:`dedupe`, :func:`overlap`, :func:`split` and :func:`report` are the CLI's commands (the
+last two also read a file, as the CLI does, given its path). A malformed or contradictory
 puzzle never raises: its ``status`` is ``Status.INVALID`` and ``error[i]`` says why (``error[i]`` is ``None``
 for every other puzzle). A grid that is not there (a malformed record in :func:`read`, no solution, no canonical
 form) is a row of :data:`NO_GRID` (255) values, and such a row passed on stays ``INVALID``. An argument of the
@@ -38,7 +39,21 @@ import numpy as _np
 # The native module (python/src/lib.rs): the functions and constants, re-exported as they are. Their types are in
 # _batchdoku.pyi, their docstrings are its Rust doc comments (help(batchdoku.solve) shows them).
 from . import _batchdoku
-from ._batchdoku import NO_GRID, STATUS_NAMES, __version__, canon, dedupe, generate, overlap, rate, read, score, solve
+from ._batchdoku import (
+    NO_GRID,
+    STATUS_NAMES,
+    __version__,
+    canon,
+    dedupe,
+    generate,
+    overlap,
+    rate,
+    read,
+    report,
+    score,
+    solve,
+    split,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -53,11 +68,13 @@ __all__ = [
     "SolveResult",
     "ScoreResult",
     "RateResult",
+    "PathStep",
     "CanonResult",
     "ReadResult",
     "GenerateResult",
     "DedupeResult",
     "OverlapResult",
+    "SplitResult",
     "solve",
     "score",
     "rate",
@@ -66,9 +83,12 @@ __all__ = [
     "generate",
     "dedupe",
     "overlap",
+    "split",
+    "report",
     "to_strings",
     "to_pandas",
     "to_arrow",
+    "path_steps",
     "__version__",
 ]
 
@@ -101,6 +121,11 @@ class Status(IntEnum):
     RATED = 9
     """:func:`rate`: exactly one solution, rated by human techniques (``er``, ``ep``, ``ed`` and the rest are
     set)."""
+    ABOVE = 10
+    """The CLI's ``rate --max-er X``: ER above X, the rating stopped as soon as that was known (no rating)."""
+    BELOW = 11
+    """The CLI's ``rate --min-ed X`` or ``--min-ep X``: ED or EP below X, the rating stopped there (no
+    rating)."""
 
 
 assert [s.name.lower() for s in Status] == STATUS_NAMES, "Status differs from the library's statuses"
@@ -136,8 +161,26 @@ class _Means(TypedDict, total=False):
     mean_backtracks: "npt.NDArray[np.float64]"
 
 
-class RateResult(_Means):
-    """What :func:`rate` returns (``mean_guesses`` and ``mean_backtracks`` only with ``invariant`` > 0)."""
+class PathStep(TypedDict):
+    """One step of a solution path (:func:`rate` with ``path=True``): the technique (the names ``techniques``
+    uses), its rating (one decimal), the digit it places and the candidates it removes in the players' notation
+    (``"r4c6=7"``, ``"r5c4<>3"``; rows and columns from 1, cell order then digit order) and a sentence naming
+    the cells and units of its pattern."""
+
+    technique: str
+    rating: float
+    placements: List[str]
+    eliminations: List[str]
+    text: str
+
+
+class _Path(TypedDict, total=False):
+    path: List[Optional[List[PathStep]]]
+
+
+class RateResult(_Means, _Path):
+    """What :func:`rate` returns (``mean_guesses`` and ``mean_backtracks`` only with ``invariant`` > 0, ``path``
+    only with ``path=True``: for each puzzle its steps, or ``None`` when it is not rated)."""
 
     status: "npt.NDArray[np.uint8]"
     er: "npt.NDArray[np.float64]"
@@ -208,6 +251,15 @@ class OverlapResult(TypedDict):
     error: List[Optional[str]]
 
 
+class SplitResult(TypedDict):
+    """What :func:`split` returns: one entry per record, in input order (the CLI's ``split`` rows' ``split``,
+    ``status`` and ``error``)."""
+
+    split: List[Optional[str]]
+    status: "npt.NDArray[np.uint8]"
+    error: List[Optional[str]]
+
+
 def to_strings(cells: Any) -> "npt.NDArray[np.bytes_]":
     """The 81-digit strings of a ``(n, 81)`` (or ``(n, 9, 9)``) digit array, as a NumPy ``S81`` array.
 
@@ -241,7 +293,7 @@ def to_strings(cells: Any) -> "npt.NDArray[np.bytes_]":
 _ORDER = [
     "split", "row", "index", "line", "givens", "puzzle", "status", "er", "ep", "ed", "hardest", "steps",
     "techniques", "solutions", "score", "solution", "guesses", "nodes", "train_row", "canonical", "transform",
-    "dropped", "valid", "expected_solution", "error", "mean_guesses", "mean_backtracks",
+    "dropped", "valid", "expected_solution", "error", "mean_guesses", "mean_backtracks", "path",
 ]
 _RENAMED = {"puzzles": "puzzle"}
 
@@ -298,7 +350,8 @@ def _need(module: str, function: str) -> Any:
 
 def to_arrow(result: Mapping[str, Any]) -> "pyarrow.Table":
     """Any result of this package (:func:`solve`, :func:`score`, :func:`rate`, :func:`canon`, :func:`read`,
-    :func:`generate`, :func:`dedupe`, :func:`overlap`) as a ``pyarrow.Table``, in one vectorised call.
+    :func:`generate`, :func:`dedupe`, :func:`overlap`, :func:`split`) as a ``pyarrow.Table``, in one vectorised
+    call.
 
     Columns are named and ordered as the CLI's CSV columns (``puzzles`` becomes ``puzzle``); ``status`` is a
     dictionary (categorical) column of the CLI's status names (``solved``, ``unique``, ... ``leak``); each
@@ -331,6 +384,8 @@ def to_arrow(result: Mapping[str, Any]) -> "pyarrow.Table":
         elif isinstance(value, _np.ndarray):
             # A float's NaN is a missing value (no rating, no mean): null.
             arrays[name] = pa.array(_int64(value), from_pandas=value.dtype.kind == "f")
+        elif name == "path":
+            arrays[name] = pa.array(list(value), _path_type(pa))
         else:
             arrays[name] = pa.array(list(value), pa.string())
     return pa.table(arrays)
@@ -340,7 +395,7 @@ def to_pandas(result: Mapping[str, Any]) -> "pandas.DataFrame":
     """Any result of this package as a ``pandas.DataFrame``, in one vectorised call (no pyarrow needed).
 
     The columns of :func:`to_arrow`: named and ordered as the CLI's CSV columns; ``status`` a categorical of the
-    CLI's status names (all nine as categories, so frames concatenate); each ``(n, 81)`` grid an 81-character
+    CLI's status names (every status as a category, so frames concatenate); each ``(n, 81)`` grid an 81-character
     string, missing (``NaN``/``None``) where there is no grid, as ``pd.read_csv`` reads the CLI's empty field;
     ``error``, ``transform`` and ``split`` strings or missing; every integer column is ``int64``, the type
     ``pd.read_parquet`` gives the CLI's Parquet columns (``solutions``, ``guesses``, ``nodes``, ``line``,
@@ -370,9 +425,67 @@ def to_pandas(result: Mapping[str, Any]) -> "pandas.DataFrame":
             columns[name] = pd.array(value, dtype="Float64")
         elif isinstance(value, _np.ndarray):
             columns[name] = _int64(value)
+        elif name == "path":
+            # Each cell a list of step dicts, or None when not rated (path_steps makes a row per step).
+            columns[name] = pd.Series(list(value), dtype=object)
         else:
             columns[name] = pd.Series(list(value), dtype=_text_dtype(pd))
     frame: "pandas.DataFrame" = pd.DataFrame(columns)
+    return frame
+
+
+def _path_type(pa: Any) -> Any:
+    """The Arrow type of a path as pyarrow reads the CLI's Parquet ``path``: a list of step structs, every field
+    required but the list itself (null when not rated)."""
+    moves = pa.list_(pa.field("element", pa.string(), nullable=False))
+    step = pa.struct(
+        [
+            pa.field("technique", pa.string(), nullable=False),
+            pa.field("rating", pa.float64(), nullable=False),
+            pa.field("placements", moves, nullable=False),
+            pa.field("eliminations", moves, nullable=False),
+            pa.field("text", pa.string(), nullable=False),
+        ]
+    )
+    return pa.list_(pa.field("element", step, nullable=False))
+
+
+def path_steps(result: Mapping[str, Any]) -> "pandas.DataFrame":
+    """The solution paths of a :func:`rate` result made with ``path=True`` as one ``pandas.DataFrame`` row per
+    step, puzzles in order, each path in order: ``index`` (the puzzle's position in the result, from 0: the row
+    of :func:`to_pandas`'s frame), ``step`` (the step's position in its path, from 0: step 0's rating is
+    ``ed``), ``technique``, ``rating`` (float64), ``placements`` and ``eliminations`` (lists of strings such as
+    ``"r4c6=7"`` and ``"r5c4<>3"``) and ``text``. A puzzle that is not rated has no row. Needs ``pandas``."""
+    pd = _need("pandas", "path_steps")
+    if "path" not in result:
+        raise ValueError("path_steps: the result has no path (call rate(..., path=True))")
+    index: List[int] = []
+    step: List[int] = []
+    technique: List[str] = []
+    rating: List[float] = []
+    placements: List[List[str]] = []
+    eliminations: List[List[str]] = []
+    text: List[str] = []
+    for i, path in enumerate(result["path"]):
+        for k, s in enumerate(path or ()):
+            index.append(i)
+            step.append(k)
+            technique.append(s["technique"])
+            rating.append(s["rating"])
+            placements.append(s["placements"])
+            eliminations.append(s["eliminations"])
+            text.append(s["text"])
+    frame: "pandas.DataFrame" = pd.DataFrame(
+        {
+            "index": _np.asarray(index, dtype=_np.int64),
+            "step": _np.asarray(step, dtype=_np.int64),
+            "technique": pd.Series(technique, dtype=_text_dtype(pd)),
+            "rating": _np.asarray(rating, dtype=_np.float64),
+            "placements": pd.Series(placements, dtype=object),
+            "eliminations": pd.Series(eliminations, dtype=object),
+            "text": pd.Series(text, dtype=_text_dtype(pd)),
+        }
+    )
     return frame
 
 

@@ -2,7 +2,7 @@
 # nothing else. The result types and Status are declared in __init__.py; the functions' docstrings are their Rust
 # doc comments. python/tests/test_typing.py checks this stub against the built module (mypy's stubtest).
 import os
-from typing import Any, Final, List, Literal, Optional, Protocol, Sequence, Union
+from typing import Any, Dict, Final, List, Literal, Optional, Protocol, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -16,10 +16,12 @@ from . import (
     ReadResult,
     ScoreResult,
     SolveResult,
+    SplitResult,
 )
 
 __all__ = [
-    "solve", "score", "rate", "canon", "read", "generate", "dedupe", "overlap", "STATUS_NAMES", "NO_GRID", "__version__"
+    "solve", "score", "rate", "canon", "read", "generate", "dedupe", "overlap", "split", "report", "STATUS_NAMES",
+    "NO_GRID", "__version__"
 ]
 
 __version__: Final[str]
@@ -73,6 +75,10 @@ def rate(
     invariant: int = 0,
     seed: int = 0,
     threads: Optional[int] = None,
+    path: bool = False,
+    max_er: Optional[float] = None,
+    min_ed: Optional[float] = None,
+    min_ep: Optional[float] = None,
 ) -> RateResult: ...
 def canon(puzzles: _Puzzles, threads: Optional[int] = None) -> CanonResult: ...
 def read(
@@ -94,3 +100,30 @@ def dedupe(puzzles: _Puzzles, exact: bool = False, threads: Optional[int] = None
 def overlap(
     train: _Puzzles, test: _Puzzles, threads: Optional[int] = None, by: str = "puzzle"
 ) -> OverlapResult: ...
+# What split() and report() take: puzzles, or the path of a file read as the CLI reads it.
+_Data = Union[_Puzzles, str, "os.PathLike[str]"]
+_InputFormat = Literal["auto", "line", "csv", "jsonl", "block", "luogu", "poj"]
+
+def split(
+    data: _Data,
+    ratios: Optional[Sequence[float]] = None,
+    names: Optional[Sequence[str]] = None,
+    seed: int = 0,
+    by: Literal["puzzle", "grid"] = "puzzle",
+    stratify: Union[None, str, Sequence[Any], _ToNumpy] = None,
+    threads: Optional[int] = None,
+    input_format: _InputFormat = "auto",
+    column: Optional[str] = None,
+) -> SplitResult: ...
+def report(
+    data: _Data,
+    classes: bool = False,
+    score: Optional[_Weights] = None,
+    rate: bool = False,
+    limit: Optional[int] = None,
+    threads: Optional[int] = None,
+    output: Union[None, str, "os.PathLike[str]"] = None,
+    format: Optional[Literal["html", "json", "markdown"]] = None,
+    input_format: _InputFormat = "auto",
+    column: Optional[str] = None,
+) -> Dict[str, Any]: ...

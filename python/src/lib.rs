@@ -1,5 +1,6 @@
 //! Python bindings: `batchdoku.solve`, `score`, `canon` and `read` (and,
-//! in `corpus.rs`, `generate`, `dedupe` and `overlap`) over NumPy arrays
+//! in `corpus.rs`, `generate`, `dedupe` and `overlap`; `split` in
+//! `split.rs`; `report` in `report.rs`) over NumPy arrays
 //! and Arrow arrays (`arrow.rs`). Each call runs a library job (`batchdoku_batch`, or the
 //! canonical-form job over `batchdoku_core::canon`) through the library's
 //! per-record step, with the GIL released (see `run.rs`), on a rayon pool
@@ -10,7 +11,9 @@ mod arrow;
 mod corpus;
 mod input;
 mod pool;
+mod report;
 mod run;
+mod split;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,7 +78,7 @@ pub(crate) fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize>
 /// The `weights` argument, as the CLI's `--weights`: `"target"`, a path to
 /// a weights file (81 integers), or 81 integers as a `(9, 9)` or `(81,)`
 /// array or a sequence.
-fn weights_arg(weights: Option<&Bound<'_, PyAny>>) -> PyResult<Weights> {
+pub(crate) fn weights_arg(weights: Option<&Bound<'_, PyAny>>) -> PyResult<Weights> {
     let Some(w) = weights else {
         return Ok(Weights::target());
     };
@@ -140,6 +143,19 @@ fn os_error(path: &str, e: &std::io::Error) -> PyErr {
             PyFileNotFoundError::new_err(format!("{path}: {e}"))
         }
         None => PyOSError::new_err(format!("{path}: {e}")),
+    }
+}
+
+/// The Python exception for a file that cannot be read as asked:
+/// `IsADirectoryError`, `ValueError` when the options do not fit it (no
+/// such column), else the `OSError` of its errno.
+pub(crate) fn file_error(path: &str, e: &std::io::Error) -> PyErr {
+    if std::path::Path::new(path).is_dir() {
+        PyIsADirectoryError::new_err(format!("{path}: {e}"))
+    } else if e.kind() == std::io::ErrorKind::InvalidInput {
+        PyValueError::new_err(format!("{path}: {e}"))
+    } else {
+        os_error(path, e)
     }
 }
 
@@ -325,11 +341,20 @@ fn score<'py>(
 /// ``mean_backtracks`` (float64; NaN, missing, for an invalid puzzle): the search's guesses and dead ends
 /// averaged over N random equivalents of each puzzle drawn from ``seed`` (the CLI's ``rate
 /// --invariant N --seed S``). ``limit`` is the work budget per puzzle (the CLI's ``--limit``).
+/// With ``path=True`` also ``path`` (the CLI's ``rate --path``): for each puzzle its solution path, a
+/// list of steps in order (as many as ``steps``), each a dict ``{"technique", "rating", "placements",
+/// "eliminations", "text"}`` (the rating a float with one decimal, the moves lists of strings such as
+/// ``"r4c6=7"`` and ``"r5c4<>3"``), or ``None`` when the puzzle is not rated; :func:`path_steps` makes
+/// a DataFrame of it, one row per step. ``max_er``, ``min_ed`` and ``min_ep`` (ratings with one decimal,
+/// the CLI's ``--max-er``, ``--min-ed``, ``--min-ep``) stop a puzzle's rating as soon as it is known to
+/// fall outside them: ``Status.ABOVE`` or ``Status.BELOW``, with no rating.
 #[pyfunction]
 #[pyo3(
-    signature = (puzzles, limit = None, invariant = None, seed = None, threads = None),
-    text_signature = "(puzzles, limit=None, invariant=0, seed=0, threads=None)"
+    signature = (puzzles, limit = None, invariant = None, seed = None, threads = None, path = false,
+                 max_er = None, min_ed = None, min_ep = None),
+    text_signature = "(puzzles, limit=None, invariant=0, seed=0, threads=None, path=False, max_er=None, min_ed=None, min_ep=None)"
 )]
+#[allow(clippy::too_many_arguments)]
 fn rate<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
@@ -337,6 +362,10 @@ fn rate<'py>(
     invariant: Option<&Bound<'py, PyAny>>,
     seed: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
+    path: bool,
+    max_er: Option<f64>,
+    min_ed: Option<f64>,
+    min_ep: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     RateJob::available()
         .map_err(|why| pyo3::exceptions::PyRuntimeError::new_err(format!("rate: {why}")))?;
@@ -361,20 +390,30 @@ fn rate<'py>(
         limit,
         invariant,
         seed,
+        path,
+        max_er: max_er.map(|x| rating_arg(x, "max_er")).transpose()?,
+        min_ed: min_ed.map(|x| rating_arg(x, "min_ed")).transpose()?,
+        min_ep: min_ep.map(|x| rating_arg(x, "min_ep")).transpose()?,
     };
     let mut status = vec![0u8; n];
     let mut tenths = vec![[u8::MAX; 3]; n];
     let mut steps = vec![-1i64; n];
     let mut means = vec![(f64::NAN, f64::NAN); n];
     let mut named: Vec<Option<(Option<&'static str>, String)>> = vec![None; n];
+    // Filled only with `path` (a row has a path only then).
+    let mut paths: Vec<Option<Vec<PathStepOut>>> = vec![None; n];
     let parts = status
         .par_chunks_mut(CHUNK)
         .zip(tenths.par_chunks_mut(CHUNK))
         .zip(steps.par_chunks_mut(CHUNK))
         .zip(means.par_chunks_mut(CHUNK))
-        .zip(named.par_chunks_mut(CHUNK));
+        .zip(named.par_chunks_mut(CHUNK))
+        .zip(paths.par_chunks_mut(CHUNK));
     let errors = run_job(py, &job, &view, threads, parts, |part, j, row: &Row, _| {
-        let ((((status, tenths), steps), means), named) = part;
+        let (((((status, tenths), steps), means), named), paths) = part;
+        if row.path.is_present() {
+            paths[j] = Some(row.path.steps().map(PathStepOut::of).collect());
+        }
         status[j] = row.status.ordinal() as u8;
         if let Some(r) = &row.ratings {
             tenths[j] = [r.er, r.ep, r.ed];
@@ -426,7 +465,71 @@ fn rate<'py>(
         error.set_item(i, msg)?;
     }
     dict.set_item("error", error)?;
+    if path {
+        let list = PyList::empty(py);
+        for steps in &paths {
+            match steps {
+                None => list.append(py.None())?,
+                Some(steps) => {
+                    let steps = steps
+                        .iter()
+                        .map(|s| s.to_dict(py))
+                        .collect::<PyResult<Vec<_>>>()?;
+                    list.append(PyList::new(py, steps)?)?;
+                }
+            }
+        }
+        dict.set_item("path", list)?;
+    }
     Ok(dict)
+}
+
+/// A rating argument (`max_er=7.0`) in tenths, as the CLI reads `--max-er`.
+fn rating_arg(value: f64, name: &str) -> PyResult<u8> {
+    let scaled = (value * 10.0).round();
+    if !(0.0..=255.0).contains(&scaled) || (value * 10.0 - scaled).abs() > 1e-6 {
+        return Err(PyValueError::new_err(format!(
+            "{name} must be a rating from 0.0 to 25.5 with one decimal, got {value}"
+        )));
+    }
+    Ok(scaled as u8)
+}
+
+/// One step of a path, taken from the row while the GIL is released and
+/// made a dict after.
+#[derive(Clone, Debug)]
+struct PathStepOut {
+    technique: &'static str,
+    rating: u8,
+    placements: Vec<batchdoku_batch::Move>,
+    eliminations: Vec<batchdoku_batch::Move>,
+    text: String,
+}
+
+impl PathStepOut {
+    fn of(step: batchdoku_batch::PathStep<'_>) -> PathStepOut {
+        PathStepOut {
+            technique: step.technique(),
+            rating: step.rating(),
+            placements: step.placements().collect(),
+            eliminations: step.eliminations().collect(),
+            text: step.text(),
+        }
+    }
+
+    /// `{"technique", "rating", "placements", "eliminations", "text"}`.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("technique", self.technique)?;
+        dict.set_item("rating", f64::from(self.rating) / 10.0)?;
+        let moves = |list: &[batchdoku_batch::Move]| {
+            PyList::new(py, list.iter().map(batchdoku_batch::Move::as_str))
+        };
+        dict.set_item("placements", moves(&self.placements)?)?;
+        dict.set_item("eliminations", moves(&self.eliminations)?)?;
+        dict.set_item("text", &self.text)?;
+        Ok(dict)
+    }
 }
 
 /// Exact canonical ("minlex") form of every puzzle, to find equivalent copies (deduplication,
@@ -549,15 +652,7 @@ fn read<'py>(
         }
         Ok((cells, lines, has_expected.then_some(expected), errors))
     })?;
-    let (cells, lines, expected, errors) = result.map_err(|e| {
-        if std::path::Path::new(path).is_dir() {
-            PyIsADirectoryError::new_err(format!("{path}: {e}"))
-        } else if e.kind() == std::io::ErrorKind::InvalidInput {
-            PyValueError::new_err(format!("{path}: {e}"))
-        } else {
-            os_error(path, &e)
-        }
-    })?;
+    let (cells, lines, expected, errors) = result.map_err(|e| file_error(path, &e))?;
     let n = lines.len();
     let dict = PyDict::new(py);
     let mut valid = vec![true; n];
@@ -593,6 +688,8 @@ fn _batchdoku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(corpus::generate, m)?)?;
     m.add_function(wrap_pyfunction!(corpus::dedupe, m)?)?;
     m.add_function(wrap_pyfunction!(corpus::overlap, m)?)?;
+    m.add_function(wrap_pyfunction!(split::split, m)?)?;
+    m.add_function(wrap_pyfunction!(report::report, m)?)?;
     m.add("STATUS_NAMES", Status::ALL.map(|s| s.as_str()).to_vec())?;
     m.add("NO_GRID", NO_GRID)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

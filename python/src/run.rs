@@ -79,6 +79,26 @@ where
     P: IndexedParallelIterator,
     F: Fn(&mut P::Item, usize, &Row, &J::Scratch) + Sync,
 {
+    run_job_with(py, job, puzzles, threads, parts, &|_, _| {}, store)
+}
+
+/// [`run_job`], with `prepare(i, record)` filling puzzle `i`'s record
+/// (its line is set) before the job sees it: the kept field `split`
+/// stratifies by.
+pub fn run_job_with<J, P, F>(
+    py: Python<'_>,
+    job: &J,
+    puzzles: &PuzzleView<'_>,
+    threads: usize,
+    parts: P,
+    prepare: &(dyn Fn(usize, &mut Record) + Sync),
+    store: F,
+) -> PyResult<Vec<(usize, String)>>
+where
+    J: Job,
+    P: IndexedParallelIterator,
+    F: Fn(&mut P::Item, usize, &Row, &J::Scratch) + Sync,
+{
     let n = puzzles.len();
     let pool = crate::pool::pool(threads).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     let errors = Mutex::new(Vec::new());
@@ -103,6 +123,7 @@ where
                         // A puzzle's line is its 1-based row (`overlap` keeps
                         // the training line of each class).
                         record.line = at.line;
+                        prepare(i, record);
                         // The stop reaches inside one slow puzzle (a rating,
                         // the invariant loop); a puzzle it cut short is no
                         // result, and the call raises anyway.
@@ -115,14 +136,10 @@ where
                                 fill_row_until(job, scratch, Err(&e), record, &at, row, &stopped)
                             }
                             Err(Unreadable::NoGrid) => {
-                                row.reset(at.index, at.line);
-                                row.status = Status::Invalid;
-                                row.error.push_str(NO_GRID_WHY);
+                                unreadable(row, &at, NO_GRID_WHY);
                             }
                             Err(Unreadable::Missing) => {
-                                row.reset(at.index, at.line);
-                                row.status = Status::Invalid;
-                                row.error.push_str(MISSING_WHY);
+                                unreadable(row, &at, MISSING_WHY);
                             }
                         }
                         if stopped() {
@@ -148,6 +165,17 @@ where
     let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
     errors.sort_unstable_by_key(|&(i, _)| i);
     Ok(errors)
+}
+
+/// Fills `row` for a puzzle that has no grid to give the job: `invalid`,
+/// at its position (its source too, which the report's notes name).
+fn unreadable(row: &mut Row, at: &Position<'_>, why: &str) {
+    row.reset(at.index, at.line);
+    if !Arc::ptr_eq(&row.source, at.source) {
+        row.source = Arc::clone(at.source);
+    }
+    row.status = Status::Invalid;
+    row.error.push_str(why);
 }
 
 /// Runs `work` on a helper thread with the GIL released while the calling

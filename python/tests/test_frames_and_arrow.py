@@ -274,6 +274,7 @@ def dtype_cases(tmp_path):
             ["score", "--node-limit", "1", "--count", mixed],
         ),
         ("rate", batchdoku.rate(lines(mixed), limit=1000), ["rate", "--limit", "1000", mixed]),
+        ("rate", batchdoku.rate(lines(STATUSES), path=True), ["rate", "--path", STATUSES]),
         ("canon", batchdoku.canon(lines(STATUSES)), ["canon", STATUSES]),
         ("dedupe", batchdoku.dedupe(lines(STATUSES)), ["dedupe", STATUSES]),
         ("overlap", batchdoku.overlap(lines(STATUSES), lines(TRAIN)), ["overlap", STATUSES, TRAIN]),

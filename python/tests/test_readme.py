@@ -4,6 +4,7 @@ against the CLI, and runs ``mypy --strict`` on the blocks."""
 
 import csv
 import io
+import json
 import os
 import re
 import shutil
@@ -118,7 +119,36 @@ def check_rate(ns, workdir):
     assert len(ns["easy"]) == sum(1 for row in rows if row["er"] and float(row["er"]) <= 2.0)
 
 
+def check_split_and_report(ns, workdir):
+    """The split recipe's parts are the CLI's; its report's figures are the CLI's JSON, and the page was written."""
+    rows = cli("split", "--ratios", "8,1,1", "--seed", 1, workdir / "sudoku.csv")
+    assert ns["parts"]["split"] == [row["split"] or None for row in rows]
+    # The same name as the recipe's, which the report's notes repeat.
+    out = subprocess.run([BIN, "report", "-q", "--format", "json", "--classes", "sudoku.csv"],
+                         capture_output=True, check=False, cwd=workdir)
+    assert out.returncode in (0, 1), out.stderr  # 1: the file has invalid records
+    want = json.loads(out.stdout)
+    assert {k: v for k, v in ns["figures"].items() if k != "run"} == {k: v for k, v in want.items() if k != "run"}
+    assert (workdir / "report.html").read_text().startswith("<!DOCTYPE html>")
+
+
+def check_path(ns, workdir):
+    """The path recipe's steps are the CLI's `rate --path`, step for step."""
+    import json
+
+    out = subprocess.run([BIN, "rate", "--path", "--format", "jsonl", "-q", workdir / "train.txt"],
+                         capture_output=True, check=False)
+    paths = [json.loads(line)["path"] for line in out.stdout.splitlines()]
+    steps = ns["steps"]
+    want = [(i, k, s["technique"], s["rating"], s["text"])
+            for i, path in enumerate(paths) for k, s in enumerate(path or [])]
+    got = list(zip(steps["index"], steps["step"], steps["technique"], steps["rating"], steps["text"]))
+    assert got == want and len(ns["beyond"]) > 0
+
+
 CHECKS = {
+    "batchdoku.split(": check_split_and_report,
+    "batchdoku.path_steps(": check_path,
     "batchdoku.rate(puzzles": check_rate,
     "batchdoku.dedupe(train)": check_corpus,
     'pd.read_csv("sudoku.csv"': check_pandas,

@@ -10,6 +10,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 start=$(date +%s)
+# Cargo unpacks the .crate files of the overlay registry it resolves them from into $CARGO_HOME/registry/src/,
+# under a directory named after the registry's path, and reuses an unpacked crate of the same name and version
+# there: a checkout at the same path as an earlier run would build against the earlier run's sources. Our crates
+# are nowhere else (not on crates.io), so their unpacked copies are removed first.
+CARGO_HOME_DIR=${CARGO_HOME:-$HOME/.cargo}
+VERSION_NOW=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+for unpacked in "$CARGO_HOME_DIR"/registry/src/*/batchdoku-{core,rate,batch}-"$VERSION_NOW" \
+  "$CARGO_HOME_DIR"/registry/src/*/batchdoku-"$VERSION_NOW"; do
+  case $unpacked in
+    */index.crates.io-*) ;; # crates.io's own: never ours
+    *) if [ -d "$unpacked" ]; then rm -rf "$unpacked"; fi ;;
+  esac
+done
 # --allow-dirty: a maintainer runs .ci/run before committing; the package is what the tree holds.
 cargo publish --dry-run --workspace --exclude batchdoku-python --locked --allow-dirty --quiet
 packaged=$(date +%s)

@@ -8,9 +8,13 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 # crate name (as rustdoc writes it) and bar
 BARS=(
-  "batchdoku_core 38"
-  "batchdoku_batch 32"
-  "batchdoku_rate 9"
+  # 39: InputLayout, how an input lays out its records (to write them back so: split's part files)
+  "batchdoku_core 39"
+  # 33: AsWritten, records written back in their input's layout; 36: `Path`, `PathStep` and `Move`, the
+  # solution path of `rate --path` (issue 40)
+  "batchdoku_batch 36"
+  # 10: `Bounds`, the early stops of `rate --max-er` (issue 40)
+  "batchdoku_rate 10"
   # the binary's own library: nothing documented (its modules are `#[doc(hidden)]`)
   "batchdoku 0"
 )

@@ -24,7 +24,7 @@ pub use generating::GenerateArgs;
 pub use measuring::{BenchArgs, SimdChoice, TableFormat};
 pub use meta::{CompletionsArgs, LicensesArgs, ManArgs, ShellArg};
 pub use reporting::{ReportArgs, ReportFormatArg};
-pub use shared::{InputArgs, RecordArgs, RecordCommand, RowArgs, RunArgs};
+pub use shared::{CheckpointArgs, InputArgs, RecordArgs, RecordCommand, RowArgs, RunArgs};
 pub use solving::{RateArgs, ScoreArgs, SolveArgs};
 
 use classes::{DEDUPE_ABOUT, OVERLAP_ABOUT, SPLIT_ABOUT};

@@ -37,6 +37,12 @@ impl Exit {
         }
     }
 
+    /// Whether a signal ended the run (130, 143, 128 + N): it did not
+    /// finish, and kept no output.
+    pub const fn is_signal(self) -> bool {
+        matches!(self, Exit::Interrupted | Exit::Terminated | Exit::Signal(_))
+    }
+
     /// `Invalid` when a finished run found what its command reports as a
     /// failure (invalid records, leaks); any other ending is kept.
     pub const fn or_invalid(self, failed: bool) -> Exit {
@@ -77,6 +83,13 @@ mod tests {
         for (exit, code) in all {
             assert_eq!(i32::from(exit), code, "{exit:?}");
         }
+    }
+
+    #[test]
+    fn signals_are_told_from_finished_runs() {
+        assert!(Exit::Interrupted.is_signal() && Exit::Terminated.is_signal());
+        assert!(Exit::Signal(1).is_signal());
+        assert!(!Exit::Ok.is_signal() && !Exit::Invalid.is_signal() && !Exit::Fatal.is_signal());
     }
 
     #[test]

@@ -95,6 +95,7 @@ pub fn open_inputs(
         keep_columns: records.keep_columns,
         expected: records.expected(),
         delimiter: records.delimiter,
+        keep_written: records.keep_written,
     };
     check_stdin_once(paths)?;
     // Each is opened (a missing file is fatal before any row), read up to

@@ -165,7 +165,14 @@ impl MakePuzzle for Rated<'_> {
             tally.tried.fetch_add(1, Ordering::Relaxed);
             // Ctrl-C reaches inside one candidate's rating.
             let budget = batchdoku_rate::Budget::new(limit).until(should_stop);
-            match rater.rate(puzzle, budget) {
+            // A candidate above the range is known as soon as its easiest
+            // step is: the rest of its rating (the costly part of a hard
+            // one) is skipped, as `rate --max-er` skips it.
+            let bounds = batchdoku_rate::Bounds {
+                max_er: Some(max),
+                ..batchdoku_rate::Bounds::default()
+            };
+            match rater.rate_bounded(puzzle, budget, bounds) {
                 Ok(r) => {
                     tally.finished.fetch_add(1, Ordering::Relaxed);
                     let kept = (min..=max).contains(&r.er);
@@ -173,6 +180,11 @@ impl MakePuzzle for Rated<'_> {
                         tally.out_of_range.fetch_add(1, Ordering::Relaxed);
                     }
                     kept
+                }
+                Err(batchdoku_rate::Unrated::Above) => {
+                    tally.finished.fetch_add(1, Ordering::Relaxed);
+                    tally.out_of_range.fetch_add(1, Ordering::Relaxed);
+                    false
                 }
                 Err(_) => {
                     let out = tally.out_of_budget.fetch_add(1, Ordering::Relaxed) + 1;
@@ -442,7 +454,7 @@ fn run_with<G: MakePuzzle>(
         threads,
         in_flight: 8 * threads + 8,
     };
-    let ended = pipeline::ordered::run(feed, &work, sink, &header, shape, quit, progress)?;
+    let ended = pipeline::ordered::run(feed, &work, sink, &header, shape, quit, progress, None)?;
     let made = ended.totals;
     let report = StreamReport {
         puzzles: made.puzzles,

@@ -51,6 +51,11 @@ mod jobs;
 mod output;
 mod pipeline;
 mod ranges;
+// The corpus report, for the binary and the Python binding: hidden, as
+// `plumbing` (see the module's own documentation).
+#[cfg(feature = "report")]
+#[doc(hidden)]
+pub mod report;
 mod run;
 mod totals;
 
@@ -62,7 +67,10 @@ pub use crate::jobs::{
     CanonJob, ClassBy, ClassMap, DedupeJob, EngineKind, Equivalence, OverlapJob, Pass, RateJob,
     ScoreJob, SolveJob, SplitJob, Stratify,
 };
-pub use crate::output::{Column, Expected, OutputFormat, Ratings, Row, RowEncoder, Split, Status};
+pub use crate::output::{
+    AsWritten, Column, Expected, Move, OutputFormat, Path, PathStep, Ratings, Row, RowEncoder,
+    Split, Status,
+};
 pub use crate::pipeline::{fill_row, Job, Position, Progress, Report};
 pub use crate::run::{Batch, Error};
 pub use crate::totals::Totals;
@@ -75,8 +83,8 @@ pub use crate::totals::Totals;
 pub mod plumbing {
     pub use crate::generate::{run as generate, StreamConfig as GenerateConfig};
     pub use crate::pipeline::{
-        build_pool, fill_row_until, flush, run, Compression, Config, Fatal, Flushed, Input,
-        PanicSite, ReadTally, Reopenable, Sink,
+        build_pool, fill_row_until, flush, run, run_resuming, Compression, Config, Diverged, Fatal,
+        Flushed, Input, PanicSite, ReadTally, Reopenable, Resume, Sink, Written,
     };
     pub use crate::ranges::Range;
 }

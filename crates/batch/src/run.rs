@@ -368,6 +368,7 @@ impl Batch {
                 .unwrap_or_else(|| job.columns().to_vec()),
             kept_names,
             header: self.header,
+            as_written: None,
         };
         let quit = self.quit_flag_or_never();
         let mut report = pipeline::run(

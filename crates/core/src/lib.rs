@@ -8,7 +8,7 @@
 //! The crate root holds what a Rust user needs:
 //! - **Parsing:** [`Grid`], [`parse_line`] with [`ParseError`] and its
 //!   [`ParseErrorKind`], and the streaming [`RecordReader`] ([`Record`],
-//!   [`ReadOptions`], [`InputFormat`]).
+//!   [`ReadOptions`], [`InputFormat`], [`InputLayout`]).
 //! - **Engines:** the [`Engine`] interface ([`Outcome`], [`Stats`]) and its
 //!   two implementations, the bitmask [`Solver`] (on a [`SimdPath`]) and the
 //!   dancing-links [`DlxSolver`], kept to cross-check it.
@@ -64,8 +64,8 @@ pub use engine::{Engine, Outcome, Stats};
 pub use generate::{ClueTarget, GenerateError, Generated, Generator, Spec, SpecError, Symmetry};
 pub use grid::Grid;
 pub use parse::{
-    parse_line, ExpectedColumn, InputFormat, ParseError, ParseErrorKind, ReadOptions, Record,
-    RecordReader,
+    parse_line, ExpectedColumn, InputFormat, InputLayout, ParseError, ParseErrorKind, ReadOptions,
+    Record, RecordReader,
 };
 pub use rng::Rng;
 pub use score::{score, ScoreOptions, ScoreOutcome, Weights, WeightsError};

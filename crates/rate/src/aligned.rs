@@ -8,7 +8,7 @@ use super::budget::{Budget, OutOfBudget};
 use super::cands::Cands;
 use super::cells::{CellSet, PEER_SETS};
 use super::regions::{HOUSE_ORDER, HOUSE_RANK};
-use super::step::Step;
+use super::step::{Pattern, Step};
 use super::technique::Technique;
 use batchdoku_core::internal::CELLS;
 use std::cell::RefCell;
@@ -337,7 +337,11 @@ fn exclusion(
     if n == 0 && !(cells.len() == 3 && mutual) {
         return None;
     }
-    let mut step = Step::removing(technique, rating);
+    let mut step = Step::removing(technique, rating).with(Pattern::Aligned {
+        cells: cells
+            .iter()
+            .fold(CellSet::EMPTY, |s, &c| s.or(CellSet::single(c))),
+    });
     for (a, &cell) in cells.iter().enumerate() {
         let others: [usize; 2] = match (cells.len(), a) {
             (2, 0) => [cells[1], usize::MAX],

@@ -9,45 +9,54 @@ use super::cands::Cands;
 use super::cells::{CellSet, CELL_UNITS, PEER_SETS, UNIT_SETS};
 use super::combinations::Combinations;
 use super::regions::{BOXES, COLUMNS, HOUSE_ORDER, ROWS};
-use super::step::Step;
+use super::step::{Pattern, Step};
 use super::technique::{Technique, BUG_TYPES_2_TO_4_RATING};
 
 /// The first BUG step SE finds, if the grid is a BUG plus a few extras.
 pub(crate) fn bug(cands: &Cands) -> Option<Step> {
-    let pattern = find_pattern(cands)?;
-    let cells = &pattern.cells[..pattern.len];
+    let grave = find_pattern(cands)?;
+    let cells = &grave.cells[..grave.len];
+    let named = |kind: u8, step: Step| {
+        step.with(Pattern::Bug {
+            kind,
+            digits: grave.all_values,
+            cells: cells
+                .iter()
+                .fold(CellSet::EMPTY, |s, &c| s.or(CellSet::single(c))),
+        })
+    };
     if cells.len() == 1 {
         let cell = cells[0];
-        let keep = pattern.all_values;
+        let keep = grave.all_values;
         let mut step = Step::removing(Technique::Bug, Technique::Bug.base_rating());
         for digit in digits(cands.candidates(cell) & !keep) {
             step.eliminate(digit, CellSet::single(cell));
         }
-        return step.is_useful(cands).then_some(step);
+        return step.is_useful(cands).then(|| named(1, step));
     }
-    if count(pattern.all_values) == 1 {
-        if let Some(step) = type2(cands, &pattern) {
-            return Some(step);
+    if count(grave.all_values) == 1 {
+        if let Some(step) = type2(cands, &grave) {
+            return Some(named(2, step));
         }
         if cells.len() == 2 {
-            return type4(cands, &pattern);
+            return type4(cands, &grave).map(|step| named(4, step));
         }
         return None;
     }
-    if pattern.common.is_empty() {
+    if grave.common.is_empty() {
         return None;
     }
     if cells.len() == 2 {
-        if let Some(step) = type4(cands, &pattern) {
-            return Some(step);
+        if let Some(step) = type4(cands, &grave) {
+            return Some(named(4, step));
         }
     }
-    type3(cands, &pattern)
+    type3(cands, &grave).map(|step| named(3, step))
 }
 
 /// The BUG cells (in the order SE meets them), their BUG values, and the
 /// cells that see every BUG cell.
-struct Pattern {
+struct Grave {
     cells: [usize; 81],
     len: usize,
     values: [u16; 81],
@@ -59,8 +68,8 @@ struct Pattern {
 
 /// Finds the BUG cells as SE does (regions box, row, column; digits
 /// upward), or `None` when the grid is not a BUG plus extras.
-fn find_pattern(cands: &Cands) -> Option<Pattern> {
-    let mut p = Pattern {
+fn find_pattern(cands: &Cands) -> Option<Grave> {
+    let mut p = Grave {
         cells: [0; 81],
         len: 0,
         values: [0; 81],
@@ -115,7 +124,7 @@ fn find_pattern(cands: &Cands) -> Option<Pattern> {
 
 /// Type 2: one BUG value shared by all BUG cells leaves the cells that
 /// see them all.
-fn type2(cands: &Cands, p: &Pattern) -> Option<Step> {
+fn type2(cands: &Cands, p: &Grave) -> Option<Step> {
     let digit = p.all_values.trailing_zeros() as u8 + 1;
     let removed = p.common.and(cands.digit_cells(digit));
     if removed.is_empty() {
@@ -128,7 +137,7 @@ fn type2(cands: &Cands, p: &Pattern) -> Option<Step> {
 
 /// Type 4: two BUG cells in one region sharing one non-BUG digit: one
 /// of them holds it, so both lose their other non-BUG candidates.
-fn type4(cands: &Cands, p: &Pattern) -> Option<Step> {
+fn type4(cands: &Cands, p: &Grave) -> Option<Step> {
     let (c1, c2) = (p.cells[0], p.cells[1]);
     let shared = cands.candidates(c1) & cands.candidates(c2) & !p.all_values;
     if count(shared) != 1 {
@@ -150,7 +159,7 @@ fn type4(cands: &Cands, p: &Pattern) -> Option<Step> {
 
 /// Type 3: the BUG values act as one cell of a naked subset with other
 /// cells of a region all BUG cells share.
-fn type3(cands: &Cands, p: &Pattern) -> Option<Step> {
+fn type3(cands: &Cands, p: &Grave) -> Option<Step> {
     let cells = &p.cells[..p.len];
     for kind in [2usize, 0, 1] {
         let unit = usize::from(CELL_UNITS[cells[0]][kind]);

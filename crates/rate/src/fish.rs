@@ -7,7 +7,7 @@ use super::cands::Cands;
 use super::cells::{CellSet, UNIT_SETS};
 use super::combinations::SubsetsOf;
 use super::regions::{all_positions, COLUMNS, ROWS};
-use super::step::Step;
+use super::step::{Pattern, Step};
 use super::subsets::eligible;
 use super::technique::Technique;
 use std::ops::ControlFlow;
@@ -29,7 +29,14 @@ pub(crate) fn fish(cands: &Cands, degree: u32) -> Option<Step> {
             if removed.is_empty() {
                 return ControlFlow::Continue(());
             }
-            let mut step = Step::removing(technique, rating);
+            // Base lines are whole rows or whole columns: a row inside
+            // `base_cells` means rows (at most four columns hold none).
+            let rows = base_cells
+                .first()
+                .is_some_and(|c| UNIT_SETS[c / 9].minus(base_cells).is_empty());
+            let cells = cands.digit_cells(digit).and(base_cells);
+            let mut step =
+                Step::removing(technique, rating).with(Pattern::Fish { digit, rows, cells });
             step.eliminate(digit, removed);
             ControlFlow::Break(step)
         },

@@ -10,7 +10,7 @@ use super::bits::count;
 use super::cands::Cands;
 use super::cells::UNIT_SETS;
 use super::regions::{all_positions, BOXES, COLUMNS, ROWS};
-use super::step::Step;
+use super::step::{Pattern, Step};
 use super::technique::Technique;
 use std::ops::ControlFlow;
 
@@ -30,6 +30,11 @@ pub(crate) fn intersection(cands: &Cands, direct: bool) -> Option<Step> {
     lockings(&all_positions(cands), |first, second, digit| {
         let removed = cands.places(second, digit).minus(UNIT_SETS[first]);
         let pointing = first >= 18;
+        let pattern = Pattern::Locking {
+            digit,
+            first: first as u8,
+            second: second as u8,
+        };
         if !direct {
             if removed.is_empty() {
                 return ControlFlow::Continue(());
@@ -39,7 +44,7 @@ pub(crate) fn intersection(cands: &Cands, direct: bool) -> Option<Step> {
             } else {
                 Technique::Claiming.with_base()
             };
-            let mut step = Step::removing(technique, rating);
+            let mut step = Step::removing(technique, rating).with(pattern);
             step.eliminate(digit, removed);
             return ControlFlow::Break(step);
         }
@@ -57,7 +62,7 @@ pub(crate) fn intersection(cands: &Cands, direct: bool) -> Option<Step> {
                 } else {
                     Technique::DirectClaiming.with_base()
                 };
-                let mut step = Step::place(technique, rating, cell, digit);
+                let mut step = Step::place(technique, rating, cell, digit).with(pattern);
                 step.eliminate(digit, removed);
                 ControlFlow::Break(step)
             }

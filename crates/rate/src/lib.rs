@@ -56,6 +56,7 @@ mod singles;
 mod step;
 mod subsets;
 mod technique;
+mod text;
 mod unique_loops;
 mod wings;
 
@@ -66,6 +67,8 @@ pub struct ReadmeDoctests;
 
 #[cfg(test)]
 pub(crate) mod oracle_tests;
+#[cfg(test)]
+mod path_tests;
 
 /// This crate's notice: what it derives from Sudoku Explainer, under which
 /// licence, and where its complete source is (the file `NOTICE`).
@@ -76,6 +79,6 @@ pub const NOTICE: &str = include_str!("../NOTICE");
 pub const LICENSE: &str = include_str!("../LICENSE-LGPL-2.1");
 
 pub use budget::{Budget, OutOfBudget};
-pub use rater::{Rater, Rating, Unrated};
+pub use rater::{Bounds, Rater, Rating, Unrated};
 pub use step::Step;
 pub use technique::Technique;

@@ -167,3 +167,55 @@ fn rating_a_solved_grid_takes_no_step() {
     assert_eq!(r.counts.iter().sum::<u32>(), 0);
     let _ = Technique::ALL;
 }
+
+/// A bounded rating stops exactly when the puzzle falls outside its
+/// bounds, and otherwise gives the full rating: `Above` exactly when ER is
+/// above `max_er`, `Below` exactly when ED is below `min_ed` or EP below
+/// `min_ep` (fixtures below the nested chains, several bounds each).
+#[test]
+fn bounded_ratings_stop_exactly_outside_the_bounds() {
+    use super::rater::Bounds;
+    let mut rater = Rater::new();
+    let (mut above, mut below, mut within) = (0, 0, 0);
+    for f in fixtures().iter().filter(|f| f.er < FIRST_NESTED) {
+        for x in [12, 20, 44, 62, 70, 84] {
+            let bounds = Bounds {
+                max_er: Some(x),
+                ..Bounds::default()
+            };
+            match rater.rate_bounded(&f.puzzle, room(f), bounds) {
+                Err(Unrated::Above) => {
+                    assert!(f.er > x, "{}: ER {} not above {x}", f.text, f.er);
+                    above += 1;
+                }
+                Ok(r) => {
+                    assert!(f.er <= x, "{}: ER {} above {x}", f.text, f.er);
+                    assert_eq!((r.er, r.ep, r.ed), (f.er, f.ep, f.ed), "{}", f.text);
+                    within += 1;
+                }
+                other => panic!("{}: {other:?}", f.text),
+            }
+        }
+        for (min_ed, min_ep) in [(Some(15), None), (None, Some(15)), (Some(12), Some(26))] {
+            let bounds = Bounds {
+                min_ed,
+                min_ep,
+                ..Bounds::default()
+            };
+            let falls = min_ed.is_some_and(|m| f.ed < m) || min_ep.is_some_and(|m| f.ep < m);
+            match rater.rate_bounded(&f.puzzle, room(f), bounds) {
+                Err(Unrated::Below) => {
+                    assert!(falls, "{}: {bounds:?}", f.text);
+                    below += 1;
+                }
+                Ok(r) => {
+                    assert!(!falls, "{}: {bounds:?}", f.text);
+                    assert_eq!((r.er, r.ep, r.ed), (f.er, f.ep, f.ed), "{}", f.text);
+                }
+                other => panic!("{}: {other:?}", f.text),
+            }
+        }
+    }
+    eprintln!("{above} above, {within} within, {below} below");
+    assert!(above > 100 && within > 100 && below > 100);
+}

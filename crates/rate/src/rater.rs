@@ -15,7 +15,7 @@ use super::intersections::intersection;
 use super::singles::{hidden_single, naked_single};
 use super::step::Step;
 use super::subsets::{hidden_set, naked_set};
-use super::technique::Technique;
+use super::technique::{Technique, FULL_HOUSE_RATING};
 use super::unique_loops::unique_loop;
 use super::wings::wing;
 use batchdoku_core::Grid;
@@ -51,6 +51,48 @@ pub enum Unrated {
     /// The budget's stop condition ([`Budget::until`]) asked to stop: the
     /// rating was abandoned, which says nothing about the puzzle.
     Stopped,
+    /// The easiest step available was rated above [`Bounds::max_er`]: the
+    /// puzzle's ER is above it (status `above`; the rating stopped there).
+    Above,
+    /// The first step was rated below [`Bounds::min_ed`], or the steps up to
+    /// the first placement below [`Bounds::min_ep`]: the puzzle's ED or EP is
+    /// below it (status `below`; the rating stopped there).
+    Below,
+}
+
+/// Where a rating may stop early, for a caller that keeps only puzzles
+/// within bounds: the rating stops as soon as the puzzle is known to fall
+/// outside them, which skips most of the work on the hard ones. All in
+/// tenths (7.0 is 70); `None` for no bound.
+///
+/// # Example
+/// ```
+/// use batchdoku_core::parse_line;
+/// use batchdoku_rate::{Bounds, Budget, Rater, Unrated};
+///
+/// let puzzle = parse_line(
+///     b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+/// )
+/// .unwrap(); // ER 2.6, EP 1.2, ED 1.2
+/// let mut rater = Rater::new();
+/// let at_most = |tenths| Bounds { max_er: Some(tenths), ..Bounds::default() };
+/// assert_eq!(rater.rate_bounded(&puzzle, Budget::new(u64::MAX), at_most(25)), Err(Unrated::Above));
+/// assert_eq!(rater.rate_bounded(&puzzle, Budget::new(u64::MAX), at_most(26)).unwrap().er, 26);
+/// let hard_start = Bounds { min_ed: Some(20), ..Bounds::default() };
+/// assert_eq!(rater.rate_bounded(&puzzle, Budget::new(u64::MAX), hard_start), Err(Unrated::Below));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Bounds {
+    /// The highest ER wanted: the rating stops with [`Unrated::Above`] as
+    /// soon as the easiest step available is rated above it (when every
+    /// technique left to try is rated above it, without trying them).
+    pub max_er: Option<u8>,
+    /// The lowest ED wanted: [`Unrated::Below`] after the first step when
+    /// it is rated below it.
+    pub min_ed: Option<u8>,
+    /// The lowest EP wanted: [`Unrated::Below`] at the first placement when
+    /// no step up to it reached it.
+    pub min_ep: Option<u8>,
 }
 
 impl From<OutOfBudget> for Unrated {
@@ -145,15 +187,33 @@ impl Rater {
     /// A budget made [`until`](Budget::until) a stop condition is asked
     /// every few thousand work units: [`Unrated::Stopped`] once it says so.
     pub fn rate(&mut self, puzzle: &Grid, budget: Budget<'_>) -> Result<Rating, Unrated> {
+        self.rate_bounded(puzzle, budget, Bounds::default())
+    }
+
+    /// [`rate`](Rater::rate), stopping early ([`Unrated::Above`],
+    /// [`Unrated::Below`]) as soon as the puzzle is known to fall outside
+    /// `bounds`. A puzzle within them gets the rating `rate` gives.
+    pub fn rate_bounded(
+        &mut self,
+        puzzle: &Grid,
+        budget: Budget<'_>,
+        bounds: Bounds,
+    ) -> Result<Rating, Unrated> {
         let mut budget = budget;
-        match self.rate_within(puzzle, &mut budget) {
+        match self.rate_within(puzzle, &mut budget, bounds) {
             Err(Unrated::OutOfBudget) if budget.stopped() => Err(Unrated::Stopped),
             result => result,
         }
     }
 
-    /// [`rate`](Rater::rate), spending from `budget`.
-    fn rate_within(&mut self, puzzle: &Grid, budget: &mut Budget<'_>) -> Result<Rating, Unrated> {
+    /// [`rate_bounded`](Rater::rate_bounded), spending from `budget`.
+    fn rate_within(
+        &mut self,
+        puzzle: &Grid,
+        budget: &mut Budget<'_>,
+        bounds: Bounds,
+    ) -> Result<Rating, Unrated> {
+        let ceiling = bounds.max_er.unwrap_or(u8::MAX);
         let mut cands = Cands::new(puzzle);
         let rating = &mut self.partial;
         *rating = Rating::default();
@@ -163,8 +223,11 @@ impl Rater {
         let mut placed_yet = false;
         while !cands.is_solved() {
             budget.spend(1)?;
-            let Some(step) = next_step(&cands, budget)? else {
-                return Err(Unrated::NoTechnique);
+            let step = match next_step(&cands, budget, ceiling)? {
+                Next::Step(step) if step.rating > ceiling => return Err(Unrated::Above),
+                Next::Step(step) => step,
+                Next::Above => return Err(Unrated::Above),
+                Next::Nothing => return Err(Unrated::NoTechnique),
             };
             step.apply(&mut cands);
             if step.rating > rating.er || rating.hardest.is_none() {
@@ -183,14 +246,44 @@ impl Rater {
             if let Some(trace) = self.trace.as_mut() {
                 trace.push(step);
             }
+            let below = |min: Option<u8>, value: u8| min.is_some_and(|min| value < min);
+            if (rating.steps == 1 && below(bounds.min_ed, rating.ed))
+                || (placed_yet && step.placement.is_some() && below(bounds.min_ep, rating.ep))
+            {
+                return Err(Unrated::Below);
+            }
         }
         Ok(*rating)
     }
 }
 
+/// What the rater takes next.
+pub(crate) enum Next {
+    /// The step SE's rater takes.
+    Step(Step),
+    /// Every technique left to try is rated above the ceiling: whatever step
+    /// comes next is.
+    Above,
+    /// No technique of the ladder applies.
+    Nothing,
+}
+
 /// The step SE's rater takes in `cands`: the first step of the first
-/// technique, in its order, that finds one.
-pub(crate) fn next_step(cands: &Cands, budget: &mut Budget) -> Result<Option<Step>, OutOfBudget> {
+/// technique, in its order, that finds one; [`Next::Above`] without
+/// trying them once every technique left is rated above `ceiling` (in
+/// tenths: their lowest ratings grow along the ladder from the unique
+/// loops on, so the check is one comparison per group).
+pub(crate) fn next_step(
+    cands: &Cands,
+    budget: &mut Budget,
+    ceiling: u8,
+) -> Result<Next, OutOfBudget> {
+    // The lowest rating of every technique from a point of the ladder on
+    // is that point's lowest: past it, a step is rated above `ceiling`.
+    let above = |lowest: u8| lowest > ceiling;
+    if above(FULL_HOUSE_RATING) {
+        return Ok(Next::Above);
+    }
     let simple = hidden_single(cands)
         .or_else(|| intersection(cands, true))
         .or_else(|| hidden_set(cands, 2, true))
@@ -205,23 +298,39 @@ pub(crate) fn next_step(cands: &Cands, budget: &mut Budget) -> Result<Option<Ste
         .or_else(|| hidden_set(cands, 3, false))
         .or_else(|| wing(cands, false))
         .or_else(|| wing(cands, true));
-    if simple.is_some() {
-        return Ok(simple);
+    if let Some(step) = simple {
+        return Ok(Next::Step(step));
+    }
+    if above(Technique::UniqueRectangle.base_rating()) {
+        return Ok(Next::Above);
     }
     if let Some(step) = unique_loop(cands, budget)? {
-        return Ok(Some(step));
+        return Ok(Next::Step(step));
+    }
+    if above(Technique::NakedQuad.base_rating()) {
+        return Ok(Next::Above);
     }
     let middle = naked_set(cands, 4)
         .or_else(|| fish(cands, 4))
         .or_else(|| hidden_set(cands, 4, false))
         .or_else(|| bug(cands));
-    if middle.is_some() {
-        return Ok(middle);
+    if let Some(step) = middle {
+        return Ok(Next::Step(step));
+    }
+    if above(Technique::AlignedPairExclusion.base_rating()) {
+        return Ok(Next::Above);
     }
     if let Some(step) = aligned_pair(cands, budget)? {
-        return Ok(Some(step));
+        return Ok(Next::Step(step));
     }
     for level in CHAIN_ORDER {
+        let lowest = match level {
+            Some(level) => (level.base() * 10.0).round() as u8,
+            None => Technique::AlignedTripletExclusion.base_rating(),
+        };
+        if above(lowest) {
+            return Ok(Next::Above);
+        }
         let found = match level {
             Some(ChainLevel::DynamicPlus) => {
                 chains::find_with(cands, ChainLevel::DynamicPlus, &mut PlusRules, budget)?
@@ -230,9 +339,12 @@ pub(crate) fn next_step(cands: &Cands, budget: &mut Budget) -> Result<Option<Ste
             Some(level) => chains::find(cands, level, budget)?,
             None => aligned_triplet(cands, budget)?,
         };
-        if found.is_some() {
-            return Ok(found);
+        if let Some(mut step) = found {
+            // SE's chain hints that place a digit list the removal of
+            // its cell's other candidates too: so does the path.
+            step.clear_placed_cell(cands);
+            return Ok(Next::Step(step));
         }
     }
-    Ok(None)
+    Ok(Next::Nothing)
 }

@@ -5,7 +5,7 @@
 use super::bits::count;
 use super::cands::Cands;
 use super::regions::{empty_count, is_box, BOXES_COLUMNS_ROWS};
-use super::step::Step;
+use super::step::{Pattern, Step};
 use super::technique::{Technique, FULL_HOUSE_RATING, LINE_SINGLE_RATING};
 
 /// SE's hidden single: first the regions with one empty cell left (rated
@@ -28,7 +28,10 @@ pub(crate) fn hidden_single(cands: &Cands) -> Option<Step> {
                         (false, true) => Technique::HiddenSingle.base_rating(),
                         (false, false) => LINE_SINGLE_RATING,
                     };
-                    return Some(Step::place(Technique::HiddenSingle, rating, cell, digit));
+                    return Some(
+                        Step::place(Technique::HiddenSingle, rating, cell, digit)
+                            .with(Pattern::Single { unit: unit as u8 }),
+                    );
                 }
             }
         }

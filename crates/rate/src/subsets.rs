@@ -8,7 +8,7 @@ use super::cands::Cands;
 use super::cells::{CellSet, UNIT_SETS};
 use super::combinations::SubsetsOf;
 use super::regions::{all_positions, cells_at, empty_count, unit_cell, BOXES_COLUMNS_ROWS};
-use super::step::Step;
+use super::step::{Pattern, Step};
 use super::technique::Technique;
 use std::ops::ControlFlow;
 
@@ -23,7 +23,11 @@ pub(crate) fn naked_set(cands: &Cands, degree: u32) -> Option<Step> {
     };
     naked_sets(cands, degree, |unit, cells, union| {
         let others = UNIT_SETS[unit].minus(cells);
-        let mut step = Step::removing(technique, rating);
+        let mut step = Step::removing(technique, rating).with(Pattern::Subset {
+            unit: unit as u8,
+            digits: union,
+            cells,
+        });
         for digit in digits(union) {
             step.eliminate(digit, cands.digit_cells(digit).and(others));
         }
@@ -89,7 +93,11 @@ pub(crate) fn hidden_set(cands: &Cands, degree: u32, direct: bool) -> Option<Ste
         degree,
         direct,
         |unit, tuple, cells| {
-            let mut step = Step::removing(technique, rating);
+            let mut step = Step::removing(technique, rating).with(Pattern::Subset {
+                unit: unit as u8,
+                digits: tuple,
+                cells,
+            });
             for digit in digits(0x1FF & !tuple) {
                 step.eliminate(digit, cands.digit_cells(digit).and(cells));
             }

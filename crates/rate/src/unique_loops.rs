@@ -14,7 +14,7 @@ use super::cands::Cands;
 use super::cells::{CellSet, CELL_UNITS, PEER_SETS, UNIT_SETS};
 use super::combinations::Combinations;
 use super::regions::{cells_at, empty_count, positions, positions_of};
-use super::step::Step;
+use super::step::{Pattern, Step};
 use super::technique::Technique;
 use batchdoku_core::internal::CELLS;
 use std::cell::RefCell;
@@ -37,8 +37,6 @@ pub(crate) fn unique_loop(cands: &Cands, budget: &mut Budget) -> Result<Option<S
             len: 0,
             on_path: CellSet::EMPTY,
             best: None,
-            seen: [(0, CellSet::EMPTY); 64],
-            seen_len: 0,
             reads: CellSet::EMPTY,
             useful: false,
             spent: 0,
@@ -132,10 +130,6 @@ struct LoopSearch<'a, 'b> {
     on_path: CellSet,
     /// The easiest hint: rating, type and step.
     best: Option<(u8, u8, Step)>,
-    /// Hints already found (type and loop cells): SE keeps the first of
-    /// equal hints.
-    seen: [(u8, CellSet); 64],
-    seen_len: usize,
     /// The cells the search from the current start read (the units of
     /// the cells it went through).
     reads: CellSet,
@@ -235,26 +229,26 @@ impl LoopSearch<'_, '_> {
         }
     }
 
-    /// Keeps `step` if it removes something, is not a repeat of an earlier
-    /// hint, and is easier than the best so far.
+    /// Keeps `step` if it removes something and is easier than the best so
+    /// far (SE sorts its loop hints by rating, then type, keeping the first
+    /// found of equals: a repeat of an earlier hint, which SE drops, has
+    /// its rating and type and never replaces it; two type 3 hints on one
+    /// loop, a naked and a hidden subset or two regions, are two hints).
     fn offer(&mut self, kind: u8, loop_set: CellSet, step: Step) {
         if !step.is_useful(self.cands) {
             return;
         }
         self.useful = true;
-        let seen = &self.seen[..self.seen_len];
-        if seen.iter().any(|&(k, s)| k == kind && s == loop_set) {
-            return;
-        }
-        if self.seen_len < self.seen.len() {
-            self.seen[self.seen_len] = (kind, loop_set);
-            self.seen_len += 1;
-        }
         let better = match &self.best {
             None => true,
             Some((rating, best_kind, _)) => (step.rating, kind) < (*rating, *best_kind),
         };
         if better {
+            let step = step.with(Pattern::Loop {
+                kind,
+                digits: self.pair,
+                cells: loop_set,
+            });
             self.best = Some((step.rating, kind, step));
         }
     }

@@ -6,7 +6,7 @@ use super::bits::count;
 use super::cands::Cands;
 use super::cells::{CellSet, PEER_SETS};
 use super::regions::HOUSE_ORDER;
-use super::step::Step;
+use super::step::{Pattern, Step};
 use super::technique::Technique;
 
 /// The first XY-wing (`xyz` false: a bivalue pivot `xy` with pincers `xz`
@@ -54,7 +54,10 @@ pub(crate) fn wing(cands: &Cands, xyz: bool) -> Option<Step> {
                 } else {
                     Technique::XyWing.with_base()
                 };
-                let mut step = Step::removing(technique, rating);
+                let mut step = Step::removing(technique, rating).with(Pattern::Wing {
+                    pivot: pivot as u8,
+                    pincers: [first as u8, second as u8],
+                });
                 step.eliminate(z, victims);
                 return Some(step);
             }

@@ -7,7 +7,7 @@ use clap::Args;
 
 use batchdoku_batch::ClassBy;
 
-use super::shared::{RecordArgs, RecordCommand, RowArgs, RunArgs};
+use super::shared::{CheckpointArgs, RecordArgs, RecordCommand, RowArgs, RunArgs};
 use super::vocab::class_keys;
 
 pub(super) const DEDUPE_ABOUT: &str = "\
@@ -38,9 +38,14 @@ each stratum with --stratify). Each part is then within about one class of its s
 small inputs too, and the same seed gives the same bytes at any -j. A stratified class goes \
 with the stratum of its first record.
 
-With --output-dir DIR, each part is also written to DIR/NAME.csv (.jsonl, or .txt for \
---format line), each file atomically; the rows go to -o only when -o is given (not to \
-stdout). Invalid records are in no part file.
+With --output-dir DIR, each part's records are also written to a file DIR/NAME in the input's \
+own layout, each file atomically: a CSV input's header and rows as written (its columns, \
+quoting, delimiter and cell alphabet) plus a last column `split` (NAME.csv, or .tsv for tabs); \
+JSON lines (and Parquet rows, as JSON lines) as written plus a key \"split\" (NAME.jsonl); \
+lines or block grids as written (NAME.txt, no part in them). --no-split-column leaves the part \
+out: the files then hold the input's records exactly. The rows with their `split` column go \
+to -o only when -o is given (not to stdout); --format sets their format. Invalid records are \
+in no part file.
 
 Split reads its input twice (classes, then rows) and once more per part file, so standard \
 input is first copied to a temporary file. Memory: one 33-byte entry per class in a hash \
@@ -67,6 +72,9 @@ pub struct CanonArgs {
     // Input files, run, row and record flags: the same for every record command.
     #[command(flatten)]
     pub common: RecordCommand,
+
+    #[command(flatten)]
+    pub resume: CheckpointArgs,
 }
 
 /// `batchdoku dedupe`.
@@ -143,8 +151,15 @@ pub struct SplitArgs {
     #[arg(long, value_name = "guesses|COLUMN")]
     pub stratify: Option<String>,
 
-    /// Also write each part to DIR/NAME.csv (.jsonl; .txt for --format
-    /// line), DIR created if missing; the rows then go to -o only if given.
+    /// Also write each part's records to DIR/NAME, in the input's layout
+    /// (NAME.csv with a last column `split`, .jsonl with a key "split",
+    /// .txt for lines), DIR created if missing; the rows then go to -o
+    /// only if given.
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
+
+    /// With --output-dir: no `split` column (or key) in the part files,
+    /// which then hold exactly the input's columns.
+    #[arg(long, requires = "output_dir")]
+    pub no_split_column: bool,
 }

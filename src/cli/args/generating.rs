@@ -110,18 +110,7 @@ fn er_range(text: &str) -> Result<(u8, u8), String> {
     let (min, max) = text
         .split_once("..")
         .ok_or_else(|| format!("{text:?}: expected MIN..MAX, e.g. 3.0..4.5"))?;
-    let tenths = |t: &str| -> Result<u8, String> {
-        let v: f64 = t
-            .trim()
-            .parse()
-            .map_err(|_| format!("{t:?} is not a rating (a number like 4.5)"))?;
-        let scaled = (v * 10.0).round();
-        if !(0.0..=255.0).contains(&scaled) || ((v * 10.0) - scaled).abs() > 1e-6 {
-            return Err(format!("{t:?}: a rating is 0.0 to 25.5 with one decimal"));
-        }
-        Ok(scaled as u8)
-    };
-    let (min, max) = (tenths(min)?, tenths(max)?);
+    let (min, max) = (super::vocab::rating(min)?, super::vocab::rating(max)?);
     if min > max {
         return Err(format!("{text:?}: MIN is above MAX"));
     }

@@ -32,9 +32,9 @@ pub enum ReportFormatArg {
     Markdown,
 }
 
-impl From<ReportFormatArg> for crate::cli::report::Format {
+impl From<ReportFormatArg> for batchdoku_batch::report::Format {
     fn from(f: ReportFormatArg) -> Self {
-        use crate::cli::report::Format;
+        use batchdoku_batch::report::Format;
         match f {
             ReportFormatArg::Html => Format::Html,
             ReportFormatArg::Json => Format::Json,

@@ -2,7 +2,9 @@
 //! the input files ([`InputArgs`]), the run ([`RunArgs`]), how rows are
 //! written ([`RowArgs`]) and how records are read ([`RecordArgs`]); and
 //! [`RecordCommand`], the four together, flattened once into each command
-//! that reads INPUT files of records and writes a row per record.
+//! that reads INPUT files of records and writes a row per record; and
+//! [`CheckpointArgs`], flattened into the commands that write one row per
+//! record in one pass, whose runs can be resumed.
 
 use std::path::{Path, PathBuf};
 
@@ -30,6 +32,21 @@ pub struct RecordCommand {
 
     #[command(flatten)]
     pub records: RecordArgs,
+}
+
+/// `--checkpoint`, for the commands that write one row per record in one
+/// pass (`solve`, `score`, `rate`, `canon`): a stopped run can be resumed.
+#[derive(Debug, Args)]
+pub struct CheckpointArgs {
+    /// Resumable run: keep the rows of a run that is stopped (Ctrl-C,
+    /// SIGTERM, a failure) in FILE.partial beside -o FILE (what made them,
+    /// and how far they go, in FILE.partial.json), and resume from them
+    /// when the same command, with the same inputs, options and
+    /// --checkpoint, runs again: FILE then has the bytes of one
+    /// uninterrupted run. Rows from other inputs or options are refused.
+    /// Needs -o FILE; not with Parquet.
+    #[arg(long)]
+    pub checkpoint: bool,
 }
 
 /// The input files of a command that reads any number of them.
@@ -228,6 +245,12 @@ pub struct RecordArgs {
     /// names. Set only by [`RecordArgs::want_columns`].
     #[arg(skip)]
     pub columns_wanted_by: Option<String>,
+
+    /// Keep each record's text as the input wrote it (`split
+    /// --output-dir`'s part files are written so). Set by the command,
+    /// never a flag.
+    #[arg(skip)]
+    pub keep_written: bool,
 }
 
 impl RecordArgs {

@@ -5,7 +5,7 @@ use clap::Args;
 
 use batchdoku_batch::EngineKind;
 
-use super::shared::RecordCommand;
+use super::shared::{CheckpointArgs, RecordCommand};
 use super::vocab::engines;
 
 /// `batchdoku solve`.
@@ -14,6 +14,9 @@ pub struct SolveArgs {
     // Input files, run, row and record flags: the same for every record command.
     #[command(flatten)]
     pub common: RecordCommand,
+
+    #[command(flatten)]
+    pub resume: CheckpointArgs,
 
     /// Count solutions up to K (2 = uniqueness check: status unique or
     /// multiple). 1 finds the first solution only.
@@ -47,6 +50,9 @@ pub struct ScoreArgs {
     // Input files, run, row and record flags: the same for every record command.
     #[command(flatten)]
     pub common: RecordCommand,
+
+    #[command(flatten)]
+    pub resume: CheckpointArgs,
 
     /// Cell weights: `target` (NOIP 2009 target Sudoku: 6 on the outer
     /// ring, then 7, 8, 9, and 10 in the centre) or a file of 81 integers
@@ -84,7 +90,19 @@ needs more work than --limit allows gets `limit` and empty ratings.
 With --invariant N, two more columns: mean_guesses and mean_backtracks, the mean guesses and \
 dead ends of batchdoku's first-solution search over N random equivalents of the puzzle (digits \
 relabelled, rows, columns, bands and stacks shuffled, maybe transposed), drawn from its \
-canonical form and --seed, so every equivalent of a puzzle gets the same values.";
+canonical form and --seed, so every equivalent of a puzzle gets the same values.
+
+With --path, one more column: path, the solution path, every step in order (so as many as \
+steps), each with its technique, its rating, its placements and eliminations in the players' \
+notation (r4c6=7 places a 7 in row 4, column 6; r5c4<>3 removes the 3 from row 5, column 4) \
+and a sentence naming its cells and units. JSON lines write a list of objects {technique, \
+rating, placements, eliminations, text}, Parquet a list of structs with the same fields, CSV \
+one cell: steps separated by `;`, a step's five fields by `|`, the moves of a list by spaces \
+(`hidden single|1.2|r6c2=4||4 in box 4 only at r6c2;pointing|2.6||r1c6<>2 r2c6<>2|...`).
+
+--max-er X, --min-ed X and --min-ep X stop a puzzle's rating as soon as it is known to fall \
+outside them: status `above` (its ER is above X) or `below` (its ED or EP is below X), with no \
+rating. To keep puzzles up to a difficulty, most of the work on the harder ones is skipped.";
 
 /// `batchdoku rate`: a rating takes a thousand times longer than a solve,
 /// so batches are small enough to keep every thread busy on short inputs.
@@ -94,6 +112,9 @@ pub struct RateArgs {
     // Input files, run, row and record flags: the same for every record command.
     #[command(flatten)]
     pub common: RecordCommand,
+
+    #[command(flatten)]
+    pub resume: CheckpointArgs,
 
     /// The work one puzzle's rating may take, in the rater's work units
     /// (about a chain step each); past it the puzzle gets status `limit`.
@@ -110,6 +131,28 @@ pub struct RateArgs {
     /// Seed the equivalents of --invariant are drawn from.
     #[arg(long, value_name = "S", default_value_t = 0, value_parser = super::vocab::seed)]
     pub seed: u64,
+
+    /// Add the column path: every step of the solution path, with its
+    /// technique, rating, placements, eliminations and a sentence.
+    #[arg(long)]
+    pub path: bool,
+
+    /// Stop a puzzle's rating as soon as its ER is known to be above X
+    /// (the easiest step available is rated above X): status `above`, no
+    /// rating. Keeps only puzzles up to X rated, skipping most of the work
+    /// on the hard ones.
+    #[arg(long, value_name = "X", value_parser = super::vocab::rating)]
+    pub max_er: Option<u8>,
+
+    /// Stop a puzzle's rating after its first step when that step (ED) is
+    /// rated below X: status `below`, no rating.
+    #[arg(long, value_name = "X", value_parser = super::vocab::rating)]
+    pub min_ed: Option<u8>,
+
+    /// Stop a puzzle's rating at its first placement when no step up to it
+    /// (EP) is rated X or more: status `below`, no rating.
+    #[arg(long, value_name = "X", value_parser = super::vocab::rating)]
+    pub min_ep: Option<u8>,
 }
 
 /// `rate --batch-size`: the shared flag with a smaller default.

@@ -90,3 +90,19 @@ pub fn invariant(text: &str) -> Result<u32, String> {
 pub fn seed(text: &str) -> Result<u64, String> {
     Range::ANY.parse(text)
 }
+
+/// A rating with one decimal (`7.0`, `4.5`), in tenths: `generate --er`'s
+/// bounds, `rate --max-er`, `--min-ed`, `--min-ep`.
+pub fn rating(text: &str) -> Result<u8, String> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a rating (a number like 4.5)"))?;
+    let scaled = (v * 10.0).round();
+    if !(0.0..=255.0).contains(&scaled) || ((v * 10.0) - scaled).abs() > 1e-6 {
+        return Err(format!(
+            "{text:?}: a rating is 0.0 to 25.5 with one decimal"
+        ));
+    }
+    Ok(scaled as u8)
+}

@@ -6,17 +6,22 @@ use batchdoku_batch::Column;
 
 use batchdoku_batch::plumbing::Input;
 
-use super::one_pass;
+use super::{one_pass, Resumable};
 use crate::cli::args::CanonArgs;
 use crate::cli::exit::Exit;
 
 /// Runs `canon`.
 pub fn run(args: &CanonArgs) -> anyhow::Result<Exit> {
     let columns = |_: &[Input]| CanonJob::COLUMNS.to_vec();
+    let resumable = Resumable {
+        checkpoint: args.resume.checkpoint,
+        options: Vec::new(),
+    };
     one_pass(
         "canon",
         &CanonJob,
         &args.common,
+        resumable,
         false,
         columns,
         Column::Canonical,

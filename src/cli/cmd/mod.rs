@@ -4,7 +4,9 @@
 //! print what clap generates). The record commands (all but
 //! `bench` and `generate`) share the steps below: the pipeline settings
 //! ([`settings`]), the files they write ([`open_outputs`]), one pass of a
-//! job ([`pass`]), and the end of a run ([`conclude`]).
+//! job ([`pass`]), and the end of a run ([`conclude`]); the one-pass
+//! commands, which can be resumed (`--checkpoint`), run through
+//! [`one_pass`].
 
 mod bench;
 mod canon;
@@ -20,7 +22,6 @@ mod score;
 mod solve;
 mod split;
 
-use std::io::Write as _;
 use std::path::Path;
 
 use anyhow::Context;
@@ -31,9 +32,11 @@ use batchdoku_batch::{self as batch, Job, Report};
 use batchdoku_batch::{Column, OutputFormat, Status};
 
 use super::args::{Command, RecordArgs, RecordCommand, RowArgs, RunArgs};
+use super::checkpoint::{self, Checkpoint};
 use super::exit::Exit;
 use super::interrupt;
 use super::io::{self, Inputs};
+pub(crate) use super::say;
 use super::stderr_progress::StderrProgress;
 
 /// Runs a parsed command.
@@ -119,6 +122,7 @@ fn settings(
         columns,
         kept_names,
         header: !rows.no_header,
+        as_written: None,
     })
 }
 
@@ -159,28 +163,40 @@ fn open_outputs_at(
     })
 }
 
-/// Writes one line to stderr. A failure (a full disk, a closed pipe) is
-/// ignored: the line is a report, and the exit code still tells how the
-/// run ended.
-pub(crate) fn say(line: std::fmt::Arguments<'_>) {
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
+/// A one-pass command's `--checkpoint`, with the flags of its own that
+/// decide its output (by name, with their values: a checkpoint's
+/// identity, see [`checkpoint::identity`]).
+struct Resumable {
+    /// `--checkpoint` was given.
+    checkpoint: bool,
+    /// The command's own flags that decide its output's bytes.
+    options: Vec<(&'static str, String)>,
 }
 
-/// A record command that is one pass of `job` (`solve`, `score`, `canon`):
-/// opens its outputs and inputs, runs the pass and concludes. `columns`
-/// gives the output columns once the inputs are open (their CSV headers
-/// may add some); `line_column` is what `--format line` writes. With
-/// `fail_on_mismatch`, exits 1 when an answer disagrees with the input's
-/// expected solution.
-fn one_pass<J: Job>(
+/// A record command that is one pass of `job` (`solve`, `score`, `rate`,
+/// `canon`): opens its outputs and inputs, runs the pass (into a
+/// checkpoint with `--checkpoint`, see [`checkpoint`]) and concludes.
+/// `columns` gives the output columns once the inputs are open (their CSV
+/// headers may add some); `line_column` is what `--format line` writes.
+/// With `fail_on_mismatch`, exits 1 when an answer disagrees with the
+/// input's expected solution.
+fn one_pass<J: Job + std::fmt::Debug>(
     command: &'static str,
     job: &J,
     flags: &RecordCommand,
+    resumable: Resumable,
     fail_on_mismatch: bool,
     columns: impl FnOnce(&[Input]) -> Vec<Column>,
     line_column: Column,
 ) -> anyhow::Result<Exit> {
     let paths = flags.inputs.paths();
+    let output = flags.run.output.as_deref();
+    let resume_at = if resumable.checkpoint {
+        let format = flags.rows.format_for(output, OutputFormat::Csv);
+        Some(checkpoint::target(output, format)?)
+    } else {
+        None
+    };
     let mut outputs = open_outputs(&flags.run, &flags.records, &paths)?;
     let inputs = io::open_inputs(&paths, None, &flags.records)?;
     let columns = columns(&inputs.0);
@@ -192,12 +208,34 @@ fn one_pass<J: Job>(
         line_column,
         &[&inputs.0],
     )?;
-    let report = pass(job, inputs, &mut outputs.rows, &config, &flags.run)?;
+    let (report, checkpoint) = match resume_at {
+        None => (
+            pass(job, inputs, &mut outputs.rows, &config, &flags.run)?,
+            None,
+        ),
+        Some(at) => {
+            let identity = checkpoint::identity(
+                command,
+                &resumable.options,
+                job,
+                &flags.records,
+                &config,
+                &paths,
+            );
+            let mut checkpoint = Checkpoint::open(&at, identity, flags.run.quiet)?;
+            let report = checkpoint.run(job, inputs, &config, &flags.run, &mut outputs.rows)?;
+            (report, Some(checkpoint))
+        }
+    };
     let ending = Ending {
         failed: fail_on_mismatch && report.totals.mismatches > 0,
         ..Ending::default()
     };
-    conclude(command, report, outputs, &flags.run, &flags.records, ending)
+    let exit = conclude(command, report, outputs, &flags.run, &flags.records, ending)?;
+    if let Some(checkpoint) = checkpoint {
+        checkpoint.end(exit, flags.run.quiet);
+    }
+    Ok(exit)
 }
 
 /// The counting pass of a two-pass command (`dedupe`, `split`): `job` over

@@ -5,7 +5,7 @@
 
 use anyhow::Context;
 
-use crate::cli::report::{
+use batchdoku_batch::report::{
     self, Format, InputInfo, OptionInEffect, OptionValue, RatingSource, ReportJob, ReportOptions,
     RunFacts, RunOptions,
 };
@@ -244,6 +244,8 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
                 .map(|a| a.to_string_lossy().into_owned())
                 .collect(),
             options,
+            version: env!("CARGO_PKG_VERSION"),
+            commit: env!("BATCHDOKU_COMMIT"),
         };
         let page = report::render(&job.finish(facts), format);
         match outputs.rows.write_all(page.as_bytes()) {

@@ -7,7 +7,7 @@ use batchdoku_core::ScoreOptions;
 
 use batchdoku_batch::plumbing::Input;
 
-use super::one_pass;
+use super::{one_pass, Resumable};
 use crate::cli::args::ScoreArgs;
 use crate::cli::exit::Exit;
 use crate::cli::io;
@@ -33,10 +33,30 @@ pub fn run(args: &ScoreArgs) -> anyhow::Result<Exit> {
         }
         columns
     };
+    // The weights file's content, not only its name, decides the scores.
+    let weights = format!("{:?}", job.weights);
+    let resumable = Resumable {
+        checkpoint: args.resume.checkpoint,
+        options: vec![
+            ("--weights", args.weights.clone()),
+            (
+                "weights digest",
+                format!("{:016x}", xxhash_rust::xxh3::xxh3_64(weights.as_bytes())),
+            ),
+            (
+                "--node-limit",
+                args.node_limit
+                    .map_or("none".to_string(), |n| n.to_string()),
+            ),
+            ("--count", args.count.to_string()),
+            ("--solver", args.solver.as_str().to_string()),
+        ],
+    };
     one_pass(
         "score",
         &job,
         &args.common,
+        resumable,
         false,
         columns,
         Column::Solution,

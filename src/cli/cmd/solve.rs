@@ -6,7 +6,7 @@ use batchdoku_batch::SolveJob;
 
 use batchdoku_batch::plumbing::Input;
 
-use super::one_pass;
+use super::{one_pass, Resumable};
 use crate::cli::args::SolveArgs;
 use crate::cli::exit::Exit;
 
@@ -36,10 +36,19 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Exit> {
         }
         columns
     };
+    let resumable = Resumable {
+        checkpoint: args.resume.checkpoint,
+        options: vec![
+            ("--count-limit", args.count_limit.to_string()),
+            ("--solver", args.solver.as_str().to_string()),
+            ("--difficulty", args.difficulty.to_string()),
+        ],
+    };
     one_pass(
         "solve",
         &job,
         &args.common,
+        resumable,
         args.fail_on_mismatch,
         columns,
         Column::Solution,

@@ -1,13 +1,16 @@
 //! `batchdoku split`: a pass that learns the classes, the choice of each
 //! class's part, then a pass that writes every row with its part (and,
-//! with `--output-dir`, one more pass per part file). Inputs that cannot
-//! be reopened (stdin, pipes) are spooled, as for `dedupe`.
+//! with `--output-dir`, one more pass per part file, which writes the
+//! part's records as the input wrote them: see [`AsWritten`]). Inputs that
+//! cannot be reopened (stdin, pipes) are spooled, as for `dedupe`.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use batchdoku_batch::{Column, OutputFormat, Report, SplitJob, Stratify};
+use batchdoku_batch::plumbing::Input;
+use batchdoku_batch::{AsWritten, Column, Report, SplitJob, Stratify};
+use batchdoku_core::InputLayout;
 
 use super::{conclude, counting_pass, open_outputs_at, pass, settings, Ending};
 use crate::cli::args::SplitArgs;
@@ -16,6 +19,17 @@ use crate::cli::io;
 
 /// Runs `split`.
 pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
+    if let (Some(format), Some(_), None) = (
+        args.common.rows.format,
+        &args.output_dir,
+        &args.common.run.output,
+    ) {
+        anyhow::bail!(
+            "--format {}: sets the format of the rows of -o, and --output-dir without -o writes \
+             none (part files keep the input's layout): leave --format out, or give -o",
+            format.as_str()
+        );
+    }
     let names = part_names(args)?;
     // The plan (ratios, names) is checked before anything is created; the
     // stratifying column is known once the inputs are open.
@@ -48,7 +62,17 @@ fn split(args: &SplitArgs, job: SplitJob, made: &mut io::MadeDir) -> anyhow::Res
         (_, output) => output,
     };
     let mut outputs = open_outputs_at(rows_to, &records, &paths)?;
-    let part_paths = part_paths(args, &names, made)?;
+    if let Some(dir) = &args.output_dir {
+        *made = io::MadeDir::create(dir, "--output-dir")?;
+    }
+    let reopenable = io::reopenable(&paths)?;
+    let inputs = io::open_inputs(&paths, Some(&reopenable), &records)?;
+    // The part files' layout is the inputs' own, known once they are open.
+    let as_written = match &args.output_dir {
+        Some(_) => Some(part_layout(&inputs.0, !args.no_split_column)?),
+        None => None,
+    };
+    let part_paths = part_paths(args, &names, as_written.as_ref());
     for path in &part_paths {
         outputs.parts.push(io::open_file(path, "--output-dir")?);
     }
@@ -69,8 +93,6 @@ fn split(args: &SplitArgs, job: SplitJob, made: &mut io::MadeDir) -> anyhow::Res
     );
     io::refuse_same_place(&named)?;
     io::refuse_inputs_as_outputs(&paths, &outputs.parts)?;
-    let reopenable = io::reopenable(&paths)?;
-    let inputs = io::open_inputs(&paths, Some(&reopenable), &records)?;
     let config = settings(
         &args.common.run,
         &args.common.rows,
@@ -121,14 +143,23 @@ fn split(args: &SplitArgs, job: SplitJob, made: &mut io::MadeDir) -> anyhow::Res
         .then_some(None)
         .into_iter()
         .chain((0..part_paths.len()).map(Some));
+    // The part files' passes read each record's text as written.
+    let part_records = crate::cli::args::RecordArgs {
+        keep_written: true,
+        ..records.clone()
+    };
+    let part_config = batchdoku_batch::plumbing::Config {
+        as_written,
+        ..config.clone()
+    };
     for target in targets {
         job.only(target);
-        let inputs = io::open_inputs(&paths, Some(&reopenable), &records)?;
-        let sink = match target {
-            None => &mut outputs.rows,
-            Some(k) => &mut outputs.parts[k],
+        let (sink, records, config) = match target {
+            None => (&mut outputs.rows, &records, &config),
+            Some(k) => (&mut outputs.parts[k], &part_records, &part_config),
         };
-        let report = pass(&job, inputs, sink, &config, &args.common.run)?;
+        let inputs = io::open_inputs(&paths, Some(&reopenable), records)?;
+        let report = pass(&job, inputs, sink, config, &args.common.run)?;
         let place = match target {
             None => match args.common.run.output.as_deref() {
                 Some(path) if path != Path::new("-") => path.display().to_string(),
@@ -177,11 +208,11 @@ fn split(args: &SplitArgs, job: SplitJob, made: &mut io::MadeDir) -> anyhow::Res
 /// The part names: `--names`, or the default for two or three ratios.
 /// Leaked, once per run: rows name their part by a `&'static str`.
 fn part_names(args: &SplitArgs) -> anyhow::Result<Vec<&'static str>> {
-    let given: Vec<String> = match (&args.names, args.ratios.len()) {
+    let n = args.ratios.len();
+    let given: Vec<String> = match (&args.names, SplitJob::default_names(n)) {
         (Some(names), _) => names.clone(),
-        (None, 2) => vec!["train".into(), "test".into()],
-        (None, 3) => vec!["train".into(), "valid".into(), "test".into()],
-        (None, n) => anyhow::bail!("--names: {n} ratios need {n} names (A,B,...)"),
+        (None, Some(names)) => names.iter().map(|&n| n.to_owned()).collect(),
+        (None, None) => anyhow::bail!("--names: {n} ratios need {n} names (A,B,...)"),
     };
     for name in &given {
         // Names become file names with --output-dir.
@@ -199,30 +230,88 @@ fn part_names(args: &SplitArgs) -> anyhow::Result<Vec<&'static str>> {
         .collect())
 }
 
-/// With `--output-dir`, the file of each part (the directory created if
-/// missing, and noted in `made`): NAME and the format's extension (`.txt`
-/// for line).
-fn part_paths(
-    args: &SplitArgs,
-    names: &[&str],
-    made: &mut io::MadeDir,
-) -> anyhow::Result<Vec<PathBuf>> {
-    let Some(dir) = &args.output_dir else {
-        return Ok(Vec::new());
+/// With `--output-dir`, the file of each part: DIR/NAME and the
+/// extension of the inputs' layout (`.csv`, `.tsv` for tabs, `.jsonl`,
+/// `.txt` for lines and blocks).
+fn part_paths(args: &SplitArgs, names: &[&str], layout: Option<&AsWritten>) -> Vec<PathBuf> {
+    let (Some(dir), Some(layout)) = (&args.output_dir, layout) else {
+        return Vec::new();
     };
-    *made = io::MadeDir::create(dir, "--output-dir")?;
-    let format = args
-        .common
-        .rows
-        .format_for(args.common.run.output.as_deref(), OutputFormat::Csv);
-    let extension = match format {
-        OutputFormat::Line => "txt",
-        other => other.as_str(),
-    };
-    Ok(names
+    names
         .iter()
-        .map(|name| dir.join(format!("{name}.{extension}")))
-        .collect())
+        .map(|name| dir.join(format!("{name}.{}", layout.extension())))
+        .collect()
+}
+
+/// The layout of the part files: the inputs' own, which must be one (the
+/// same CSV header and delimiter; JSON lines, Parquet's rows among them;
+/// lines; block grids). Empty files have none and fit any. With `split`,
+/// the part is a column (or key) `split`, which no input may have already.
+fn part_layout(inputs: &[Input], split: bool) -> anyhow::Result<AsWritten> {
+    let mut laid = inputs.iter().filter(|i| i.size != Some(0));
+    let first = laid.next().or(inputs.first());
+    let Some(first) = first else {
+        anyhow::bail!("--output-dir: no input");
+    };
+    for input in laid {
+        let alike = match (first.layout(), input.layout()) {
+            (InputLayout::Jsonl { .. }, InputLayout::Jsonl { .. }) => true,
+            (a, b) => a == b,
+        };
+        if !alike {
+            anyhow::bail!(
+                "--output-dir: part files keep the input's layout, and {} ({}) is laid out unlike \
+                 {} ({}): split them one at a time, or bring them to one layout first",
+                input.name,
+                describe(input.layout()),
+                first.name,
+                describe(first.layout())
+            );
+        }
+    }
+    let taken = inputs.iter().find(|i| {
+        i.layout()
+            .column_names()
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case(AsWritten::SPLIT))
+    });
+    if let (true, Some(input)) = (split, taken) {
+        anyhow::bail!(
+            "--output-dir: {} already has a column `{}`, and part files would have two: give \
+             --no-split-column (the part files then have the input's columns as they are), or \
+             rename that column",
+            input.name,
+            AsWritten::SPLIT
+        );
+    }
+    Ok(AsWritten {
+        layout: first.layout().clone(),
+        split,
+    })
+}
+
+/// A layout in a few words, for messages.
+fn describe(layout: &InputLayout) -> String {
+    match layout {
+        InputLayout::Csv {
+            header: Some(header),
+            delimiter,
+            ..
+        } => format!(
+            "CSV with the header {:?}, delimiter {:?}",
+            String::from_utf8_lossy(header),
+            char::from(*delimiter)
+        ),
+        InputLayout::Csv { delimiter, .. } => {
+            format!(
+                "CSV without a header, delimiter {:?}",
+                char::from(*delimiter)
+            )
+        }
+        InputLayout::Jsonl { .. } => "JSON lines".to_string(),
+        InputLayout::Blocks => "block grids".to_string(),
+        _ => "one puzzle per line".to_string(),
+    }
 }
 
 /// The summary's line saying where the rows went (with `--output-dir`,

@@ -21,7 +21,7 @@ use batchdoku_core::Record;
 use batchdoku_core::Rng;
 use batchdoku_core::{Canonicalizer, Transform};
 #[cfg(feature = "rate")]
-use batchdoku_rate::{Budget, Rater, Rating, Unrated};
+use batchdoku_rate::{Bounds, Budget, Rater, Rating, Unrated};
 
 /// Rates each puzzle.
 ///
@@ -29,7 +29,9 @@ use batchdoku_rate::{Budget, Rater, Rating, Unrated};
 /// [`Ratings`](crate::Ratings); one with none or several gets
 /// `unsolvable` or `multiple` (as `solve --count 2` says) and no ratings;
 /// one whose rating needs more work than `limit` allows gets `limit` and
-/// no ratings (never a partial number).
+/// no ratings (never a partial number); one outside the bounds `max_er`,
+/// `min_ed`, `min_ep` gets `above` or `below`, unrated, as soon as that is
+/// known.
 ///
 /// # Example
 /// ```
@@ -58,6 +60,19 @@ pub struct RateJob {
     pub invariant: u32,
     /// The seed the equivalents are drawn from.
     pub seed: u64,
+    /// Keep each rated puzzle's solution path ([`Row::path`]; the `path`
+    /// column of `rate --path`).
+    pub path: bool,
+    /// The highest ER wanted, in tenths: a puzzle whose easiest step
+    /// available is rated above it gets status `above` at once, unrated
+    /// (`rate --max-er`).
+    pub max_er: Option<u8>,
+    /// The lowest ED wanted, in tenths: a puzzle whose first step is rated
+    /// below it gets status `below` (`rate --min-ed`).
+    pub min_ed: Option<u8>,
+    /// The lowest EP wanted, in tenths: a puzzle whose steps up to the first
+    /// placement are all rated below it gets status `below` (`rate --min-ep`).
+    pub min_ep: Option<u8>,
 }
 
 impl RateJob {
@@ -83,7 +98,7 @@ impl RateJob {
     pub const DEFAULT_LIMIT: u64 = 1_000_000_000;
 
     /// The columns of `rate`, before the optional ones (`mean_guesses`,
-    /// `mean_backtracks`, `trailing`, kept input columns).
+    /// `mean_backtracks`, `path`, `trailing`, kept input columns).
     pub const COLUMNS: &'static [Column] = &RATE_COLUMNS;
 
     /// The lowest and highest ER, in tenths, the rater can give a puzzle
@@ -104,6 +119,10 @@ impl Default for RateJob {
             limit: RateJob::DEFAULT_LIMIT,
             invariant: 0,
             seed: 0,
+            path: false,
+            max_er: None,
+            min_ed: None,
+            min_ep: None,
         }
     }
 }
@@ -128,7 +147,11 @@ impl Job for RateJob {
         RateScratch {
             solver: Solver::new(),
             #[cfg(feature = "rate")]
-            rater: Rater::new(),
+            rater: if self.path {
+                Rater::with_path()
+            } else {
+                Rater::new()
+            },
             canon: Canonicalizer::new(),
         }
     }
@@ -183,18 +206,29 @@ impl RateJob {
         row: &mut Row,
         stop: &dyn Fn() -> bool,
     ) -> Status {
+        let bounds = Bounds {
+            max_er: self.max_er,
+            min_ed: self.min_ed,
+            min_ep: self.min_ep,
+        };
         match scratch
             .rater
-            .rate(puzzle, Budget::new(self.limit).until(stop))
+            .rate_bounded(puzzle, Budget::new(self.limit).until(stop), bounds)
         {
             Ok(rating) => {
                 row.ratings = Some(Ratings::from(rating));
+                if self.path {
+                    row.path.set(scratch.rater.path());
+                }
                 Status::Rated
             }
             // Out of budget, or no technique applies (past the ladder's
             // last level, which no puzzle measured reaches): no rating
             // either way.
             Err(Unrated::OutOfBudget | Unrated::NoTechnique) => Status::Limit,
+            // Outside the bounds: no rating, and none made up.
+            Err(Unrated::Above) => Status::Above,
+            Err(Unrated::Below) => Status::Below,
             Err(Unrated::Stopped) => {
                 stopped(row);
                 Status::Invalid
@@ -273,6 +307,7 @@ fn stopped(row: &mut Row) {
     row.status = Status::Invalid;
     row.ratings = None;
     row.invariant = None;
+    row.path.clear();
     row.error.clear();
     row.error.push_str("stopped before the rating ended");
 }

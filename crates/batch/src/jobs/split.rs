@@ -155,6 +155,23 @@ impl SplitJob {
         })
     }
 
+    /// The part names when none are given, for `parts` ratios: `train`,
+    /// `test` for two, `train`, `valid`, `test` for three; `None` for any
+    /// other count (those need names).
+    ///
+    /// ```
+    /// use batchdoku_batch::SplitJob;
+    /// assert_eq!(SplitJob::default_names(3), Some(&["train", "valid", "test"][..]));
+    /// assert_eq!(SplitJob::default_names(4), None);
+    /// ```
+    pub fn default_names(parts: usize) -> Option<&'static [&'static str]> {
+        match parts {
+            2 => Some(&["train", "test"]),
+            3 => Some(&["train", "valid", "test"]),
+            _ => None,
+        }
+    }
+
     /// The part names, in order.
     pub fn names(&self) -> &[&'static str] {
         &self.names

@@ -11,7 +11,10 @@
 //! presence byte and 8 bytes when present; `OptBool` one byte (0 null, 1
 //! false, 2 true); `Str` a 4-byte length and the bytes; `OptStr` a presence
 //! byte and a `Str` when present; `OptReal` a presence byte and 8 bytes
-//! (an `f64`) when present.
+//! (an `f64`) when present; `Path` a presence byte and, when present, the
+//! step count (4 bytes) and per step its technique (`Str`), its rating (8
+//! bytes, an `f64`), its placements and its eliminations (each a count, 4
+//! bytes, and that many `Str`s) and its text (`Str`).
 
 #[cfg(any(feature = "parquet", test))]
 use std::io;
@@ -41,18 +44,22 @@ pub(crate) enum Kind {
     OptStr,
     /// A 64-bit float or null.
     OptReal,
+    /// A solution path or null: a list of steps, each a struct of a
+    /// technique, a rating, two lists of moves and a text.
+    Path,
 }
 
 impl Kind {
     /// Every kind, in code order.
     #[cfg(any(feature = "parquet", test))]
-    const ALL: [Kind; 6] = [
+    const ALL: [Kind; 7] = [
         Kind::Int,
         Kind::OptInt,
         Kind::OptBool,
         Kind::Str,
         Kind::OptStr,
         Kind::OptReal,
+        Kind::Path,
     ];
 
     /// How `column` is stored.
@@ -81,6 +88,7 @@ impl Kind {
             | Column::Transform
             | Column::Hardest
             | Column::Techniques => Kind::OptStr,
+            Column::Path => Kind::Path,
         }
     }
 
@@ -172,6 +180,39 @@ pub(crate) fn opt_real(out: &mut Vec<u8>, x: Option<f64>) {
         }
         None => out.push(0),
     }
+}
+
+/// Appends a `Path` cell: null when the row has no path.
+pub(crate) fn path(out: &mut Vec<u8>, path: &super::path::Path) {
+    if !path.is_present() {
+        out.push(0);
+        return;
+    }
+    out.push(1);
+    out.extend_from_slice(&(path.len() as u32).to_le_bytes());
+    for step in path.steps() {
+        str(out, step.technique().as_bytes());
+        out.extend_from_slice(&(f64::from(step.rating()) / 10.0).to_le_bytes());
+        moves(out, step.placements());
+        moves(out, step.eliminations());
+        let at = out.len();
+        out.extend_from_slice(&[0; 4]);
+        step.write_text(out);
+        let len = (out.len() - at - 4) as u32;
+        out[at..at + 4].copy_from_slice(&len.to_le_bytes());
+    }
+}
+
+/// Appends a count and that many `Str`s, the moves.
+fn moves(out: &mut Vec<u8>, moves: impl Iterator<Item = super::path::Move>) {
+    let at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    let mut n = 0u32;
+    for m in moves {
+        str(out, m.as_bytes());
+        n += 1;
+    }
+    out[at..at + 4].copy_from_slice(&n.to_le_bytes());
 }
 
 #[cfg(any(feature = "parquet", test))]
@@ -287,6 +328,24 @@ impl<'a> Cells<'a> {
             true => Ok(Some(f64::from_le_bytes(self.take::<8>()?))),
             false => Ok(None),
         }
+    }
+
+    #[cfg(feature = "parquet")]
+    /// A count (4 bytes) of a `Path` cell.
+    pub(crate) fn count(&mut self) -> io::Result<usize> {
+        Ok(u32::from_le_bytes(self.take::<4>()?) as usize)
+    }
+
+    #[cfg(feature = "parquet")]
+    /// An `f64` (8 bytes) of a `Path` cell.
+    pub(crate) fn real(&mut self) -> io::Result<f64> {
+        Ok(f64::from_le_bytes(self.take::<8>()?))
+    }
+
+    #[cfg(feature = "parquet")]
+    /// The presence byte of an optional cell.
+    pub(crate) fn is_present(&mut self) -> io::Result<bool> {
+        self.present()
     }
 
     /// Fails unless every byte was read.

@@ -6,9 +6,11 @@
 //! input order. Encoding reuses the buffers and never allocates per row
 //! once warm.
 
-use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
+use super::as_written::AsWritten;
 use super::cells;
+use super::path::{Path, PathStep};
 use super::schema::{column_names, Column, Expected, Ratings, Row, Split};
 use batchdoku_core::Record;
 
@@ -152,6 +154,9 @@ struct JsonRow<'a> {
     columns: &'a [Column],
     names: &'a [String],
     record: &'a Record,
+    /// The texts of the row's path steps, written before (see
+    /// [`PathTexts`]).
+    texts: &'a PathTexts,
 }
 
 impl Serialize for JsonRow<'_> {
@@ -212,9 +217,120 @@ impl Serialize for JsonRow<'_> {
                 },
                 Column::MeanGuesses => map.serialize_entry(key, &mean(row, |m| m.0))?,
                 Column::MeanBacktracks => map.serialize_entry(key, &mean(row, |m| m.1))?,
+                Column::Path => match row.path.is_present() {
+                    true => map.serialize_entry(key, &JsonPath(&row.path, self.texts))?,
+                    false => map.serialize_entry(key, &None::<&str>)?,
+                },
             }
         }
         map.end()
+    }
+}
+
+/// The sentences of a row's path steps, one after the other, and where
+/// each ends: written before the row is serialized (serde takes `&self`),
+/// into buffers the encoder reuses.
+#[derive(Debug, Default)]
+struct PathTexts {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl PathTexts {
+    fn fill(&mut self, path: &Path) {
+        self.bytes.clear();
+        self.ends.clear();
+        for step in path.steps() {
+            step.write_text(&mut self.bytes);
+            self.ends.push(self.bytes.len());
+        }
+    }
+
+    /// Step `i`'s sentence.
+    fn get(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        // ASCII by construction.
+        std::str::from_utf8(&self.bytes[start..self.ends[i]]).unwrap_or("")
+    }
+}
+
+/// A path as a JSON list of step objects.
+struct JsonPath<'a>(&'a Path, &'a PathTexts);
+
+impl Serialize for JsonPath<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for (i, step) in self.0.steps().enumerate() {
+            seq.serialize_element(&JsonStep(step, self.1.get(i)))?;
+        }
+        seq.end()
+    }
+}
+
+/// One step: `{"technique", "rating", "placements", "eliminations", "text"}`.
+struct JsonStep<'a>(PathStep<'a>, &'a str);
+
+impl Serialize for JsonStep<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let step = self.0;
+        let mut map = s.serialize_map(Some(5))?;
+        map.serialize_entry("technique", step.technique())?;
+        map.serialize_entry("rating", &(f64::from(step.rating()) / 10.0))?;
+        map.serialize_entry("placements", &JsonMoves(step, true))?;
+        map.serialize_entry("eliminations", &JsonMoves(step, false))?;
+        map.serialize_entry("text", self.1)?;
+        map.end()
+    }
+}
+
+/// A step's placements (`true`) or eliminations as a JSON list of strings.
+struct JsonMoves<'a>(PathStep<'a>, bool);
+
+impl Serialize for JsonMoves<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(None)?;
+        if self.1 {
+            for m in self.0.placements() {
+                seq.serialize_element(m.as_str())?;
+            }
+        } else {
+            for m in self.0.eliminations() {
+                seq.serialize_element(m.as_str())?;
+            }
+        }
+        seq.end()
+    }
+}
+
+/// Writes a path as one CSV cell: steps separated by `;`, each step's
+/// fields by `|` (technique, rating, placements, eliminations, text), the
+/// moves of a list by spaces: `hidden single|1.2|r6c2=4||4 in box 4 only
+/// at r6c2;pointing|2.6||r1c6<>2 r2c6<>2|2 in box 2 only in column 6`.
+/// No technique name, move or sentence holds a `;` or a `|`.
+fn write_path_cell(out: &mut Vec<u8>, path: &Path) {
+    for (i, step) in path.steps().enumerate() {
+        if i > 0 {
+            out.push(b';');
+        }
+        out.extend_from_slice(step.technique().as_bytes());
+        out.push(b'|');
+        write_tenths(out, step.rating());
+        out.push(b'|');
+        for (k, m) in step.placements().enumerate() {
+            if k > 0 {
+                out.push(b' ');
+            }
+            out.extend_from_slice(m.as_bytes());
+        }
+        out.push(b'|');
+        for (k, m) in step.eliminations().enumerate() {
+            if k > 0 {
+                out.push(b' ');
+            }
+            out.extend_from_slice(m.as_bytes());
+        }
+        out.push(b'|');
+        step.write_text(out);
     }
 }
 
@@ -402,11 +518,16 @@ impl CsvFields {
 #[derive(Debug)]
 pub struct RowEncoder {
     format: OutputFormat,
+    /// Write records as their input wrote them instead (`format` and the
+    /// columns unused).
+    as_written: Option<AsWritten>,
     columns: Vec<Column>,
     names: Vec<String>,
     csv: CsvFields,
     /// The error text with its position, reused from row to row.
     error: Vec<u8>,
+    /// The path steps' sentences of a JSON row, reused from row to row.
+    texts: PathTexts,
 }
 
 impl RowEncoder {
@@ -415,10 +536,21 @@ impl RowEncoder {
     pub fn new(format: OutputFormat, columns: &[Column], kept_names: &[String]) -> RowEncoder {
         RowEncoder {
             format,
+            as_written: None,
             columns: columns.to_vec(),
             names: column_names(columns, kept_names),
             csv: CsvFields::new(),
             error: Vec::new(),
+            texts: PathTexts::default(),
+        }
+    }
+
+    /// An encoder writing each record as its input wrote it, in `layout`
+    /// (see [`AsWritten`]); its header is [`AsWritten::header`].
+    pub fn as_written(layout: AsWritten) -> RowEncoder {
+        RowEncoder {
+            as_written: Some(layout),
+            ..RowEncoder::new(OutputFormat::Csv, &[], &[])
         }
     }
 
@@ -446,6 +578,10 @@ impl RowEncoder {
     /// Appends one row to `out`, taking trailing text and kept fields from
     /// its `record`.
     pub fn encode(&mut self, row: &Row, record: &Record, out: &mut Vec<u8>) -> std::io::Result<()> {
+        if let Some(layout) = &self.as_written {
+            layout.encode(row, record, out);
+            return Ok(());
+        }
         match self.format {
             OutputFormat::Line => {
                 let grid = match self.columns.first() {
@@ -459,11 +595,15 @@ impl RowEncoder {
                 out.push(b'\n');
             }
             OutputFormat::Jsonl => {
+                if row.path.is_present() && self.columns.contains(&Column::Path) {
+                    self.texts.fill(&row.path);
+                }
                 let json = JsonRow {
                     row,
                     columns: &self.columns,
                     names: &self.names,
                     record,
+                    texts: &self.texts,
                 };
                 serde_json::to_writer(&mut *out, &json)?;
                 out.push(b'\n');
@@ -555,6 +695,7 @@ impl RowEncoder {
                 }
                 Column::MeanGuesses => cells::opt_real(out, mean(row, |m| m.0)),
                 Column::MeanBacktracks => cells::opt_real(out, mean(row, |m| m.1)),
+                Column::Path => cells::path(out, &row.path),
             }
         }
         cells::end(start, out);
@@ -656,6 +797,11 @@ impl RowEncoder {
                         let _ = write!(self.error, "{x:.3}");
                     }
                     csv.plain(out, &self.error);
+                }
+                Column::Path => {
+                    self.error.clear();
+                    write_path_cell(&mut self.error, &row.path);
+                    csv.field(out, &self.error);
                 }
             }
         }

@@ -9,7 +9,12 @@
 //!
 //! Integers are INT64, `singles` BOOLEAN, text BYTE_ARRAY with the STRING
 //! logical type; a column is OPTIONAL exactly where its CSV cell may be
-//! empty (see [`Kind`]). Pages are Snappy-compressed.
+//! empty (see [`Kind`]). The solution path (`rate --path`) is an OPTIONAL
+//! LIST of structs `{technique: STRING, rating: DOUBLE, placements:
+//! LIST<STRING>, eliminations: LIST<STRING>, text: STRING}`, in the
+//! standard three-level list layout, written as its five leaf columns
+//! with their repetition and definition levels. Pages are
+//! Snappy-compressed.
 
 use std::io::{self, Write};
 use std::mem;
@@ -234,6 +239,7 @@ fn invalid(what: &str) -> io::Error {
 /// The Parquet field of a column named `name` stored as `kind`.
 fn field(name: &str, kind: Kind) -> Result<Type, ParquetError> {
     let (physical, repetition) = match kind {
+        Kind::Path => return path_field(name),
         Kind::Int => (Physical::INT64, Repetition::REQUIRED),
         Kind::OptInt => (Physical::INT64, Repetition::OPTIONAL),
         Kind::OptBool => (Physical::BOOLEAN, Repetition::OPTIONAL),
@@ -246,6 +252,156 @@ fn field(name: &str, kind: Kind) -> Result<Type, ParquetError> {
         .with_repetition(repetition)
         .with_logical_type(text.then_some(LogicalType::String))
         .build()
+}
+
+/// A required text field named `name`.
+fn text_field(name: &str) -> Result<Arc<Type>, ParquetError> {
+    Type::primitive_type_builder(name, Physical::BYTE_ARRAY)
+        .with_repetition(Repetition::REQUIRED)
+        .with_logical_type(Some(LogicalType::String))
+        .build()
+        .map(Arc::new)
+}
+
+/// A list named `name` (`repetition`) of `element`s, in the standard
+/// three-level layout: `name (LIST) { repeated group list { element } }`.
+fn list_field(
+    name: &str,
+    repetition: Repetition,
+    element: Arc<Type>,
+) -> Result<Arc<Type>, ParquetError> {
+    let list = Type::group_type_builder("list")
+        .with_repetition(Repetition::REPEATED)
+        .with_fields(vec![element])
+        .build()?;
+    Type::group_type_builder(name)
+        .with_repetition(repetition)
+        .with_logical_type(Some(LogicalType::List))
+        .with_fields(vec![Arc::new(list)])
+        .build()
+        .map(Arc::new)
+}
+
+/// The field of a path column: an optional list of step structs.
+fn path_field(name: &str) -> Result<Type, ParquetError> {
+    let rating = Type::primitive_type_builder("rating", Physical::DOUBLE)
+        .with_repetition(Repetition::REQUIRED)
+        .build()?;
+    let element = Type::group_type_builder("element")
+        .with_repetition(Repetition::REQUIRED)
+        .with_fields(vec![
+            text_field("technique")?,
+            Arc::new(rating),
+            list_field("placements", Repetition::REQUIRED, text_field("element")?)?,
+            list_field("eliminations", Repetition::REQUIRED, text_field("element")?)?,
+            text_field("text")?,
+        ])
+        .build()?;
+    let field = list_field(name, Repetition::OPTIONAL, Arc::new(element))?;
+    Ok(Arc::unwrap_or_clone(field))
+}
+
+/// A leaf column of a path: values and each value's (or empty list's, or
+/// null's) repetition and definition levels.
+#[derive(Default)]
+struct Leaf<T> {
+    values: Vec<T>,
+    defs: Vec<i16>,
+    reps: Vec<i16>,
+}
+
+impl<T> Leaf<T> {
+    /// A level with no value (a null or empty list above the leaf).
+    fn empty(&mut self, def: i16, rep: i16) {
+        self.defs.push(def);
+        self.reps.push(rep);
+    }
+
+    /// A value at the leaf's full depth `def`.
+    fn value(&mut self, value: T, def: i16, rep: i16) {
+        self.values.push(value);
+        self.defs.push(def);
+        self.reps.push(rep);
+    }
+
+    fn clear(&mut self) {
+        self.values.clear();
+        self.defs.clear();
+        self.reps.clear();
+    }
+}
+
+/// A text leaf: every value's bytes one after the other and where each
+/// ends (the values are slices of one buffer when written).
+#[derive(Default)]
+struct TextLeaf {
+    data: Vec<u8>,
+    levels: Leaf<usize>,
+}
+
+impl TextLeaf {
+    fn value(&mut self, text: &[u8], def: i16, rep: i16) -> usize {
+        self.data.extend_from_slice(text);
+        self.levels.value(self.data.len(), def, rep);
+        text.len()
+    }
+}
+
+/// A path column's five leaves, in schema order.
+#[derive(Default)]
+struct PathLeaves {
+    technique: TextLeaf,
+    rating: Leaf<f64>,
+    placements: TextLeaf,
+    eliminations: TextLeaf,
+    text: TextLeaf,
+}
+
+impl PathLeaves {
+    /// Takes a `Path` cell; returns the text bytes it added. Levels: the
+    /// column is optional (a row with a path has definition level 1 or
+    /// more), its list repeated (a step 2, repetition 1 after the row's
+    /// first), a step's move list repeated again (a move 3, repetition 2
+    /// after the step's first).
+    fn push(&mut self, cells: &mut Cells<'_>) -> io::Result<usize> {
+        let leaves = [
+            &mut self.technique.levels.defs,
+            &mut self.placements.levels.defs,
+            &mut self.eliminations.levels.defs,
+            &mut self.text.levels.defs,
+        ];
+        let present = cells.is_present()?;
+        let steps = if present { cells.count()? } else { 0 };
+        if steps == 0 {
+            let def = i16::from(present);
+            for defs in leaves {
+                defs.push(def);
+            }
+            self.technique.levels.reps.push(0);
+            self.placements.levels.reps.push(0);
+            self.eliminations.levels.reps.push(0);
+            self.text.levels.reps.push(0);
+            self.rating.empty(def, 0);
+            return Ok(0);
+        }
+        let mut bytes = 0;
+        for i in 0..steps {
+            let rep = i16::from(i > 0);
+            bytes += self.technique.value(cells.str()?, 2, rep);
+            self.rating.value(cells.real()?, 2, rep);
+            for list in [&mut self.placements, &mut self.eliminations] {
+                let moves = cells.count()?;
+                if moves == 0 {
+                    list.levels.empty(2, rep);
+                }
+                for j in 0..moves {
+                    bytes += list.value(cells.str()?, 3, if j == 0 { rep } else { 2 });
+                }
+            }
+            bytes += self.text.value(cells.str()?, 2, rep);
+        }
+        Ok(bytes)
+    }
 }
 
 /// One column's buffered cells. Nullable columns keep a definition level
@@ -262,6 +418,8 @@ enum Buffer {
         ends: Vec<usize>,
         defs: Option<Vec<i16>>,
     },
+    /// A solution path: five leaf columns.
+    Path(Box<PathLeaves>),
 }
 
 impl Buffer {
@@ -281,6 +439,7 @@ impl Buffer {
                 ends: Vec::new(),
                 defs: Some(Vec::new()),
             },
+            Kind::Path => Buffer::Path(Box::default()),
         }
     }
 
@@ -318,6 +477,7 @@ impl Buffer {
                     return Ok(text.len());
                 }
             }
+            Buffer::Path(leaves) => return leaves.push(cells),
         }
         Ok(0)
     }
@@ -332,6 +492,10 @@ fn write_group<W: Write + Send>(
 ) -> Result<(), ParquetError> {
     let mut group = writer.next_row_group()?;
     for buffer in columns.iter_mut() {
+        if let Buffer::Path(leaves) = buffer {
+            write_path(&mut group, leaves, values)?;
+            continue;
+        }
         let mut column = group
             .next_column()?
             .ok_or_else(|| ParquetError::General("more buffers than columns".into()))?;
@@ -379,11 +543,66 @@ fn write_group<W: Write + Send>(
                     defs.clear();
                 }
             }
+            Buffer::Path(_) => unreachable!("written above"),
         }
         column.close()?;
     }
     group.close()?;
     Ok(())
+}
+
+/// Writes a path column's five leaves into `group` and empties them.
+fn write_path<W: Write + Send>(
+    group: &mut parquet::file::writer::SerializedRowGroupWriter<'_, W>,
+    leaves: &mut PathLeaves,
+    values: &mut Vec<ByteArray>,
+) -> Result<(), ParquetError> {
+    fn next<'g, W: Write + Send>(
+        group: &'g mut parquet::file::writer::SerializedRowGroupWriter<'_, W>,
+    ) -> Result<parquet::file::writer::SerializedColumnWriter<'g>, ParquetError> {
+        group
+            .next_column()?
+            .ok_or_else(|| ParquetError::General("a path leaf is missing".into()))
+    }
+    write_text_leaf(next(group)?, &mut leaves.technique, values)?;
+    {
+        let mut column = next(group)?;
+        let rating = &mut leaves.rating;
+        column.typed::<DoubleType>().write_batch(
+            &rating.values,
+            Some(&rating.defs),
+            Some(&rating.reps),
+        )?;
+        rating.clear();
+        column.close()?;
+    }
+    write_text_leaf(next(group)?, &mut leaves.placements, values)?;
+    write_text_leaf(next(group)?, &mut leaves.eliminations, values)?;
+    write_text_leaf(next(group)?, &mut leaves.text, values)?;
+    Ok(())
+}
+
+/// Writes one text leaf of a path and empties it.
+fn write_text_leaf(
+    mut column: parquet::file::writer::SerializedColumnWriter<'_>,
+    leaf: &mut TextLeaf,
+    values: &mut Vec<ByteArray>,
+) -> Result<(), ParquetError> {
+    let shared = Bytes::from(mem::take(&mut leaf.data));
+    values.clear();
+    let mut start = 0;
+    for &end in &leaf.levels.values {
+        values.push(ByteArray::from(shared.slice(start..end)));
+        start = end;
+    }
+    column.typed::<ByteArrayType>().write_batch(
+        values,
+        Some(&leaf.levels.defs),
+        Some(&leaf.levels.reps),
+    )?;
+    values.clear();
+    leaf.levels.clear();
+    column.close()
 }
 
 /// The writer underneath the Parquet file writer, keeping the first I/O

@@ -8,6 +8,8 @@ use std::sync::Arc;
 use batchdoku_core::Grid;
 use batchdoku_core::Transform;
 
+use super::path::Path;
+
 /// The outcome class of one record.
 ///
 /// # Example
@@ -43,11 +45,17 @@ pub enum Status {
     Leak,
     /// Rated by the human techniques (`rate`): exactly one solution.
     Rated,
+    /// Not rated: its ER is above `rate --max-er` (the rating stopped as
+    /// soon as that was known).
+    Above,
+    /// Not rated: its ED or EP is below `rate --min-ed` or `--min-ep` (the
+    /// rating stopped as soon as that was known).
+    Below,
 }
 
 impl Status {
     /// Every status, in the order summaries list them.
-    pub const ALL: [Status; 10] = [
+    pub const ALL: [Status; 12] = [
         Status::Solved,
         Status::Unique,
         Status::Multiple,
@@ -58,6 +66,8 @@ impl Status {
         Status::Duplicate,
         Status::Leak,
         Status::Rated,
+        Status::Above,
+        Status::Below,
     ];
 
     /// The lowercase name written in output.
@@ -73,6 +83,8 @@ impl Status {
             Status::Duplicate => "duplicate",
             Status::Leak => "leak",
             Status::Rated => "rated",
+            Status::Above => "above",
+            Status::Below => "below",
         }
     }
 
@@ -89,6 +101,10 @@ impl Status {
             Status::Duplicate => "a copy of an earlier record",
             Status::Leak => "a test record equivalent to a training record",
             Status::Rated => "one solution, rated by human techniques",
+            Status::Above => "one solution, ER above --max-er (not rated further)",
+            Status::Below => {
+                "one solution, ED or EP below --min-ed or --min-ep (not rated further)"
+            }
         }
     }
 
@@ -223,6 +239,9 @@ pub enum Column {
     MeanGuesses,
     /// Mean backtracks over seeded random equivalents (`rate --invariant`).
     MeanBacktracks,
+    /// The solution path (`rate --path`): every step, in order, with its
+    /// technique, rating, placements, eliminations and a sentence.
+    Path,
 }
 
 impl Column {
@@ -258,6 +277,7 @@ impl Column {
             Column::Techniques => "techniques",
             Column::MeanGuesses => "mean_guesses",
             Column::MeanBacktracks => "mean_backtracks",
+            Column::Path => "path",
         }
     }
 }
@@ -494,6 +514,8 @@ pub struct Row {
     /// Mean guesses and backtracks over random equivalents
     /// (`rate --invariant`).
     pub invariant: Option<(f64, f64)>,
+    /// The solution path (`rate --path`), when rated with it.
+    pub path: Path,
     /// What is wrong with the record (empty unless invalid), without its
     /// position.
     pub error: String,
@@ -568,6 +590,7 @@ impl Default for Row {
             split: None,
             ratings: None,
             invariant: None,
+            path: Path::default(),
             error: String::new(),
         }
     }
@@ -601,6 +624,7 @@ impl Row {
         self.split = None;
         self.ratings = None;
         self.invariant = None;
+        self.path.clear();
         self.error.clear();
     }
 }

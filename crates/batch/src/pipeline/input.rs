@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::sync::Mutex;
 
-use batchdoku_core::{ReadOptions, Record, RecordReader};
+use batchdoku_core::{InputLayout, ReadOptions, Record, RecordReader};
 
 /// Buffer size for reading inputs.
 const READ_BUFFER: usize = 256 * 1024;
@@ -192,6 +192,8 @@ pub struct Input {
     kept_names: Option<Vec<String>>,
     /// A CSV input with a solution column.
     has_expected: bool,
+    /// How the input lays out its records.
+    layout: InputLayout,
     /// A record has been read: the input can no longer be parked.
     started: bool,
     /// The bytes read from it and their checksum.
@@ -228,6 +230,7 @@ impl Input {
             size,
             kept_names: reader.kept_names().map(<[String]>::to_vec),
             has_expected: reader.has_expected(),
+            layout: reader.layout().clone(),
             reader: Some(reader),
             again: None,
             started: false,
@@ -270,6 +273,7 @@ impl Input {
                 )?;
                 if reader.kept_names() != self.kept_names.as_deref()
                     || reader.has_expected() != self.has_expected
+                    || reader.layout() != &self.layout
                 {
                     return Err(io::Error::other("its columns changed after it was opened"));
                 }
@@ -287,6 +291,12 @@ impl Input {
     /// Whether the input is CSV with a solution column.
     pub fn has_expected(&self) -> bool {
         self.has_expected
+    }
+
+    /// How the input lays out its records (a Parquet file's rows are read
+    /// as JSON lines): see [`InputLayout`].
+    pub fn layout(&self) -> &InputLayout {
+        &self.layout
     }
 
     /// The bytes read from this input and their checksum, shared: take it
@@ -396,6 +406,7 @@ fn wrap(
         size,
         kept_names: reader.kept_names().map(<[String]>::to_vec),
         has_expected: reader.has_expected(),
+        layout: reader.layout().clone(),
         reader: Some(reader),
         again,
         started: false,

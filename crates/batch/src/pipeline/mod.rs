@@ -17,18 +17,22 @@
 //! one batch is slow. A panic in a worker is caught per batch and ends the
 //! run with [`Fatal::Panicked`] naming the record; it never hangs the run.
 //! Progress goes to a caller's [`Progress`], so that the library draws
-//! nothing itself.
+//! nothing itself. A run can also be resumed ([`run_resuming`], the
+//! `resume` module): the records an earlier run wrote are skipped, checked
+//! by a digest, and the caller hears of each batch written.
 
 mod input;
 pub(crate) mod ordered;
 mod progress;
 mod records;
+mod resume;
 mod sink;
 
 #[cfg(test)]
 pub(crate) use input::{open_as, Source};
 pub use input::{Input, ReadTally, Reopenable};
 pub use progress::Progress;
+pub use resume::{Diverged, Resume, Written};
 pub use sink::{Compression, Flushed, Sink};
 
 pub(crate) use ordered::{Feed, Halt, Shape, Stop, Work};
@@ -39,7 +43,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::output::{Column, OutputFormat, Row, RowEncoder, Status};
+use crate::output::{AsWritten, Column, OutputFormat, Row, RowEncoder, Status};
 use crate::totals::Totals;
 use batchdoku_core::Grid;
 use batchdoku_core::{ParseError, Record};
@@ -175,6 +179,7 @@ pub trait Job: Sync {
 ///     columns: SolveJob::COLUMNS.to_vec(),
 ///     kept_names: Vec::new(),
 ///     header: true,
+///     as_written: None,
 /// };
 /// assert_eq!(config.columns[3], Column::Status);
 /// // A second pass into the same output must not repeat the header.
@@ -195,6 +200,12 @@ pub struct Config {
     pub kept_names: Vec<String>,
     /// Write the CSV header row.
     pub header: bool,
+    /// Write each record as its input wrote it, in this layout, instead
+    /// of `format` and `columns` (`split --output-dir`'s part files; the
+    /// inputs must be read with
+    /// [`ReadOptions::keep_written`](batchdoku_core::ReadOptions::keep_written)).
+    /// `header` still says whether a CSV header is written.
+    pub as_written: Option<AsWritten>,
 }
 
 impl Config {
@@ -230,6 +241,7 @@ impl Config {
 /// #     columns: SolveJob::COLUMNS.to_vec(),
 /// #     kept_names: Vec::new(),
 /// #     header: true,
+/// #     as_written: None,
 /// # };
 /// # let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, difficulty: false };
 /// # let quit = AtomicBool::new(false);
@@ -289,6 +301,7 @@ pub struct Report {
 ///     columns: SolveJob::COLUMNS.to_vec(),
 ///     kept_names: Vec::new(),
 ///     header: true,
+///     as_written: None,
 /// };
 /// let job = SolveJob { count_limit: 1, engine: EngineKind::Mrv, difficulty: false };
 /// let (quit, bytes_read) = (AtomicBool::new(false), Arc::new(AtomicU64::new(0)));
@@ -331,6 +344,10 @@ pub enum Fatal {
     /// final check).
     #[error(transparent)]
     Job(Box<dyn std::error::Error + Send + Sync>),
+    /// A resumed run's inputs do not begin with the records of the run it
+    /// resumes ([`run_resuming`]); no row was written.
+    #[error(transparent)]
+    Diverged(Diverged),
 }
 
 /// Where a panic happened, for [`Fatal::Panicked`].
@@ -367,6 +384,7 @@ pub enum Fatal {
 ///     columns: vec![Column::Index],
 ///     kept_names: Vec::new(),
 ///     header: false,
+///     as_written: None,
 /// };
 /// let (quit, bytes_read) = (AtomicBool::new(false), Arc::new(AtomicU64::new(0)));
 /// // The panic is caught: the run fails, naming the record; it does not hang.
@@ -463,6 +481,7 @@ impl std::fmt::Display for PanicSite {
 ///     columns: SolveJob::COLUMNS.to_vec(),
 ///     kept_names: Vec::new(),
 ///     header: true,
+///     as_written: None,
 /// };
 /// let job = SolveJob { count_limit: 2, engine: EngineKind::Mrv, difficulty: false };
 /// let quit = AtomicBool::new(false); // raise it (from a Ctrl-C handler) to stop early
@@ -495,10 +514,112 @@ pub fn run<J: Job>(
     bytes_read: &Arc<AtomicU64>,
     progress: &dyn Progress,
 ) -> Result<Report, Fatal> {
+    run_with(job, inputs, sink, config, quit, bytes_read, progress, None)
+}
+
+/// [`run`] for a run that can be resumed: the first `resume.skip` records
+/// (the rows an earlier run wrote) are read and checked against
+/// `resume.digest`, not processed, and numbering carries on after them
+/// (failing with [`Fatal::Diverged`], before any row is written, when they
+/// are not the same records); after each batch written, `resume.written`
+/// hears how far the run got ([`Written`]: the rows of this run, their
+/// totals, and the digest a later run resumes from). The CSV header is
+/// written when `config.header` says so: a resumed run that appends to
+/// the rows it had turns it off. The report counts this run's rows only.
+///
+/// # Example
+/// ```
+/// use std::sync::atomic::{AtomicBool, AtomicU64};
+/// use std::sync::Arc;
+/// use batchdoku_batch::{Column, EngineKind, OutputFormat, SolveJob};
+/// use batchdoku_batch::plumbing::{run_resuming, Config, Input, Resume, Sink, Written};
+///
+/// let text = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n";
+/// let text: &'static str = Box::leak(text.repeat(5).into_boxed_str());
+/// let input = || Input::from_source("memory", Box::new(text.as_bytes()), None, &Default::default());
+/// let config = Config {
+///     threads: 2,
+///     batch_size: 1,
+///     format: OutputFormat::Csv,
+///     columns: vec![Column::Index, Column::Status],
+///     kept_names: Vec::new(),
+///     header: false,
+///     as_written: None,
+/// };
+/// let job = SolveJob { count_limit: 1, engine: EngineKind::Mrv, difficulty: false };
+/// let (quit, bytes_read) = (AtomicBool::new(false), Arc::new(AtomicU64::new(0)));
+///
+/// // A run from the start hears of each batch written (one record each here).
+/// let mut heard = Vec::new();
+/// let mut record = |_: &mut Sink, w: &Written| {
+///     heard.push(*w);
+///     Ok(())
+/// };
+/// let resume = Resume { skip: 0, digest: 0, written: &mut record };
+/// let mut sink = Sink::writer(Box::new(std::io::sink()));
+/// run_resuming(&job, vec![input()?], &mut sink, &config, &quit, &bytes_read, &(), resume)?;
+/// assert_eq!(heard.len(), 5);
+/// assert_eq!(heard[3].records, 4);
+///
+/// // Resumed after its first 4 records: only the fifth is processed.
+/// let mut last = Written::default();
+/// let mut note = |_: &mut Sink, w: &Written| {
+///     last = *w;
+///     Ok(())
+/// };
+/// let resume = Resume { skip: 4, digest: heard[3].digest, written: &mut note };
+/// let report =
+///     run_resuming(&job, vec![input()?], &mut sink, &config, &quit, &bytes_read, &(), resume)?;
+/// assert_eq!((report.totals.records, last.records), (1, 1));
+/// assert_eq!(last.digest, heard[4].digest); // the same records read
+///
+/// // Other records are refused before any row.
+/// let other = Resume { skip: 4, digest: heard[2].digest, written: &mut |_, _| Ok(()) };
+/// let err = run_resuming(&job, vec![input()?], &mut sink, &config, &quit, &bytes_read, &(), other)
+///     .unwrap_err();
+/// assert_eq!(err.to_string(), "the first 4 records are not those the run being resumed read");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn run_resuming<J: Job>(
+    job: &J,
+    inputs: Vec<Input>,
+    sink: &mut Sink,
+    config: &Config,
+    quit: &AtomicBool,
+    bytes_read: &Arc<AtomicU64>,
+    progress: &dyn Progress,
+    resume: Resume<'_>,
+) -> Result<Report, Fatal> {
+    run_with(
+        job,
+        inputs,
+        sink,
+        config,
+        quit,
+        bytes_read,
+        progress,
+        Some(resume),
+    )
+}
+
+/// [`run`], resumed when `resume` says so.
+#[allow(clippy::too_many_arguments)]
+fn run_with<J: Job>(
+    job: &J,
+    inputs: Vec<Input>,
+    sink: &mut Sink,
+    config: &Config,
+    quit: &AtomicBool,
+    bytes_read: &Arc<AtomicU64>,
+    progress: &dyn Progress,
+    resume: Option<Resume<'_>>,
+) -> Result<Report, Fatal> {
     let start = Instant::now();
     let threads = config.threads.max(1);
     let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
-    let feed = records::RecordFeed::new(inputs, config.batch_size, bytes_read.clone());
+    let skip = resume.as_ref().map(|r| resume::Skip::new(r.skip, r.digest));
+    let feed = records::RecordFeed::new(inputs, config.batch_size, bytes_read.clone(), skip);
     let work = records::RecordWork {
         job,
         config,
@@ -507,6 +628,10 @@ pub fn run<J: Job>(
     // Parquet's schema always comes first (a second pass repeats it, and
     // the sink takes it as the same); `header` is the CSV header line's.
     let header = match config.format {
+        _ if config.as_written.is_some() => match &config.as_written {
+            Some(layout) if config.header => layout.header(),
+            _ => Vec::new(),
+        },
         OutputFormat::Csv if config.header => {
             RowEncoder::header(config.format, &config.columns, &config.kept_names)
         }
@@ -515,12 +640,29 @@ pub fn run<J: Job>(
         }
         _ => Vec::new(),
     };
-    sink.set_format(config.format).map_err(Fatal::Write)?;
+    let format = match config.as_written {
+        Some(_) => OutputFormat::Csv, // text, whatever the layout
+        None => config.format,
+    };
+    sink.set_format(format).map_err(Fatal::Write)?;
     let shape = Shape {
         threads,
         in_flight: 4 * threads + 4,
     };
-    let ended = ordered::run(feed, &work, sink, &header, shape, quit, progress)?;
+    let mut told = resume.map(|r| {
+        move |sink: &mut Sink, ended: &ordered::Ended<Totals>, digest: u64| {
+            let written = Written {
+                records: ended.items,
+                totals: ended.totals,
+                digest,
+            };
+            (r.written)(sink, &written).map_err(Fatal::Write)
+        }
+    });
+    let written = told
+        .as_mut()
+        .map(|t| t as &mut dyn FnMut(&mut Sink, &ordered::Ended<Totals>, u64) -> Result<(), Fatal>);
+    let ended = ordered::run(feed, &work, sink, &header, shape, quit, progress, written)?;
     Ok(Report {
         totals: ended.totals,
         elapsed: start.elapsed(),

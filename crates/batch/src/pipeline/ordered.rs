@@ -65,6 +65,12 @@ pub(crate) trait Feed: Send + 'static {
     /// The position at which the run is complete, when known.
     fn total(&self) -> Option<u64>;
 
+    /// A digest of everything fed so far, for a run that records what it
+    /// has done (see [`Written`]); 0 for a feed that keeps none.
+    fn digest(&self) -> u64 {
+        0
+    }
+
     /// Where the feed is, to name it when it panics.
     fn site(&self) -> PanicSite;
 }
@@ -134,6 +140,11 @@ pub(crate) struct Shape {
     pub in_flight: usize,
 }
 
+/// Hears of each batch the writer has written, in order: the sink, the
+/// totals and items written so far, and the feed's
+/// [`digest`](Feed::digest) after that batch. An error ends the run.
+pub(crate) type Written<'a, T> = &'a mut dyn FnMut(&mut Sink, &Ended<T>, u64) -> Result<(), Fatal>;
+
 /// How the writer ended, when it did not fail.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Ended<T> {
@@ -165,6 +176,7 @@ struct Batch<I, T> {
     out: Vec<u8>,
     totals: T,
     position: u64,
+    digest: u64,
     state: State,
 }
 
@@ -193,9 +205,11 @@ impl Shared {
 }
 
 /// Runs `work` over everything `feed` yields, writing `header` and then
-/// each batch's output to `sink` in order. Returns when the feed is done
-/// and everything is written, when `quit` is raised, when the sink's
-/// reader goes away, or with the first failure.
+/// each batch's output to `sink` in order (telling `written`, when given,
+/// after each batch). Returns when the feed is done and everything is
+/// written, when `quit` is raised, when the sink's reader goes away, or
+/// with the first failure.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run<F, W>(
     feed: F,
     work: &W,
@@ -204,17 +218,19 @@ pub(crate) fn run<F, W>(
     shape: Shape,
     quit: &AtomicBool,
     progress: &dyn Progress,
+    written: Option<Written<'_, W::Totals>>,
 ) -> Result<Ended<W::Totals>, Fatal>
 where
     F: Feed,
     W: Work<Items = F::Items>,
 {
     progress.start(feed.total());
-    let result = run_started(feed, work, sink, header, shape, quit, progress);
+    let result = run_started(feed, work, sink, header, shape, quit, progress, written);
     progress.finish();
     result
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_started<F, W>(
     feed: F,
     work: &W,
@@ -223,6 +239,7 @@ fn run_started<F, W>(
     shape: Shape,
     quit: &AtomicBool,
     progress: &dyn Progress,
+    written: Option<Written<'_, W::Totals>>,
 ) -> Result<Ended<W::Totals>, Fatal>
 where
     F: Feed,
@@ -253,7 +270,7 @@ where
         quit,
         halt: &shared.halt,
     };
-    let written = pool.in_place_scope(|scope| {
+    let result = pool.in_place_scope(|scope| {
         for _ in 0..threads {
             let (work_rx, done_tx, wake_rx) = (work_rx.clone(), done_tx.clone(), wake_rx.clone());
             let shared = &shared;
@@ -269,19 +286,19 @@ where
             shared: &shared,
             progress,
         };
-        let written = writer.write_in_order(sink, header, done_rx, free_tx);
+        let ended = writer.write_in_order(sink, header, done_rx, free_tx, written);
         shared.halt.store(true, Ordering::SeqCst);
         drop(wake_tx);
-        written
+        ended
     });
     let failure = shared.take_failure();
     // After a complete run with no failure, every worker ended because the
     // work channel closed: the feed has returned.
-    let fed = failure.is_none() && written.as_ref().is_ok_and(|e| e.complete);
+    let fed = failure.is_none() && result.as_ref().is_ok_and(|e| e.complete);
     join_feeder(feeder, fed);
     match failure {
         Some(fatal) => Err(fatal),
-        None => written,
+        None => result,
     }
 }
 
@@ -323,6 +340,7 @@ fn feed_batches<F: Feed, T: Default>(
                     out: Vec::new(),
                     totals: T::default(),
                     position: 0,
+                    digest: 0,
                     state: State::Done,
                 }
             } else {
@@ -336,6 +354,7 @@ fn feed_batches<F: Feed, T: Default>(
             }
             batch.seq = seq;
             batch.position = feed.position();
+            batch.digest = feed.digest();
             seq += 1;
             if work_tx.send(batch).is_err() {
                 return Ok(()); // every worker is gone
@@ -447,13 +466,15 @@ impl<W: Work> Writer<'_, W> {
     /// Puts finished batches back in order, writes them and recycles them.
     /// Returns at the end of the work, on Ctrl-C, on a failure elsewhere
     /// (kept in the shared slot), when the sink's reader has gone
-    /// (`broken_pipe`), or with the sink's write error.
+    /// (`broken_pipe`), with the sink's write error, or with the error of
+    /// `written` (told of each batch written).
     fn write_in_order(
         &self,
         sink: &mut Sink,
         header: &[u8],
         done_rx: Receiver<Batch<W::Items, W::Totals>>,
         free_tx: Sender<Batch<W::Items, W::Totals>>,
+        mut written: Option<Written<'_, W::Totals>>,
     ) -> Result<Ended<W::Totals>, Fatal> {
         let mut ended = Ended::default();
         if !header.is_empty() && !write(sink, header)? {
@@ -495,6 +516,9 @@ impl<W: Work> Writer<'_, W> {
                 ended.totals += batch.totals;
                 ended.items += self.work.len(&batch.items) as u64;
                 next += 1;
+                if let Some(written) = written.as_mut() {
+                    written(sink, &ended, batch.digest)?;
+                }
                 self.progress.update(ended.items, batch.position);
                 // The feed may have finished; a closed free list is fine.
                 let _ = free_tx.send(batch);

@@ -54,6 +54,7 @@
 ///     columns: SolveJob::COLUMNS.to_vec(),
 ///     kept_names: Vec::new(),
 ///     header: true,
+///     as_written: None,
 /// };
 /// let job = SolveJob { count_limit: 1, engine: EngineKind::Mrv, difficulty: false };
 /// let (quit, bytes_read) = (AtomicBool::new(false), Arc::new(AtomicU64::new(0)));

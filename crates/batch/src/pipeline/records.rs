@@ -1,6 +1,7 @@
 //! The record side of the ordered pipeline: the [`Feed`] that cuts the
 //! inputs' records into batches (one input after the other, a batch never
-//! spanning two), and the [`Work`] that runs a command's [`Job`] on each
+//! spanning two; a resumed run's first records read, checked and skipped,
+//! see `resume`), and the [`Work`] that runs a command's [`Job`] on each
 //! record and encodes its row.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -10,6 +11,7 @@ use crate::output::{Row, RowEncoder};
 use crate::totals::Totals;
 use batchdoku_core::Record;
 
+use super::resume::{Diverged, Skip};
 use super::{
     fill_row_until, Config, Fatal, Feed, Halt, Input, Job, PanicSite, Position, Stop, Work,
 };
@@ -25,7 +27,8 @@ pub(crate) struct Records {
     len: usize,
 }
 
-/// Bytes of kept fields and trailing text after which a batch ends early,
+/// Bytes of kept fields, trailing and written text after which a batch
+/// ends early,
 /// whatever its record count: records may carry up to a 64 KiB JSON line
 /// each, and a batch of them must not hold 1,024 such lines.
 const BATCH_TEXT_BYTES: usize = 4 << 20;
@@ -41,11 +44,22 @@ pub(crate) struct RecordFeed {
     index: u64,
     bytes_read: Arc<AtomicU64>,
     total_bytes: Option<u64>,
+    /// A resumable run's digest of the records read, and the records it
+    /// skips first; `None` for a run that keeps no digest.
+    resume: Option<Skip>,
 }
 
 impl RecordFeed {
     /// A feed over `inputs`, opened with the byte counter `bytes_read`.
-    pub(crate) fn new(inputs: Vec<Input>, batch_size: usize, bytes_read: Arc<AtomicU64>) -> Self {
+    /// With `resume`, it keeps a digest of the records it reads and first
+    /// skips (reads, hashes, never yields) the records it says, failing
+    /// unless they have its digest.
+    pub(crate) fn new(
+        inputs: Vec<Input>,
+        batch_size: usize,
+        bytes_read: Arc<AtomicU64>,
+        resume: Option<Skip>,
+    ) -> Self {
         let total_bytes = inputs.iter().map(|i| i.size).sum::<Option<u64>>();
         let mut rest = inputs.into_iter().enumerate();
         RecordFeed {
@@ -55,7 +69,39 @@ impl RecordFeed {
             index: 1,
             bytes_read,
             total_bytes,
+            resume,
         }
+    }
+
+    /// Reads, hashes and drops the records a resumed run skips, then
+    /// checks them against the digest it was given. Their numbers are
+    /// used up: the first record yielded carries on from them.
+    fn skip_done(&mut self, record: &mut Record) -> Result<(), Fatal> {
+        let Some(skip) = self.resume.as_mut().filter(|s| s.left > 0) else {
+            return Ok(());
+        };
+        while skip.left > 0 {
+            let Some((source, input)) = self.current.as_mut() else {
+                return Err(Fatal::Diverged(Diverged::Shorter {
+                    records: skip.left + skip.skipped,
+                    found: skip.skipped,
+                }));
+            };
+            match input.read_record(record) {
+                Ok(true) => {
+                    skip.skipped(*source, record);
+                    self.index += 1;
+                }
+                Ok(false) => self.current = self.rest.next(),
+                Err(e) => {
+                    return Err(Fatal::Read {
+                        name: input.name.clone(),
+                        error: e,
+                    })
+                }
+            }
+        }
+        skip.check().map_err(Fatal::Diverged)
     }
 }
 
@@ -64,6 +110,12 @@ impl Feed for RecordFeed {
 
     fn fill(&mut self, items: &mut Records) -> Result<bool, Fatal> {
         items.len = 0;
+        if self.resume.as_ref().is_some_and(|s| s.left > 0) {
+            if items.records.is_empty() {
+                items.records.push(Record::default());
+            }
+            self.skip_done(&mut items.records[0])?;
+        }
         loop {
             let Some((source, input)) = self.current.as_mut() else {
                 return Ok(false);
@@ -77,8 +129,11 @@ impl Feed for RecordFeed {
                 let record = &mut items.records[items.len];
                 match input.read_record(record) {
                     Ok(true) => {
-                        text += record.kept.len() + record.trailing.len();
+                        text += record.kept.len() + record.trailing.len() + record.written.len();
                         items.len += 1;
+                        if let Some(resume) = &mut self.resume {
+                            resume.digest.add(*source, record);
+                        }
                     }
                     Ok(false) => {
                         at_end = true;
@@ -114,6 +169,10 @@ impl Feed for RecordFeed {
         self.total_bytes
     }
 
+    fn digest(&self) -> u64 {
+        self.resume.as_ref().map_or(0, |s| s.digest.value())
+    }
+
     fn site(&self) -> PanicSite {
         PanicSite::Reader {
             source: self.current.as_ref().map(|(_, input)| input.name.clone()),
@@ -136,7 +195,10 @@ impl<J: Job> Work for RecordWork<'_, J> {
 
     fn scratch(&self) -> Self::Scratch {
         let config = self.config;
-        let encoder = RowEncoder::new(config.format, &config.columns, &config.kept_names);
+        let encoder = match &config.as_written {
+            Some(layout) => RowEncoder::as_written(layout.clone()),
+            None => RowEncoder::new(config.format, &config.columns, &config.kept_names),
+        };
         (self.job.scratch(), encoder, Row::default())
     }
 

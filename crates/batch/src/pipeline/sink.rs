@@ -354,6 +354,38 @@ impl Sink {
         }
     }
 
+    /// Hands every row written so far to the target (a file's buffer is
+    /// written to the file), for a sink of plain bytes: a run that keeps
+    /// its rows as it goes (a checkpoint) flushes after whole rows. A
+    /// compressed or Parquet sink is refused (`Unsupported`): flushing it
+    /// midway would change its bytes.
+    ///
+    /// ```
+    /// use batchdoku_batch::plumbing::{Compression, Sink};
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("rows.csv");
+    /// let file = std::fs::File::create(&path)?;
+    /// let mut sink = Sink::writer(Box::new(file));
+    /// sink.write_all(b"index\n1\n")?;
+    /// sink.flush_rows()?;
+    /// assert_eq!(std::fs::read(&path)?, b"index\n1\n");
+    ///
+    /// let gz = dir.path().join("rows.csv.gz");
+    /// let mut sink = Sink::file(&gz)?.compress(Compression::Gzip)?;
+    /// assert!(sink.flush_rows().is_err());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn flush_rows(&mut self) -> io::Result<()> {
+        match &mut self.layers {
+            Layers::Bytes(Compressed::Plain(target)) => target.flush(),
+            Layers::Failed => Err(failed()),
+            _ => Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "a compressed or Parquet output cannot be flushed midway",
+            )),
+        }
+    }
+
     /// Flushes and, for a file, syncs and renames the temporary file to its
     /// final name.
     pub fn finish(self) -> io::Result<()> {

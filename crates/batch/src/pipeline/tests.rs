@@ -110,6 +110,7 @@ fn config(threads: usize, batch_size: usize) -> Config {
         columns: crate::output::SOLVE_COLUMNS.to_vec(),
         kept_names: Vec::new(),
         header: true,
+        as_written: None,
     }
 }
 

@@ -118,9 +118,13 @@ fn row_error(row: u32, found: u32, byte: Option<u8>, col: u32) -> ParseError {
 /// Reads the next grid: skips blank, comment and separator lines before
 /// it, then takes nine rows (separators and comments inside are skipped).
 /// Returns the line of its first row and the grid, or the first problem
-/// found in it; `None` at the end of input with no grid started.
+/// found in it; `None` at the end of input with no grid started. With
+/// `written`, the grid's lines from its first row to its last (box and
+/// comment lines between them included) are appended to it, joined by
+/// `\n`.
 pub(crate) fn read_grid<R: BufRead>(
     lines: &mut Lines<R>,
+    mut written: Option<&mut Vec<u8>>,
 ) -> io::Result<Option<(u64, Result<Grid, ParseError>)>> {
     let mut cells = [0u8; CELLS];
     let mut rows = 0u32;
@@ -146,7 +150,13 @@ pub(crate) fn read_grid<R: BufRead>(
                 let truncated = ParseError::new(ParseErrorKind::Truncated { rows }, 0);
                 return Ok(Some((first_line, Err(error.unwrap_or(truncated)))));
             }
-            Some(RowClass::Comment | RowClass::Separator) => continue,
+            Some(RowClass::Comment | RowClass::Separator) => {
+                if let Some(text) = written.as_deref_mut().filter(|_| rows > 0) {
+                    text.push(b'\n');
+                    text.extend_from_slice(lines.line());
+                }
+                continue;
+            }
             Some(RowClass::Row(values)) => {
                 let start = rows as usize * 9;
                 cells[start..start + 9].copy_from_slice(&values);
@@ -161,6 +171,12 @@ pub(crate) fn read_grid<R: BufRead>(
         }
         if rows == 0 {
             first_line = lines.line_no();
+        }
+        if let Some(text) = written.as_deref_mut() {
+            if rows > 0 {
+                text.push(b'\n');
+            }
+            text.extend_from_slice(lines.line());
         }
         rows += 1;
         if rows == 9 {
@@ -182,7 +198,7 @@ mod tests {
         let src = io::Cursor::new(Vec::new()).chain(input);
         let mut lines = Lines::new(src);
         let mut out = Vec::new();
-        while let Some(g) = read_grid(&mut lines).unwrap() {
+        while let Some(g) = read_grid(&mut lines, None).unwrap() {
             out.push(g);
         }
         out

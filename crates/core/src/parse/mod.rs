@@ -22,7 +22,7 @@ mod reader;
 
 pub use csv_input::ExpectedColumn;
 pub use detect::InputFormat;
-pub use reader::{ReadOptions, Record, RecordReader};
+pub use reader::{InputLayout, ReadOptions, Record, RecordReader};
 
 /// What is wrong with a malformed record.
 ///

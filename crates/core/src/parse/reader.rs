@@ -21,6 +21,9 @@ use crate::grid::{Grid, CELLS};
 
 mod csv_format;
 mod grid_formats;
+mod layout;
+
+pub use layout::InputLayout;
 
 /// One input record, reused across reads (buffers kept).
 ///
@@ -71,6 +74,16 @@ pub struct Record {
     /// escapes, a number as its digits), empty for a missing key. See
     /// [`Record::kept_text`] for the text.
     pub kept_is_json: bool,
+    /// With [`ReadOptions::keep_written`]: the record as the input wrote
+    /// it, without its line ending (see [`InputLayout`]): a CSV record's
+    /// fields as written joined by the delimiter (a line break inside a
+    /// quoted field as it was), a JSON or text line as it is, a block
+    /// grid's rows joined by `\n`. Else empty.
+    pub written: Vec<u8>,
+    /// CSV with [`ReadOptions::keep_written`]: where each field ends in
+    /// [`Record::written`] (the next starts one delimiter later); empty
+    /// for the other formats.
+    pub written_ends: Vec<u32>,
 }
 
 impl Default for Record {
@@ -84,6 +97,8 @@ impl Default for Record {
             kept: Vec::new(),
             kept_ends: Vec::new(),
             kept_is_json: false,
+            written: Vec::new(),
+            written_ends: Vec::new(),
         }
     }
 }
@@ -98,6 +113,8 @@ impl Record {
         self.kept.clear();
         self.kept_ends.clear();
         self.kept_is_json = false;
+        self.written.clear();
+        self.written_ends.clear();
     }
 
     /// Kept field `i` (empty when the row had fewer fields than the
@@ -189,6 +206,11 @@ pub struct ReadOptions {
     /// a field of its own on most lines, then gives most lines one field
     /// count, then occurs most). Implies CSV when the format is `Auto`.
     pub delimiter: Option<u8>,
+    /// Keep each record's text as the input wrote it in
+    /// [`Record::written`], to write it back in the input's layout
+    /// ([`RecordReader::layout`]). Off by default: it copies every
+    /// record.
+    pub keep_written: bool,
 }
 
 impl ReadOptions {
@@ -312,6 +334,10 @@ pub struct RecordReader<R: BufRead> {
     json: Option<Box<JsonLayout>>,
     /// JSONL: the members of the line being read (room reused).
     json_spans: Spans,
+    /// Fill each record's [`Record::written`].
+    keep_written: bool,
+    /// How the input lays out its records.
+    layout: InputLayout,
 }
 
 impl<R: BufRead> fmt::Debug for RecordReader<R> {
@@ -555,6 +581,19 @@ impl<R: BufRead> RecordReader<R> {
             csv_rows: Box::default(),
             csv_pending: false,
             kept_names: None,
+            keep_written: options.keep_written,
+            layout: match format {
+                InputFormat::Block | InputFormat::Luogu => InputLayout::Blocks,
+                InputFormat::Csv => InputLayout::Csv {
+                    delimiter,
+                    header: None,
+                    names: Vec::new(),
+                },
+                InputFormat::Jsonl => InputLayout::Jsonl {
+                    keys: json.as_ref().map_or_else(Vec::new, |j| j.keys.clone()),
+                },
+                _ => InputLayout::Lines,
+            },
             json,
             json_spans: Spans::new(),
         };
@@ -574,6 +613,12 @@ impl<R: BufRead> RecordReader<R> {
     /// order (`field_N` for a headerless file). `None` otherwise.
     pub fn kept_names(&self) -> Option<&[String]> {
         self.kept_names.as_deref()
+    }
+
+    /// How the input lays out its records (a CSV header is known once the
+    /// reader is made): see [`InputLayout`].
+    pub fn layout(&self) -> &InputLayout {
+        &self.layout
     }
 
     /// The format being read (resolved: never `Auto`).
@@ -633,6 +678,9 @@ impl<R: BufRead> RecordReader<R> {
                 self.lines.line_no(),
                 layout.puzzle(members.as_ref().map_err(|&at| at)),
             );
+            if self.keep_written {
+                rec.written.extend_from_slice(line);
+            }
             if let Ok(members) = members {
                 rec.expected = layout.expected(&members);
                 if self.kept_names.is_some() {
@@ -676,6 +724,9 @@ impl<R: BufRead> RecordReader<R> {
                 }
             }
             rec.set(self.lines.line_no(), Ok(Grid::empty()));
+            if self.keep_written {
+                rec.written.extend_from_slice(line);
+            }
             if overlong {
                 let limit = MAX_LINE_BYTES as u32;
                 rec.puzzle = Err(ParseError::new(ParseErrorKind::LineTooLong { limit }, 0));

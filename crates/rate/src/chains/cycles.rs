@@ -15,6 +15,7 @@
 use super::best::Best;
 use super::forcing::{forcing_chain_from_off, forcing_chain_from_on, Walked};
 use super::links::{self, Links, Partners, Places, Static};
+use super::links_of;
 use super::node;
 use super::rating::{cycle_kind, HintKey};
 use super::unit_places::UnitPlaces;
@@ -22,7 +23,7 @@ use crate::bits::{count, digits};
 use crate::budget::{Budget, OutOfBudget};
 use crate::cands::Cands;
 use crate::cells::{CellSet, PEER_SETS};
-use crate::step::Step;
+use crate::step::{Pattern, Step};
 
 /// Reusable working memory of the search.
 pub(super) struct Scratch {
@@ -313,10 +314,12 @@ fn offer_cycle(
     // The cycle's potentials: the start, the closing one, and the path
     // from `p` back to the start.
     let mut cells = CellSet::single(node::cell(start));
+    let mut cycle_digits = 0u16;
     let mut seen_on = [CellSet::EMPTY; 9];
     let mut seen_off = [CellSet::EMPTY; 9];
     let mut mark_seen = |q: usize| {
         let (c, d) = (node::cell(q), node::digit(q));
+        cycle_digits |= 1 << (d - 1);
         let sees = PEER_SETS[c].and(cands.digit_cells(d));
         let set = if node::is_on(q) {
             &mut seen_on
@@ -334,7 +337,11 @@ fn offer_cycle(
         mark_seen(at);
         at = usize::from(s.parent[at]);
     }
-    let mut step = Step::removing(technique, key.tenths());
+    let mut step = Step::removing(technique, key.tenths()).with(Pattern::Cycle {
+        digits: cycle_digits,
+        cells,
+        links: links_of(complexity),
+    });
     let mut any = false;
     for d in 0..9 {
         let gone = seen_on[d].and(seen_off[d]).minus(cells);

@@ -8,13 +8,14 @@
 
 use super::best::Best;
 use super::links::{offs_imply_ons, ons_imply_offs, Links, Partners};
+use super::links_of;
 use super::node;
 use super::rating::{forcing_kind as kind, HintKey};
 use crate::bits::indices;
 use crate::budget::{Budget, OutOfBudget};
 use crate::cands::Cands;
 use crate::cells::{CellSet, PEER_SETS};
-use crate::step::Step;
+use crate::step::{Pattern, Premise, Step};
 
 /// What the cycle walk from an "on" potential met (it walks the same
 /// links as the forcing chain from that potential, layer by layer), so
@@ -110,7 +111,14 @@ pub(super) fn forcing_chain_from_on(
     if let Some(complexity) = found {
         let key = HintKey::new(base, complexity, sort_key);
         if best.wants(&key) {
-            let mut step = Step::removing(technique, key.tenths());
+            let mut step = Step::removing(technique, key.tenths()).with(Pattern::Chain {
+                premise: Premise::Contradiction {
+                    cell: cell as u8,
+                    digit,
+                    on: true,
+                },
+                links: links_of(complexity),
+            });
             step.eliminate(digit, CellSet::single(cell));
             best.offer(key, step);
         }
@@ -151,7 +159,18 @@ pub(super) fn forcing_chain_from_off(
     if let Some(complexity) = found {
         let key = HintKey::new(base, complexity, sort_key);
         if best.wants(&key) {
-            best.offer(key, Step::place(technique, key.tenths(), cell, digit));
+            let pattern = Pattern::Chain {
+                premise: Premise::Contradiction {
+                    cell: cell as u8,
+                    digit,
+                    on: false,
+                },
+                links: links_of(complexity),
+            };
+            best.offer(
+                key,
+                Step::place(technique, key.tenths(), cell, digit).with(pattern),
+            );
         }
     }
     Ok(())

@@ -34,6 +34,12 @@ pub(crate) fn highest_rating() -> u8 {
     rating::HintKey::new(ChainLevel::Nested(5).base(), u32::MAX, 0).tenths()
 }
 pub(crate) use plus::PlusRules;
+
+/// A chain's complexity as a step's pattern keeps it (no chain comes near
+/// 65,535 implications; a longer one would read as that many).
+pub(super) fn links_of(complexity: u32) -> u16 {
+    complexity.min(u32::from(u16::MAX)) as u16
+}
 pub(crate) use simpler::{NoSimplerRules, SimplerRules};
 
 use super::budget::{Budget, OutOfBudget};

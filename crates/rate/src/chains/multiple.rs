@@ -14,6 +14,7 @@
 //! grid and shared by the cell and region comparisons.
 
 use super::best::Best;
+use super::links_of;
 use super::memo::Memo;
 use super::node;
 use super::propagate::{regions_led_by, Mode, Outcome, Propagation};
@@ -24,7 +25,7 @@ use crate::bits::{count, digits};
 use crate::budget::{Budget, OutOfBudget};
 use crate::cands::Cands;
 use crate::cells::CellSet;
-use crate::step::Step;
+use crate::step::{Pattern, Premise, Step};
 use crate::technique::Technique;
 
 /// What a level searches and what its hints are worth.
@@ -186,7 +187,9 @@ pub(super) fn search(
                 outcomes[n] = s.outcome(node::on(cell, digit), kind.mode, rules, budget)?;
                 n += 1;
             }
-            offer_common(cands, s.cache(), &outcomes[..n], 5, kind.cell, kind, best);
+            let premise = Premise::Cell { cell: cell as u8 };
+            let source = (5, kind.cell, premise);
+            offer_common(cands, s.cache(), &outcomes[..n], source, kind, best);
         }
     }
     Ok(())
@@ -209,7 +212,14 @@ fn binary(
     if let Some((a, b)) = s.cache()[at].contradiction {
         let key = HintKey::new(kind.base, a + b, 7);
         if best.wants(&key) {
-            let mut step = Step::removing(kind.binary, key.tenths());
+            let mut step = Step::removing(kind.binary, key.tenths()).with(Pattern::Chain {
+                premise: Premise::Contradiction {
+                    cell: cell as u8,
+                    digit,
+                    on: true,
+                },
+                links: links_of(key.complexity),
+            });
             step.eliminate(digit, CellSet::single(cell));
             best.offer(key, step);
         }
@@ -228,7 +238,18 @@ fn binary(
     if let Some((a, b)) = from_off.contradiction {
         let key = HintKey::new(kind.base, a + b, 7);
         if best.wants(&key) {
-            best.offer(key, Step::place(kind.binary, key.tenths(), cell, digit));
+            let pattern = Pattern::Chain {
+                premise: Premise::Contradiction {
+                    cell: cell as u8,
+                    digit,
+                    on: false,
+                },
+                links: links_of(key.complexity),
+            };
+            best.offer(
+                key,
+                Step::place(kind.binary, key.tenths(), cell, digit).with(pattern),
+            );
         }
     }
     if kind.nishio || count(cands.candidates(cell)) < 3 {
@@ -238,11 +259,15 @@ fn binary(
     for p in from_on.ons().chain(from_on.offs()) {
         if from_off.holds(p) {
             let complexity = u32::from(from_on.complexity[p]) + u32::from(from_off.complexity[p]);
+            let premise = Premise::Double {
+                cell: cell as u8,
+                digit,
+            };
             offer_target(
                 cands,
                 p,
                 HintKey::new(kind.base, complexity, 1),
-                kind.binary,
+                (kind.binary, premise),
                 best,
             );
         }
@@ -262,26 +287,31 @@ fn regions(
     s: &mut Scratch,
     budget: &mut Budget,
 ) -> Result<(), OutOfBudget> {
-    for (_, places) in regions_led_by(cands, cell, digit) {
+    for (unit, places) in regions_led_by(cands, cell, digit) {
         let mut outcomes = [0usize; 9];
         let mut n = 0;
         for x in places.iter() {
             outcomes[n] = s.outcome(node::on(x, digit), kind.mode, rules, budget)?;
             n += 1;
         }
-        offer_common(cands, s.cache(), &outcomes[..n], 6, kind.region, kind, best);
+        let premise = Premise::Region {
+            unit: unit as u8,
+            digit,
+        };
+        let source = (6, kind.region, premise);
+        offer_common(cands, s.cache(), &outcomes[..n], source, kind, best);
     }
     Ok(())
 }
 
 /// Offers each potential that follows in every one of `outcomes` (in the
-/// order the first found them: "on" ones, then "off" ones).
+/// order the first found them: "on" ones, then "off" ones), as hints of
+/// `sort_key` and `technique` from `premise`.
 fn offer_common(
     cands: &Cands,
     cache: &[Box<Outcome>],
     outcomes: &[usize],
-    sort_key: u8,
-    technique: Technique,
+    (sort_key, technique, premise): (u8, Technique, Premise),
     kind: Kind,
     best: &mut Best,
 ) {
@@ -310,7 +340,7 @@ fn offer_common(
             cands,
             p,
             HintKey::new(kind.base, complexity, sort_key),
-            technique,
+            (technique, premise),
             best,
         );
     }
@@ -319,17 +349,30 @@ fn offer_common(
 /// Offers the hint that potential `p` holds: a placement for an "on"
 /// potential (worth it only if its cell has other candidates), an
 /// elimination for an "off" one.
-fn offer_target(cands: &Cands, p: usize, key: HintKey, technique: Technique, best: &mut Best) {
+fn offer_target(
+    cands: &Cands,
+    p: usize,
+    key: HintKey,
+    (technique, premise): (Technique, Premise),
+    best: &mut Best,
+) {
     if !best.wants(&key) {
         return;
     }
     let (cell, digit) = (node::cell(p), node::digit(p));
+    let pattern = Pattern::Chain {
+        premise,
+        links: links_of(key.complexity),
+    };
     if node::is_on(p) {
         if cands.candidates(cell) & !(1 << (digit - 1)) != 0 {
-            best.offer(key, Step::place(technique, key.tenths(), cell, digit));
+            best.offer(
+                key,
+                Step::place(technique, key.tenths(), cell, digit).with(pattern),
+            );
         }
     } else {
-        let mut step = Step::removing(technique, key.tenths());
+        let mut step = Step::removing(technique, key.tenths()).with(pattern);
         step.eliminate(digit, CellSet::single(cell));
         best.offer(key, step);
     }

@@ -188,6 +188,7 @@ impl Reopenable {
                     size: Some(meta.len()),
                     kept_names: reader.kept_names().map(<[String]>::to_vec),
                     has_expected: reader.has_expected(),
+                    layout: reader.layout().clone(),
                     reader: Some(reader),
                     again: Some(again),
                     started: false,

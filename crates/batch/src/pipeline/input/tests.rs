@@ -302,9 +302,10 @@ fn sniffs_magic_bytes() {
 fn open_error(bytes: &[u8], name: &str) -> io::Error {
     let raw = Box::new(std::io::Cursor::new(bytes.to_vec()));
     let options = ReadOptions::default();
-    wrap(raw, Arc::from(name), None, &options, Arc::default(), None)
-        .err()
-        .expect("opening fails")
+    match wrap(raw, Arc::from(name), None, &options, Arc::default(), None) {
+        Ok(_) => panic!("opening {name} succeeds"),
+        Err(e) => e,
+    }
 }
 
 #[cfg(not(feature = "zstd"))]

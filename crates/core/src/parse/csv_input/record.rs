@@ -243,6 +243,33 @@ impl CsvRecord {
         }
     }
 
+    /// Appends the record as it was written: each field as the input
+    /// wrote it (a quoted field in quotes, its quotes doubled; an unquoted
+    /// one as it is), joined by the delimiter, and pushes where each field
+    /// ends to `ends`. A record read from valid RFC 4180 text comes out
+    /// byte for byte as it went in.
+    pub(crate) fn write_as_read(&self, out: &mut Vec<u8>, ends: &mut Vec<u32>) {
+        for i in 0..self.len() {
+            if i > 0 {
+                out.push(self.delimiter);
+            }
+            let raw = self.raw(i).unwrap_or_default();
+            if self.quoted[i] {
+                out.push(b'"');
+                for part in raw.split_inclusive(|&b| b == b'"') {
+                    out.extend_from_slice(part);
+                    if part.last() == Some(&b'"') {
+                        out.push(b'"');
+                    }
+                }
+                out.push(b'"');
+            } else {
+                out.extend_from_slice(raw);
+            }
+            ends.push(out.len() as u32);
+        }
+    }
+
     /// The fields, read as a header's names.
     pub(crate) fn names(&self) -> Vec<&[u8]> {
         (0..self.len())

@@ -173,6 +173,8 @@ pub(crate) struct JsonLayout {
     pub(crate) expected: Option<String>,
     /// Every other key of the sampled objects, in the order first seen.
     pub(crate) kept: Vec<String>,
+    /// Every key of the sampled objects, in the order first seen.
+    pub(crate) keys: Vec<String>,
 }
 
 impl JsonLayout {
@@ -202,6 +204,7 @@ impl JsonLayout {
                     _ => None,
                 },
                 kept: Vec::new(),
+                keys: Vec::new(),
             });
         }
         // (grids, filled) of each key over the sample.
@@ -244,6 +247,7 @@ impl JsonLayout {
             puzzle: key(puzzle),
             expected: expected.map(key),
             kept: (0..names.len()).filter(|&i| i != puzzle).map(key).collect(),
+            keys: names,
         })
     }
 

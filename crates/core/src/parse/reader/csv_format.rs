@@ -3,7 +3,7 @@
 
 use std::io::{self, BufRead};
 
-use super::{bad_options, Mode, ReadOptions, Record, RecordReader};
+use super::{bad_options, InputLayout, Mode, ReadOptions, Record, RecordReader};
 use crate::parse::csv_input::{
     header_puzzle, is_puzzle_header, parse_puzzle_field, parse_solution_field, ColumnStats,
     CsvLayout, CsvRecord, ExpectedColumn,
@@ -92,6 +92,19 @@ impl<R: BufRead> RecordReader<R> {
                     .collect();
                 self.kept_names = Some(names);
             }
+            if !headerless {
+                let mut header = Vec::new();
+                self.csv.write_as_read(&mut header, &mut Vec::new());
+                let names = self.csv.names();
+                self.layout = InputLayout::Csv {
+                    delimiter,
+                    header: Some(header),
+                    names: names
+                        .iter()
+                        .map(|n| String::from_utf8_lossy(n).into_owned())
+                        .collect(),
+                };
+            }
             if headerless {
                 // Read without the cap: held to it now, as any record.
                 if longest > MAX_LINE_BYTES || self.csv.len() > MAX_LINE_BYTES {
@@ -136,6 +149,9 @@ impl<R: BufRead> RecordReader<R> {
             return Ok(true);
         }
         rec.set(csv.line(), parse_puzzle_field(csv, layout.puzzle));
+        if self.keep_written {
+            csv.write_as_read(&mut rec.written, &mut rec.written_ends);
+        }
         // An empty solution cell means no expected solution.
         rec.expected = layout.expected.and_then(|i| match csv.field(i) {
             Some((&[], _)) => None,

@@ -11,9 +11,15 @@ use crate::parse::{ParseError, ParseErrorKind};
 
 impl<R: BufRead> RecordReader<R> {
     pub(super) fn read_block_record(&mut self, rec: &mut Record) -> io::Result<bool> {
-        match read_grid(&mut self.lines)? {
+        // The grid's text is read into the record's own buffer, kept
+        // across `set` (which clears it).
+        let mut text = std::mem::take(&mut rec.written);
+        text.clear();
+        let read = read_grid(&mut self.lines, self.keep_written.then_some(&mut text))?;
+        match read {
             Some((line, puzzle)) => {
                 rec.set(line, puzzle);
+                rec.written = text;
                 Ok(true)
             }
             None => Ok(false),

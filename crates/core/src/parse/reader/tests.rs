@@ -65,3 +65,4 @@ mod detection;
 mod fixtures;
 mod lines;
 mod properties;
+mod written;

@@ -42,7 +42,7 @@ use super::ChainLevel;
 use crate::budget::{Budget, OutOfBudget};
 use crate::cands::Cands;
 use crate::cells::CellSet;
-use crate::step::Step;
+use crate::step::{Pattern, Premise, Step};
 use crate::technique::Technique;
 use arena::{Arena, Cause, NestedChain};
 use chaining::{Lists, Outcome};
@@ -84,7 +84,7 @@ pub(crate) fn find(
 fn first_step(searcher: &Searcher) -> Option<Step> {
     searcher.hints.list.first().map(|h| {
         let tenths = h.key.tenths();
-        match h.place {
+        let step = match h.place {
             Some((c, d)) => Step::place(Technique::NestedForcingChain, tenths, c.into(), d),
             None => {
                 let mut step = Step::removing(Technique::NestedForcingChain, tenths);
@@ -93,7 +93,11 @@ fn first_step(searcher: &Searcher) -> Option<Step> {
                 }
                 step
             }
-        }
+        };
+        step.with(Pattern::Chain {
+            premise: h.premise,
+            links: super::links_of(h.key.complexity),
+        })
     })
 }
 
@@ -159,6 +163,8 @@ struct Hint {
     fingerprint: u64,
     /// The placement it makes, if an "on" hint.
     place: Option<(u8, u8)>,
+    /// What its chains assume, for the step's text.
+    premise: Premise,
     /// Its place among the search's hints as found (the sort is stable
     /// through it, without the buffer of a stable sort).
     order: u32,
@@ -219,6 +225,8 @@ struct Shape<'a> {
     root: Cause,
     /// The placement, if an "on" hint.
     place: Option<(u8, u8)>,
+    /// What its chains assume, for the step's text.
+    premise: Premise,
 }
 
 /// The rules used inside the chains of a level (see the module doc).
@@ -496,6 +504,7 @@ impl Searcher {
             parents: (p0, p1),
             fingerprint,
             place: shape.place,
+            premise: shape.premise,
         });
     }
 }

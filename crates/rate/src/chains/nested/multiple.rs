@@ -12,6 +12,7 @@ use super::{conclusion, Searcher, Shape};
 use crate::bits::count;
 use crate::budget::{Budget, OutOfBudget};
 use crate::cands::Cands;
+use crate::step::Premise;
 
 /// The outcome slot of the propagation from a candidate assumed off (the
 /// others hold propagations from candidates assumed on, each computed
@@ -54,7 +55,12 @@ pub(super) fn search(
             if let (true, Some((a, b))) = (dynamic, absurd) {
                 let place = conclusion(grid, cell, digit, false, &mut removals);
                 let t = [a, b];
-                let shape = binary(&t, base, 7, place);
+                let premise = Premise::Contradiction {
+                    cell: cell as u8,
+                    digit,
+                    on: true,
+                };
+                let shape = binary(&t, base, 7, place, premise);
                 s.offer(&shape, &removals, grid, source);
             }
             let absurd = if dynamic {
@@ -65,7 +71,12 @@ pub(super) fn search(
             if let (true, Some((a, b))) = (dynamic, absurd) {
                 let place = conclusion(grid, cell, digit, true, &mut removals);
                 let t = [a, b];
-                let shape = binary(&t, base, 7, place);
+                let premise = Premise::Contradiction {
+                    cell: cell as u8,
+                    digit,
+                    on: false,
+                };
+                let shape = binary(&t, base, 7, place, premise);
                 s.offer(&shape, &removals, grid, source);
             }
             if card >= 3 && dynamic {
@@ -77,7 +88,11 @@ pub(super) fn search(
                             let (c, d) = (node::cell(n), node::digit(n));
                             let place = conclusion(grid, c, d, on, &mut removals);
                             let t = [id, o];
-                            let shape = binary(&t, base, 1, place);
+                            let premise = Premise::Double {
+                                cell: cell as u8,
+                                digit,
+                            };
+                            let shape = binary(&t, base, 1, place, premise);
                             s.offer(&shape, &removals, grid, source);
                         }
                     }
@@ -91,13 +106,17 @@ pub(super) fn search(
                     n += 1;
                 }
                 let root = Cause::Unit(unit as u8);
+                let premise = Premise::Region {
+                    unit: unit as u8,
+                    digit,
+                };
                 common(
                     s,
                     grid,
                     source,
                     k,
                     &slots[..n],
-                    (base, 6, root),
+                    (base, 6, root, premise),
                     &mut targets,
                     &mut removals,
                 );
@@ -118,7 +137,7 @@ pub(super) fn search(
                 source,
                 k,
                 &slots[..n],
-                (base, 5, Cause::Cell),
+                (base, 5, Cause::Cell, Premise::Cell { cell: cell as u8 }),
                 &mut targets,
                 &mut removals,
             );
@@ -131,7 +150,13 @@ pub(super) fn search(
 }
 
 /// A binary (contradiction or double) hint's shape.
-fn binary(targets: &[u32; 2], base: f64, sort_key: u8, place: Option<(u8, u8)>) -> Shape<'_> {
+fn binary(
+    targets: &[u32; 2],
+    base: f64,
+    sort_key: u8,
+    place: Option<(u8, u8)>,
+    premise: Premise,
+) -> Shape<'_> {
     Shape {
         targets,
         counted: targets,
@@ -139,6 +164,7 @@ fn binary(targets: &[u32; 2], base: f64, sort_key: u8, place: Option<(u8, u8)>) 
         sort_key,
         root: Cause::Root,
         place,
+        premise,
     }
 }
 
@@ -152,7 +178,7 @@ fn common(
     source: Option<&Cands>,
     first: usize,
     slots: &[usize],
-    (base, sort_key, root): (f64, u8, Cause),
+    (base, sort_key, root, premise): (f64, u8, Cause, Premise),
     targets: &mut Vec<u32>,
     removals: &mut Vec<(u8, u8)>,
 ) {
@@ -189,6 +215,7 @@ fn common(
                 sort_key,
                 root,
                 place,
+                premise,
             };
             s.offer(&shape, removals, grid, source);
             *targets = t;

@@ -15,6 +15,7 @@ use crate::bits::count;
 use crate::budget::{Budget, OutOfBudget};
 use crate::cands::Cands;
 use crate::cells::{CellSet, PEER_SETS};
+use crate::step::Premise;
 
 /// Working lists of one walk.
 #[derive(Default)]
@@ -105,6 +106,12 @@ fn search_with(
                         sort_key,
                         root: Cause::Root,
                         place: None,
+                        // Never a step of the path: the unary producer
+                        // only serves as a rule inside other chains.
+                        premise: Premise::Double {
+                            cell: cell as u8,
+                            digit,
+                        },
                     };
                     s.offer(&shape, removals, grid, source);
                 }
@@ -120,6 +127,11 @@ fn search_with(
                         sort_key,
                         root: Cause::Root,
                         place,
+                        premise: Premise::Contradiction {
+                            cell: cell as u8,
+                            digit,
+                            on: !node::is_on(n),
+                        },
                     };
                     s.offer(&shape, removals, grid, source);
                 }

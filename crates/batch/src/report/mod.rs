@@ -1,9 +1,11 @@
-//! `report`: a corpus at a glance. One streaming pass through the
+//! `report` (the `report` feature): a corpus at a glance, for the
+//! `batchdoku report` command and the Python package's `report()`, which
+//! give the same figures. One streaming pass through the
 //! pipeline (`batchdoku_batch::plumbing::run`) solves each puzzle counting to two with
 //! the difficulty columns of `solve -k 2 --difficulty` (the same
 //! [`SolveJob`]), optionally scores it and finds its class up to
 //! symmetry, and feeds every finished row to a constant-memory
-//! [`Aggregate`]. The result, a [`CorpusReport`], renders as one
+//! `Aggregate`. The result, a [`CorpusReport`], renders as one
 //! self-contained HTML page with SVG plots, as Markdown, or as JSON (the
 //! same numbers, for machines).
 //!
@@ -19,6 +21,9 @@
 //! of the worker it runs on (one mutex per worker, never contended) and
 //! answers `false`. Aggregates merge by sums and a minimum, so the report
 //! is the same at any thread count.
+//!
+//! For the `batchdoku` binary and the Python binding: not part of the
+//! documented API (the module is hidden) and not covered by semver.
 
 mod aggregate;
 mod html;
@@ -43,12 +48,12 @@ pub use summary::{CorpusReport, InputInfo, OptionInEffect, OptionValue, RunFacts
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
-use batchdoku_batch::Job;
-use batchdoku_batch::{ClassMap, EngineKind, RateJob, ScoreJob, SolveJob};
+use crate::Job;
+use crate::{ClassMap, EngineKind, RateJob, ScoreJob, SolveJob};
 
 /// A class's first record and its size.
 type ClassCount = (u64, u64);
-use batchdoku_batch::{Expected, Row, Status};
+use crate::{Expected, Row, Status};
 use batchdoku_core::Canonicalizer;
 use batchdoku_core::Engine;
 use batchdoku_core::Grid;

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::aggregate::{log_bin_range, Aggregate, AuditNote};
 use super::ratings::ErSummary;
-use batchdoku_batch::Status;
+use crate::Status;
 
 /// Bins the best-score table and plot aim for.
 const SCORE_BINS: usize = 20;
@@ -282,7 +282,7 @@ pub struct RunInfo {
     pub records_per_second: Option<f64>,
     /// Worker threads.
     pub threads: usize,
-    /// The batchdoku version.
+    /// The batchdoku version ([`RunFacts::version`]).
     pub version: &'static str,
     /// The git commit batchdoku was built from (`unknown` when built
     /// outside its git checkout).
@@ -377,6 +377,11 @@ pub struct RunFacts {
     pub command_line: Vec<String>,
     /// The options in effect.
     pub options: RunOptions,
+    /// The version of what made the report (the `batchdoku` binary's, or
+    /// the Python package's).
+    pub version: &'static str,
+    /// The git commit it was built from (`unknown` when not known).
+    pub commit: &'static str,
 }
 
 /// `num / den`, `None` when `den` is zero.
@@ -401,6 +406,8 @@ impl CorpusReport {
             date_utc,
             command_line,
             options,
+            version,
+            commit,
         } = run;
         let valid = total.valid();
         let invalid = total.count(Status::Invalid);
@@ -497,8 +504,8 @@ impl CorpusReport {
                 seconds,
                 records_per_second: (seconds > 0.0).then(|| total.records as f64 / seconds),
                 threads,
-                version: env!("CARGO_PKG_VERSION"),
-                commit: env!("BATCHDOKU_COMMIT"),
+                version,
+                commit,
             },
         }
     }

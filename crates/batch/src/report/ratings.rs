@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use batchdoku_batch::{Job, RateJob, Row, Status};
+use crate::{Job, RateJob, Row, Status};
 use batchdoku_core::{Grid, Record};
 
 /// ER values a tally tells apart: every `u8` of tenths (0.0 to 25.5).

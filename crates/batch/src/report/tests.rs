@@ -7,15 +7,20 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 
 use super::*;
-use batchdoku_batch::plumbing::{Config, Input, Sink};
-use batchdoku_batch::{self as pipeline, OutputFormat, RateJob};
+use crate::pipeline::{self, Config, Input, Sink};
+use crate::{OutputFormat, RateJob};
 use batchdoku_core::{parse_line, Canonicalizer, ReadOptions, Rng, Transform};
 
-/// The sample's puzzles (each has one solution).
+/// 211 puzzles with one solution each (generated, as the sample of the
+/// repository's data/ that these tests read before they moved into this
+/// crate, which reaches nothing outside itself).
 fn sample() -> Vec<Grid> {
-    include_str!("../../../data/sample.txt")
-        .lines()
-        .map(|l| parse_line(l.as_bytes()).unwrap())
+    use batchdoku_core::testdata::corpus::{corpus_item, PuzzleKind};
+    let mut solver = Solver::new();
+    (0..211)
+        .map(|i| corpus_item(7, 4 * i, &mut solver))
+        .inspect(|(kind, _)| assert_eq!(*kind, PuzzleKind::Unique))
+        .map(|(_, p)| p)
         .collect()
 }
 
@@ -157,12 +162,12 @@ fn report_reading(
         columns: Vec::new(),
         kept_names: Vec::new(),
         header: false,
+        as_written: None,
     };
     let job = ReportJob::new(options, threads);
     let mut sink = Sink::file(&dir.path().join("out")).unwrap();
     let quit = AtomicBool::new(false);
-    let run = pipeline::plumbing::run(&job, vec![input], &mut sink, &config, &quit, &counter, &())
-        .unwrap();
+    let run = pipeline::run(&job, vec![input], &mut sink, &config, &quit, &counter, &()).unwrap();
     assert_eq!(run.totals.rows, 0, "a report writes no rows");
     job.finish(RunFacts {
         inputs: info,
