@@ -28,10 +28,11 @@
 //!   cell at once over the nine masks (the search's own
 //!   [`Wide::at_least_two`], four digits per vector on AVX-512), which also
 //!   finds empty cells; all found are placed together.
-//! - Hidden singles, when there are no naked ones: per digit whose
-//!   candidates changed since its last fruitless scan, every house at once
-//!   by bit tricks ([`lone_cells`]): rows by borrows inside each nine-bit
-//!   row, columns and boxes by "at least one / two" over rows.
+//! - Hidden singles, when there are no naked ones: every house of every
+//!   digit at once by bit tricks ([`lone_cells`]): rows by borrows inside
+//!   each nine-bit row, columns and boxes by "at least one / two" over
+//!   rows; on AVX2 and AVX-512 two or four digits per vector
+//!   ([`Wide::lone_cells`]). All found are placed together.
 //!
 //! The design follows the published description of fsss2 (Mladen
 //! Dobrichev's solver: a mask per digit, placement by a peer mask,
@@ -39,8 +40,10 @@
 //! code is our own. fsss2 also keeps a bit per house still open for the
 //! digit, so that its scan visits only those; here the scan of all 27
 //! houses at once costs less than visiting them one by one (on serg's
-//! benchmark, where the path stalls after a few singles, it cost about
-//! 5,500 instructions a puzzle house by house, about 2,300 this way).
+//! benchmark, where the path stalls after a few singles, the path cost
+//! about 5,500 instructions a puzzle house by house, about 2,300 digit by
+//! digit, changed digits only, and about 1,100 every digit, two to a
+//! vector on AVX2).
 //!
 //! Only puzzles with at least [`MIN_GIVENS`] givens take this path: on
 //! sparser ones singles rarely get far, and the attempt would be paid on
@@ -48,7 +51,7 @@
 
 use super::lanes::Lanes;
 use super::node::Contradiction;
-use super::tables::{lone_in_full_rows, BAND, ROW};
+use super::tables::{lone_in_full_rows, BAND, BOX_LOW, COLUMN_0 as COLUMN, ROW, ROW_HIGH};
 use super::wide::Wide;
 
 /// The fewest givens for which the root tries singles first. Kaggle-like
@@ -80,15 +83,6 @@ const PEERS: [Lanes; 81] = {
     }
     peers
 };
-
-/// Column `k` of a band (bits `k`, `9 + k`, `18 + k`).
-const COLUMN: u32 = 1 | 1 << 9 | 1 << 18;
-
-/// Bit 8 of each row of a band.
-const ROW_HIGH: u32 = 0x100 * COLUMN;
-
-/// Bit 0 of each box of a nine-bit row.
-const BOX_LOW: u32 = 0b001_001_001;
 
 /// The empty cells alone in their row, column or box for one digit, per
 /// band: `m` holds the digit's candidates in empty cells, `placed` the
@@ -132,6 +126,29 @@ fn lone_cells(m: Lanes, placed: Lanes) -> Result<[u32; 3], Contradiction> {
         *lone |= m.0[b] & columns;
     }
     Ok(lone)
+}
+
+/// [`lone_cells`] for every digit: `cand` the candidates per digit
+/// (placed cells included or not), `unsolved` the empty cells, `placed`
+/// the cells each digit is placed in; `lone` gets each digit's lone cells.
+/// Returns the lanes holding some (bit `4 * d + b`), or a contradiction
+/// when some house has no place left for a digit it lacks. The portable
+/// version of [`Wide::lone_cells`] (the x86 ones do it two or four
+/// digits per vector: `arrange_x86.rs`).
+#[inline(always)]
+pub(super) fn lone_cells_nine(
+    cand: &[Lanes; 9],
+    unsolved: Lanes,
+    placed: &[Lanes; 9],
+    lone: &mut [Lanes; 9],
+) -> Result<u64, Contradiction> {
+    let mut found = 0;
+    for d in 0..9 {
+        let [a, b, c] = lone_cells(cand[d].and(unsolved), placed[d])?;
+        lone[d] = Lanes([a, b, c, 0]);
+        found |= u64::from(lone[d].nonzero()) << (4 * d);
+    }
+    Ok(found)
 }
 
 /// The state of the fast path: candidates (lanes 0..3) and open houses
@@ -234,47 +251,40 @@ impl Singles {
         Ok(true)
     }
 
-    /// Places the hidden singles of every digit whose candidates changed
-    /// since `scanned[d]` (its candidates at its last fruitless scan);
-    /// returns whether there was one. A house with no place left for a
-    /// digit it lacks is a contradiction.
+    /// Places the hidden singles of every digit, found all at once
+    /// ([`Wide::lone_cells`]); returns whether there was one. A house with
+    /// no place left for a digit it lacks is a contradiction, and so are
+    /// two of them in one cell or seeing each other.
     #[inline(always)]
-    fn hidden_singles(&mut self, scanned: &mut [Lanes; 9]) -> Result<bool, Contradiction> {
-        let mut found = false;
-        for (d, scanned) in scanned.iter_mut().enumerate() {
-            let m = self.cand[d].and(self.unsolved);
-            if m == *scanned {
-                continue;
-            }
-            let lone = lone_cells(m, self.placed[d])?;
-            if lone == [0; 3] {
-                *scanned = m;
-                continue;
-            }
-            found = true;
-            for (b, &cells) in lone.iter().enumerate() {
-                let mut cells = cells;
-                while cells != 0 {
-                    let p = cells.trailing_zeros();
-                    cells &= cells - 1;
-                    // Two of them that see each other.
-                    if self.cand[d].0[b] >> p & 1 == 0 {
-                        return Err(Contradiction);
-                    }
-                    self.place(d, b, p);
+    fn hidden_singles<W: Wide>(&mut self) -> Result<bool, Contradiction> {
+        let mut lone = [Lanes::ZERO; 9];
+        let mut found = W::lone_cells(&self.cand, self.unsolved, &self.placed, &mut lone)?;
+        if found == 0 {
+            return Ok(false);
+        }
+        while found != 0 {
+            let i = found.trailing_zeros() as usize;
+            found &= found - 1;
+            let (d, b) = (i / 4, i % 4);
+            let mut cells = lone[d].0[b];
+            while cells != 0 {
+                let p = cells.trailing_zeros();
+                cells &= cells - 1;
+                // Filled by another digit's single, or seen by one of
+                // this digit's: all were forced, so a dead end.
+                if (self.cand[d].0[b] & self.unsolved.0[b]) >> p & 1 == 0 {
+                    return Err(Contradiction);
                 }
+                self.place(d, b, p);
             }
         }
-        Ok(found)
+        Ok(true)
     }
 
     /// Places singles until none is left; returns whether the grid is
     /// full.
     #[inline(always)]
     pub(super) fn run<W: Wide>(&mut self) -> Result<bool, Contradiction> {
-        // No digit has been scanned: a mask with lane 3 set differs from
-        // every state's (lane 3 stays zero).
-        let mut scanned = [Lanes([0, 0, 0, 1]); 9];
         loop {
             if !self.unsolved.any() {
                 return Ok(true);
@@ -282,7 +292,7 @@ impl Singles {
             if self.naked_singles::<W>()? {
                 continue;
             }
-            if !self.hidden_singles(&mut scanned)? {
+            if !self.hidden_singles::<W>()? {
                 return Ok(false);
             }
         }

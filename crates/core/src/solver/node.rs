@@ -84,7 +84,7 @@ pub(crate) const fn bit_digit(bit: u16) -> u8 {
 
 /// Every digit-band lane: bit `4 * d + b` for digit `d` (0-based) and band
 /// `b`.
-const ALL_LANES: u64 = 0x7_7777_7777;
+pub(super) const ALL_LANES: u64 = 0x7_7777_7777;
 
 /// What propagation must look at again: the digit-band masks changed since
 /// their last check, and the masks as the stack pass last saw them. Owned

@@ -19,7 +19,9 @@
 use std::sync::OnceLock;
 
 use super::arrange::{self, Arrangements};
+use super::fast;
 use super::lanes::Lanes;
+use super::node::Contradiction;
 
 /// The nine-digit operations of the search, per instruction set.
 ///
@@ -49,6 +51,15 @@ pub(crate) trait Wide {
     /// The triad rule on every band (see [`arrange::triads`]); returns
     /// the lanes changed.
     fn triads(masks: &mut [Lanes; 9]) -> u64;
+
+    /// The root fast path's hidden singles, every digit at once (see
+    /// [`fast::lone_cells_nine`]).
+    fn lone_cells(
+        cand: &[Lanes; 9],
+        unsolved: Lanes,
+        placed: &[Lanes; 9],
+        lone: &mut [Lanes; 9],
+    ) -> Result<u64, Contradiction>;
 }
 
 /// One 128-bit vector per digit: the [`Lanes`] operations (SSE2 on
@@ -105,6 +116,16 @@ impl Wide for Narrow {
     #[inline(always)]
     fn triads(masks: &mut [Lanes; 9]) -> u64 {
         arrange::triads(masks)
+    }
+
+    #[inline(always)]
+    fn lone_cells(
+        cand: &[Lanes; 9],
+        unsolved: Lanes,
+        placed: &[Lanes; 9],
+        lone: &mut [Lanes; 9],
+    ) -> Result<u64, Contradiction> {
+        fast::lone_cells_nine(cand, unsolved, placed, lone)
     }
 }
 
@@ -222,7 +243,7 @@ impl std::fmt::Display for SimdPath {
 /// `unsafe` calls sound.
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod x86 {
-    use super::{Arrangements, Lanes, Wide};
+    use super::{Arrangements, Contradiction, Lanes, Wide};
     use std::arch::x86_64::*;
 
     /// The features of [`super::SimdPath::Avx2`].
@@ -330,7 +351,7 @@ mod x86 {
     mod avx2 {
         use super::*;
 
-        pub(super) use crate::solver::arrange_x86::avx2::{arrangements, triads};
+        pub(super) use crate::solver::arrange_x86::avx2::{arrangements, lone_cells, triads};
 
         #[target_feature(enable = "avx2")]
         #[inline]
@@ -435,7 +456,7 @@ mod x86 {
     mod avx512 {
         use super::*;
 
-        pub(super) use crate::solver::arrange_x86::avx512::{arrangements, triads};
+        pub(super) use crate::solver::arrange_x86::avx512::{arrangements, lone_cells, triads};
 
         #[target_feature(enable = "avx512f")]
         #[inline]
@@ -587,6 +608,17 @@ mod x86 {
                     // SAFETY: as above.
                     unsafe { $module::triads(masks) }
                 }
+
+                #[inline(always)]
+                fn lone_cells(
+                    cand: &[Lanes; 9],
+                    unsolved: Lanes,
+                    placed: &[Lanes; 9],
+                    lone: &mut [Lanes; 9],
+                ) -> Result<u64, Contradiction> {
+                    // SAFETY: as above.
+                    unsafe { $module::lone_cells(cand, unsolved, placed, lone) }
+                }
             }
         };
     }
@@ -599,6 +631,8 @@ mod x86 {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    use crate::solver::tables::BAND;
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     use crate::testdata::required;
 
@@ -642,6 +676,21 @@ mod tests {
             assert_eq!(changed, Narrow::clear(&mut narrow, b[4]));
             assert_eq!(wide, narrow);
             assert_eq!(changed, Narrow::differ(&wide, &a));
+            // The fast path's masks: lane 3 zero, placed cells out of
+            // `unsolved`; often a contradiction, so also near-solved ones.
+            let band = |l: Lanes| l.and(Lanes::bands(BAND));
+            let unsolved = band(b[0]);
+            let cand = a.map(band);
+            let placed = b.map(|p| band(p).and_not(unsolved));
+            let full = cand.map(|c| c.or(unsolved.and_not(b[1])));
+            for cand in [cand, full] {
+                let (mut wide, mut narrow) = ([Lanes::ZERO; 9], [Lanes::ZERO; 9]);
+                let w = W::lone_cells(&cand, unsolved, &placed, &mut wide);
+                assert_eq!(w, Narrow::lone_cells(&cand, unsolved, &placed, &mut narrow));
+                if w.is_ok() {
+                    assert_eq!(wide, narrow);
+                }
+            }
         }
     }
 
