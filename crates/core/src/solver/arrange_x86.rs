@@ -195,6 +195,48 @@ macro_rules! kernels {
             changed
         }
 
+        /// See [`super::super::node::covered_nine`]: per digit, the cells
+        /// in a house with one of its givens.
+        #[target_feature(enable = $features)]
+        #[inline]
+        pub(crate) fn covered(
+            givens: &[Lanes; 9],
+            covered: &mut [Lanes; 9],
+        ) -> Result<(), Contradiction> {
+            let (row, column, box_low, one) =
+                (splat(ROW), splat(COLUMN_0), splat(BOX_LOW), splat(1));
+            let (row_high, low) = (splat(ROW_HIGH), splat(ROW_HIGH - COLUMN_0));
+            let mut clash = splat(0);
+            for i in 0..VECTORS {
+                let g = load(givens, i * DIGITS);
+                let (r0, r1, r2) = (and(g, row), pick(g, 9, row), shr(g, 18));
+                // Rows with a given: bit 8 set or carried into, spread
+                // over the row.
+                let rows = and(or(add(and(g, low), low), g), row_high);
+                let rows = or(rows, sub(rows, shr(rows, 8)));
+                // Columns per band, then over the three bands; boxes by
+                // each box's three columns.
+                let o = or(or(r0, r1), r2);
+                let (o_next, o_after) = (next_band(o), after_next_band(o));
+                let columns = mul(or(or(o, o_next), o_after), column);
+                let (o0, o1, o2) = (and(o, box_low), pick(o, 1, box_low), pick(o, 2, box_low));
+                let boxes = mul(or(or(o0, o1), o2), splat(7 * COLUMN_0));
+                store(covered, i * DIGITS, or(or(rows, columns), boxes));
+                // Two givens in a row, in a column (one band or two), or
+                // in two columns of a box.
+                let twice_in = |r: V| and(r, sub(r, one));
+                let in_rows = or(or(twice_in(r0), twice_in(r1)), twice_in(r2));
+                let in_band = or(and(r0, r1), and(r2, or(r0, r1)));
+                let across = or(and(o, o_next), and(o_after, or(o, o_next)));
+                let in_boxes = or(and(o0, o1), and(o2, or(o0, o1)));
+                clash = or(clash, or(or(in_rows, in_band), or(across, in_boxes)));
+            }
+            if ne_bits(clash, splat(0)) != 0 {
+                return Err(Contradiction);
+            }
+            Ok(())
+        }
+
         /// See [`super::super::fast::lone_cells_nine`]: the cells alone
         /// in a row, column or box for their digit, every digit at once.
         #[target_feature(enable = $features)]

@@ -172,41 +172,23 @@ impl Singles {
         }
     }
 
-    /// Loads `givens` (per digit, as band lanes); false when there are
-    /// fewer than [`MIN_GIVENS`] or two equal givens see each other (the
-    /// usual path reports that).
+    /// Whether the root tries singles first on these givens (per
+    /// digit, as band lanes): at least [`MIN_GIVENS`] of them.
     #[inline(always)]
-    pub(super) fn load(&mut self, givens: &[Lanes; 9]) -> bool {
-        self.load_from(givens, MIN_GIVENS)
+    pub(super) fn worth_trying(givens: &[Lanes; 9]) -> bool {
+        let filled = givens.iter().fold(Lanes::ZERO, |a, g| a.or(*g));
+        filled.count_ones() >= MIN_GIVENS
     }
 
-    /// [`load`](Self::load) with `min_givens` for the bound.
+    /// Loads `givens` (per digit, as band lanes) with `covered` from
+    /// [`Wide::covered`] (which also found any clash).
     #[inline(always)]
-    fn load_from(&mut self, givens: &[Lanes; 9], min_givens: u32) -> bool {
-        let filled = givens.iter().fold(Lanes::ZERO, |a, g| a.or(*g));
-        if filled.count_ones() < min_givens {
-            return false;
-        }
+    pub(super) fn load(&mut self, givens: &[Lanes; 9], covered: &[Lanes; 9]) {
         let all = Lanes::bands(BAND);
-        for (cand, given) in self.cand.iter_mut().zip(givens) {
-            let mut gone = Lanes::ZERO;
-            for b in 0..3 {
-                let mut rest = given.0[b];
-                while rest != 0 {
-                    let p = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    // An earlier given of the digit sees this one.
-                    if gone.0[b] >> p & 1 != 0 {
-                        return false;
-                    }
-                    gone = gone.or(PEERS[27 * b + p]);
-                }
-            }
-            *cand = all.and_not(gone);
-        }
+        let filled = givens.iter().fold(Lanes::ZERO, |a, g| a.or(*g));
+        self.cand = covered.map(|c| all.and_not(c));
         self.placed = *givens;
-        self.unsolved = Lanes::bands(BAND).and_not(filled);
-        true
+        self.unsolved = all.and_not(filled);
     }
 
     /// Places digit `d` in cell `p` of band `b`, which must still be a

@@ -162,6 +162,36 @@ fn columns_of(cells: u32) -> u32 {
     ((cells | cells >> 9 | cells >> 18) & ROW) * COLUMN_0
 }
 
+/// Per digit, the cells in a row, column or box holding one of its
+/// `givens` (the givens included), into `covered`; a contradiction when
+/// two givens of a digit share a house. The portable version of
+/// [`Wide::covered`] (the x86 ones: `arrange_x86.rs`).
+#[inline(always)]
+pub(crate) fn covered_nine(
+    givens: &[Lanes; 9],
+    covered: &mut [Lanes; 9],
+) -> Result<(), Contradiction> {
+    for (covered, given) in covered.iter_mut().zip(givens) {
+        let mut peers = Lanes::ZERO;
+        for b in 0..3 {
+            let mut rest = given.0[b];
+            if rest == 0 {
+                continue;
+            }
+            peers = peers.or(Lanes::others(b, columns_of(rest)));
+            while rest != 0 {
+                peers.0[b] |= BAND_PEERS[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
+            }
+        }
+        if given.and(peers).any() {
+            return Err(Contradiction);
+        }
+        *covered = peers.or(*given);
+    }
+    Ok(())
+}
+
 /// A branch of the hard mode: digit `digit` (0-based) has exactly two
 /// arrangements left in one band or stack, and each child keeps one of
 /// them (its masks ANDed with that child's `keep`).
@@ -253,42 +283,32 @@ impl Node {
         }
     }
 
-    /// Loads the givens of `puzzle` onto a blank state, all at once: each
-    /// digit's masks lose the other digits' givens and every peer of its
-    /// own. Two equal givens that see each other are a contradiction;
-    /// propagation (not done here) finds the rest.
+    /// Loads the givens of `puzzle` onto a blank state, all at once (see
+    /// [`load_covered`](Self::load_covered)). Two equal givens that see
+    /// each other are a contradiction; propagation (not done here) finds
+    /// the rest.
     #[cfg(test)]
     pub(crate) fn load(&mut self, puzzle: &Grid) -> Result<(), Contradiction> {
-        self.load_givens(&Lanes::givens(puzzle.cells()))
+        let givens = Lanes::givens(puzzle.cells());
+        let mut covered = [Lanes::ZERO; 9];
+        covered_nine(&givens, &mut covered)?;
+        self.load_covered(&givens, &covered);
+        Ok(())
     }
 
-    /// [`load`](Self::load) from the givens as band masks, one per digit
-    /// (entry `d` holds the cells whose value is `d + 1`).
+    /// Loads the givens (per digit, as band masks: entry `d` holds the
+    /// cells whose value is `d + 1`) onto a blank state, with `covered`
+    /// from [`Wide::covered`]: each digit's masks lose the other digits'
+    /// givens and every cell in a house with one of its own, but keep its
+    /// givens.
     #[inline(always)]
-    pub(crate) fn load_givens(&mut self, givens: &[Lanes; 9]) -> Result<(), Contradiction> {
-        let givens = *givens;
+    pub(crate) fn load_covered(&mut self, givens: &[Lanes; 9], covered: &[Lanes; 9]) {
         let all = Lanes::bands(BAND);
         let filled = givens.iter().fold(Lanes::ZERO, |acc, g| acc.or(*g));
         self.unsolved = all.and_not(filled);
-        for (mask, given) in self.bands.iter_mut().zip(givens) {
-            let mut peers = Lanes::ZERO;
-            for b in 0..3 {
-                let mut rest = given.0[b];
-                if rest == 0 {
-                    continue;
-                }
-                peers = peers.or(Lanes::others(b, columns_of(rest)));
-                while rest != 0 {
-                    peers.0[b] |= BAND_PEERS[rest.trailing_zeros() as usize];
-                    rest &= rest - 1;
-                }
-            }
-            if given.and(peers).any() {
-                return Err(Contradiction);
-            }
-            *mask = all.and_not(filled.and_not(given)).and_not(peers);
+        for ((mask, covered), given) in self.bands.iter_mut().zip(covered).zip(givens) {
+            *mask = self.unsolved.and_not(*covered).or(*given);
         }
-        Ok(())
     }
 
     /// A state from its masks: per digit, its candidates in empty cells

@@ -169,10 +169,14 @@ impl Search {
         // Singles first, on the fast path's own masks, when the puzzle has
         // enough givens; the usual load when it declines or meets a
         // contradiction (see `fast.rs`: the root's fixed point is the same
-        // either way).
+        // either way). Both start from the cells each digit's givens
+        // cover, which also finds two equal givens that see each other.
         let givens = Lanes::givens(puzzle.cells());
+        let mut covered = [Lanes::ZERO; 9];
+        W::covered(&givens, &mut covered).ok()?;
         let mut fast = Singles::blank();
-        let singles = if self.singles_first && fast.load(&givens) {
+        let singles = if self.singles_first && Singles::worth_trying(&givens) {
+            fast.load(&givens, &covered);
             fast.run::<W>().ok()
         } else {
             None
@@ -186,7 +190,7 @@ impl Search {
                     self.seen.settle();
                 }
             }
-            None => cur.load_givens(&givens).ok()?,
+            None => cur.load_covered(&givens, &covered),
         }
         self.hard = false;
         let mut alive = true;

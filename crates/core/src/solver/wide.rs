@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 use super::arrange::{self, Arrangements};
 use super::fast;
 use super::lanes::Lanes;
-use super::node::Contradiction;
+use super::node::{self, Contradiction};
 
 /// The nine-digit operations of the search, per instruction set.
 ///
@@ -51,6 +51,10 @@ pub(crate) trait Wide {
     /// The triad rule on every band (see [`arrange::triads`]); returns
     /// the lanes changed.
     fn triads(masks: &mut [Lanes; 9]) -> u64;
+
+    /// Per digit, the cells in a row, column or box with one of its
+    /// givens (see [`node::covered_nine`]).
+    fn covered(givens: &[Lanes; 9], covered: &mut [Lanes; 9]) -> Result<(), Contradiction>;
 
     /// The root fast path's hidden singles, every digit at once (see
     /// [`fast::lone_cells_nine`]).
@@ -116,6 +120,11 @@ impl Wide for Narrow {
     #[inline(always)]
     fn triads(masks: &mut [Lanes; 9]) -> u64 {
         arrange::triads(masks)
+    }
+
+    #[inline(always)]
+    fn covered(givens: &[Lanes; 9], covered: &mut [Lanes; 9]) -> Result<(), Contradiction> {
+        node::covered_nine(givens, covered)
     }
 
     #[inline(always)]
@@ -351,7 +360,9 @@ mod x86 {
     mod avx2 {
         use super::*;
 
-        pub(super) use crate::solver::arrange_x86::avx2::{arrangements, lone_cells, triads};
+        pub(super) use crate::solver::arrange_x86::avx2::{
+            arrangements, covered, lone_cells, triads,
+        };
 
         #[target_feature(enable = "avx2")]
         #[inline]
@@ -456,7 +467,9 @@ mod x86 {
     mod avx512 {
         use super::*;
 
-        pub(super) use crate::solver::arrange_x86::avx512::{arrangements, lone_cells, triads};
+        pub(super) use crate::solver::arrange_x86::avx512::{
+            arrangements, covered, lone_cells, triads,
+        };
 
         #[target_feature(enable = "avx512f")]
         #[inline]
@@ -610,6 +623,15 @@ mod x86 {
                 }
 
                 #[inline(always)]
+                fn covered(
+                    givens: &[Lanes; 9],
+                    covered: &mut [Lanes; 9],
+                ) -> Result<(), Contradiction> {
+                    // SAFETY: as above.
+                    unsafe { $module::covered(givens, covered) }
+                }
+
+                #[inline(always)]
                 fn lone_cells(
                     cand: &[Lanes; 9],
                     unsolved: Lanes,
@@ -635,6 +657,8 @@ mod tests {
     use crate::solver::tables::BAND;
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     use crate::testdata::required;
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    use crate::testdata::{grid, SOLVED};
 
     /// Random masks, with repeats and zeros so every case of each
     /// operation comes up.
@@ -683,6 +707,24 @@ mod tests {
             let cand = a.map(band);
             let placed = b.map(|p| band(p).and_not(unsolved));
             let full = cand.map(|c| c.or(unsolved.and_not(b[1])));
+            // Givens: a solution's cells, some left out, one sometimes
+            // changed (often a clash).
+            let mut cells = *grid(SOLVED).cells();
+            for c in &mut cells {
+                if rng.below(3) == 0 {
+                    *c = 0;
+                }
+            }
+            if rng.below(2) == 0 {
+                cells[rng.index(81)] = 1 + rng.below(9) as u8;
+            }
+            let givens = Lanes::givens(&cells);
+            let (mut wide, mut narrow) = ([Lanes::ZERO; 9], [Lanes::ZERO; 9]);
+            let w = W::covered(&givens, &mut wide);
+            assert_eq!(w, Narrow::covered(&givens, &mut narrow));
+            if w.is_ok() {
+                assert_eq!(wide, narrow);
+            }
             for cand in [cand, full] {
                 let (mut wide, mut narrow) = ([Lanes::ZERO; 9], [Lanes::ZERO; 9]);
                 let w = W::lone_cells(&cand, unsolved, &placed, &mut wide);
