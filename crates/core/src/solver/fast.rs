@@ -212,24 +212,30 @@ impl Singles {
         if !singles.any() {
             return Ok(false);
         }
-        for d in 0..9 {
+        // Only the digits some single holds.
+        let mut lanes = W::overlap(&self.cand, singles);
+        while lanes != 0 {
+            let d = lanes.trailing_zeros() as usize / 4;
             let mine = singles.and(self.cand[d]);
-            let mut lanes = mine.nonzero();
-            while lanes != 0 {
-                let b = lanes.trailing_zeros() as usize;
-                lanes &= lanes - 1;
+            let mut bands = lanes >> (4 * d) & 0xF;
+            lanes &= !(0xF << (4 * d));
+            while bands != 0 {
+                let b = bands.trailing_zeros() as usize;
+                bands &= bands - 1;
                 let mut cells = mine.0[b];
+                self.placed[d].0[b] |= cells;
                 while cells != 0 {
-                    let p = cells.trailing_zeros();
+                    let p = cells.trailing_zeros() as usize;
                     cells &= cells - 1;
                     // Two singles of one digit that see each other.
                     if self.cand[d].0[b] >> p & 1 == 0 {
                         return Err(Contradiction);
                     }
-                    self.place(d, b, p);
+                    self.cand[d] = self.cand[d].and_not(PEERS[27 * b + p]);
                 }
             }
         }
+        self.unsolved = self.unsolved.and_not(singles);
         Ok(true)
     }
 

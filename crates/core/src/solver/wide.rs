@@ -38,6 +38,10 @@ pub(crate) trait Wide {
     /// changed (bit `4 * d + k` for lane `k` of digit `d`).
     fn clear(masks: &mut [Lanes; 9], cells: Lanes) -> u64;
 
+    /// Bit `4 * d + k` set where lane `k` of `masks[d]` and of `cells`
+    /// overlap.
+    fn overlap(masks: &[Lanes; 9], cells: Lanes) -> u64;
+
     /// The cells held by at least one digit and by at least two.
     fn at_least_two(masks: &[Lanes; 9]) -> (Lanes, Lanes);
 
@@ -89,6 +93,15 @@ impl Wide for Narrow {
             *m = m.and_not(cells);
         }
         changed
+    }
+
+    #[inline(always)]
+    fn overlap(masks: &[Lanes; 9], cells: Lanes) -> u64 {
+        let mut overlap = 0;
+        for (d, m) in masks.iter().enumerate() {
+            overlap |= u64::from(m.and(cells).nonzero()) << (4 * d);
+        }
+        overlap
     }
 
     #[inline(always)]
@@ -427,6 +440,24 @@ mod x86 {
 
         #[target_feature(enable = "avx2")]
         #[inline]
+        pub(super) fn overlap(masks: &[Lanes; 9], cells: Lanes) -> u64 {
+            let narrow = vector(cells);
+            let wide = _mm256_broadcastsi128_si256(narrow);
+            let mut none = 0u64;
+            for d in [0, 2, 4, 6] {
+                let apart = _mm256_cmpeq_epi32(
+                    _mm256_and_si256(pair(masks, d), wide),
+                    _mm256_setzero_si256(),
+                );
+                none |= (_mm256_movemask_ps(_mm256_castsi256_ps(apart)) as u32 as u64) << (4 * d);
+            }
+            let apart = _mm_cmpeq_epi32(_mm_and_si128(last(masks), narrow), _mm_setzero_si128());
+            none |= (_mm_movemask_ps(_mm_castsi128_ps(apart)) as u32 as u64) << 32;
+            !none & ((1 << 36) - 1)
+        }
+
+        #[target_feature(enable = "avx2")]
+        #[inline]
         pub(super) fn at_least_two(masks: &[Lanes; 9]) -> (Lanes, Lanes) {
             let (mut once, mut twice) = (_mm256_setzero_si256(), _mm256_setzero_si256());
             for d in [0, 2, 4, 6] {
@@ -523,6 +554,17 @@ mod x86 {
             changed
         }
 
+        #[target_feature(enable = "avx512f,avx512vl")]
+        #[inline]
+        pub(super) fn overlap(masks: &[Lanes; 9], cells: Lanes) -> u64 {
+            let narrow = vector(cells);
+            let wide = _mm512_broadcast_i32x4(narrow);
+            let low = _mm512_test_epi32_mask(quad(masks, 0), wide);
+            let high = _mm512_test_epi32_mask(quad(masks, 4), wide);
+            let eight = _mm_test_epi32_mask(last(masks), narrow) & 0xF;
+            u64::from(low) | u64::from(high) << 16 | u64::from(eight) << 32
+        }
+
         /// Folds a 512-bit "at least one / two" count of four digit groups
         /// into one 128-bit count.
         #[target_feature(enable = "avx512f,avx2")]
@@ -596,6 +638,12 @@ mod x86 {
                 fn clear(masks: &mut [Lanes; 9], cells: Lanes) -> u64 {
                     // SAFETY: as above.
                     unsafe { $module::clear(masks, cells) }
+                }
+
+                #[inline(always)]
+                fn overlap(masks: &[Lanes; 9], cells: Lanes) -> u64 {
+                    // SAFETY: as above.
+                    unsafe { $module::overlap(masks, cells) }
                 }
 
                 #[inline(always)]
@@ -687,6 +735,7 @@ mod tests {
             assert_eq!(W::differ(&a, &b), Narrow::differ(&a, &b));
             assert_eq!(W::differ(&a, &a), 0);
             assert_eq!(W::at_least_two(&a), Narrow::at_least_two(&a));
+            assert_eq!(W::overlap(&a, b[3]), Narrow::overlap(&a, b[3]));
             assert_eq!(W::at_least_three(&a), Narrow::at_least_three(&a));
             assert_eq!(W::arrangements(&a), Narrow::arrangements(&a));
             let (mut wide, mut narrow) = (a, a);
