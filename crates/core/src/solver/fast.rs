@@ -45,9 +45,12 @@
 //! digit, changed digits only, and about 1,100 every digit, two to a
 //! vector on AVX2).
 //!
-//! Only puzzles with at least [`MIN_GIVENS`] givens take this path: on
+//! Only puzzles with at least [`MIN_GIVENS`] givens, and at least
+//! [`MIN_IN_CHUTE`] in each band and each stack, take this path: on
 //! sparser ones singles rarely get far, and the attempt would be paid on
-//! top of the usual propagation.
+//! top of the usual propagation. (Serg's benchmark, 34 or 35 givens but 5
+//! in one band and one stack, stalled after about two singles and paid
+//! about 340 instructions a puzzle for them.)
 
 use super::lanes::Lanes;
 use super::node::Contradiction;
@@ -58,6 +61,13 @@ use super::wide::Wide;
 /// puzzles have 30 to 40; the hard public sets mostly under 28 (serg's
 /// benchmark, 34 and 35 givens and 6 guesses a puzzle, pays the attempt).
 pub(super) const MIN_GIVENS: u32 = 28;
+
+/// The fewest givens in each band and each stack for which the root tries
+/// singles first: with fewer, singles stall in that chute. (Serg's
+/// benchmark has 5 in one band and one stack in every puzzle and needs 6
+/// guesses a puzzle; of 20,000 Kaggle-like puzzles, which singles solve,
+/// 55 have 4 or 5.)
+pub(super) const MIN_IN_CHUTE: u32 = 6;
 
 /// The row, column and box (0..9 each) of cell `c`.
 const fn houses_of(c: usize) -> (usize, usize, usize) {
@@ -173,11 +183,23 @@ impl Singles {
     }
 
     /// Whether the root tries singles first on these givens (per
-    /// digit, as band lanes): at least [`MIN_GIVENS`] of them.
+    /// digit, as band lanes): at least [`MIN_GIVENS`] of them, and at
+    /// least [`MIN_IN_CHUTE`] in every band and every stack.
     #[inline(always)]
     pub(super) fn worth_trying(givens: &[Lanes; 9]) -> bool {
         let filled = givens.iter().fold(Lanes::ZERO, |a, g| a.or(*g));
-        filled.count_ones() >= MIN_GIVENS
+        let [b0, b1, b2, _] = filled.0;
+        let bands = [b0, b1, b2].map(u32::count_ones);
+        if bands.iter().sum::<u32>() < MIN_GIVENS || bands.iter().any(|&n| n < MIN_IN_CHUTE) {
+            return false;
+        }
+        // Bands 0 and 1 side by side, then band 2: each stack's cells.
+        let two = u64::from(b0) | u64::from(b1) << 27;
+        (0..3).all(|s| {
+            let stack = (0b111 << (3 * s)) * COLUMN;
+            let both = u64::from(stack) | u64::from(stack) << 27;
+            (two & both).count_ones() + (b2 & stack).count_ones() >= MIN_IN_CHUTE
+        })
     }
 
     /// Loads `givens` (per digit, as band lanes) with `covered` from

@@ -333,7 +333,15 @@ impl Solver {
     /// compare the search with and without it.
     #[cfg(test)]
     pub(crate) fn without_fast_path(mut self) -> Solver {
-        self.search.singles_first = false;
+        self.search.singles_first = search::SinglesFirst::Never;
+        self
+    }
+
+    /// This solver with the root's singles fast path on every puzzle,
+    /// whatever its givens, for the same tests.
+    #[cfg(test)]
+    pub(crate) fn always_fast_path(mut self) -> Solver {
+        self.search.singles_first = search::SinglesFirst::Always;
         self
     }
 

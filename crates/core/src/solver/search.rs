@@ -87,9 +87,10 @@ pub(crate) struct Search {
     hard: bool,
     /// Whether the current search may enter hard mode.
     allow_hard: bool,
-    /// Whether the root tries the fast path (`fast.rs`) first: always,
-    /// but for the tests that compare the search with and without it.
-    pub(crate) singles_first: bool,
+    /// When the root tries the fast path (`fast.rs`) first: on the
+    /// puzzles it chooses, but for the tests that compare the search with
+    /// and without it.
+    pub(crate) singles_first: SinglesFirst,
 }
 
 impl Search {
@@ -108,7 +109,7 @@ impl Search {
             path,
             hard: false,
             allow_hard: false,
-            singles_first: true,
+            singles_first: SinglesFirst::Chosen,
         }
     }
 
@@ -175,7 +176,12 @@ impl Search {
         let mut covered = [Lanes::ZERO; 9];
         W::covered(&givens, &mut covered).ok()?;
         let mut fast = Singles::blank();
-        let singles = if self.singles_first && Singles::worth_trying(&givens) {
+        let try_singles = match self.singles_first {
+            SinglesFirst::Chosen => Singles::worth_trying(&givens),
+            SinglesFirst::Always => true,
+            SinglesFirst::Never => false,
+        };
+        let singles = if try_singles {
             fast.load(&givens, &covered);
             fast.run::<W>().ok()
         } else {
@@ -340,6 +346,21 @@ impl Search {
         self.seen.changed(u64::from(split.bands) << (4 * d));
         Step::Deeper
     }
+}
+
+/// When the root tries the fast path (`fast.rs`) before the usual
+/// propagation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SinglesFirst {
+    /// On puzzles [`Singles::worth_trying`] accepts (the search's own
+    /// choice).
+    Chosen,
+    /// On every puzzle (tests: the fast path's hand-over on any state).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Always,
+    /// Never (tests: the search as it is without the fast path).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Never,
 }
 
 /// What the loop does after expanding one node.

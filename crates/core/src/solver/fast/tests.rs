@@ -127,18 +127,38 @@ fn detects_contradictions() {
 }
 
 #[test]
-fn the_bound_on_givens() {
+fn the_bounds_on_givens() {
     let givens = Lanes::givens(grid(HARD).cells());
     assert!(!Singles::worth_trying(&givens), "HARD has under 28 givens");
     assert!(Singles::worth_trying(&Lanes::givens(grid(SOLVED).cells())));
+    // Serg's benchmark: 34 givens, 5 of them in band 0 and in stack 0.
+    let serg = "8.........95.......76.........426798...571243...893165......916....3.487....1.532";
+    let serg = crate::parse_line(serg.as_bytes()).unwrap();
+    assert!(!Singles::worth_trying(&Lanes::givens(serg.cells())));
+    // A full grid left with 6 givens in band 2, then in stack 2.
+    let solved = grid(SOLVED);
+    for keep in [|c: usize| c < 54, |c: usize| c % 9 < 6] {
+        let mut cells = *solved.cells();
+        let mut left: Vec<usize> = (0..81).filter(|&c| !keep(c)).collect();
+        left.truncate(left.len() - 6);
+        for c in left {
+            cells[c] = 0;
+        }
+        let mut fewer = cells;
+        fewer[(0..81).rev().find(|&c| !keep(c) && cells[c] != 0).unwrap()] = 0;
+        assert!(Singles::worth_trying(&Lanes::givens(&cells)));
+        assert!(!Singles::worth_trying(&Lanes::givens(&fewer)));
+    }
 }
 
 /// Every puzzle of a mixed corpus (every status, clashes included): the
 /// fast path agrees with the independent propagator, and the search with
-/// the fast path gives the same outcomes and counters as without it.
+/// the fast path gives the same outcomes and counters as without it, both
+/// on the puzzles it chooses and forced onto every puzzle.
 #[test]
 fn agrees_with_fill_singles_and_leaves_the_search_as_it_was() {
     let mut fast = Solver::new();
+    let mut forced = Solver::new().always_fast_path();
     let mut usual = Solver::new().without_fast_path();
     let mut puzzles = mixed_corpus(11, 300);
     let mut solver = Solver::new();
@@ -153,12 +173,12 @@ fn agrees_with_fill_singles_and_leaves_the_search_as_it_was() {
     }));
     for p in &puzzles {
         agrees_with_fill_singles(p);
-        assert_eq!(fast.solve_first(p), usual.solve_first(p), "{p:?}");
-        assert_eq!(
-            fast.count_solutions_up_to(p, 2),
-            usual.count_solutions_up_to(p, 2),
-            "{p:?}"
-        );
+        let first = usual.solve_first(p);
+        let count = usual.count_solutions_up_to(p, 2);
+        for solver in [&mut fast, &mut forced] {
+            assert_eq!(solver.solve_first(p), first, "{p:?}");
+            assert_eq!(solver.count_solutions_up_to(p, 2), count, "{p:?}");
+        }
     }
 }
 
