@@ -54,9 +54,8 @@
 
 use super::lanes::Lanes;
 use super::tables::{
-    box_nine, lone_in_full_rows, segments, transpose_groups, ARRANGEMENTS, BAND, BAND_PEERS,
-    BOX_CELLS, COLUMN_0, MATCHED_CELLS, MATCHED_SEGMENTS, ONES_IN_NINE, ROW, SEGMENT_CELLS,
-    SPREAD_EIGHT,
+    box_nine, lone_in_full_rows, transpose_groups, ARRANGEMENTS, BAND, BAND_PEERS, BOX_CELLS,
+    COLUMN_0, MATCHED_CELLS, MATCHED_SEGMENTS, ONES_IN_NINE, ROW, SEGMENT_CELLS, SPREAD_EIGHT,
 };
 use super::wide::Wide;
 use crate::grid::{Grid, CELLS};
@@ -504,7 +503,7 @@ impl Node {
     #[inline(always)]
     fn update<W: Wide>(&mut self, d: usize, b: usize) -> Result<u64, Contradiction> {
         let mask = self.bands[d].0[b];
-        let allowed = MATCHED_CELLS[segments(mask)];
+        let allowed = MATCHED_CELLS[W::segments(mask)];
         if allowed == 0 {
             return Err(Contradiction);
         }
@@ -762,7 +761,7 @@ impl Node {
         let mask = self.bands[d];
         let all = Lanes::bands(BAND);
         if !is_stack {
-            let [x, y] = two_arrangements(segments(mask.0[k]));
+            let [x, y] = two_arrangements(W::segments(mask.0[k]));
             let keep = |a: u32| all.with_lane(k, SEGMENT_CELLS[a as usize]);
             return Some(Split {
                 digit: d,
