@@ -182,12 +182,11 @@ impl Singles {
         }
     }
 
-    /// Whether the root tries singles first on these givens (per
-    /// digit, as band lanes): at least [`MIN_GIVENS`] of them, and at
-    /// least [`MIN_IN_CHUTE`] in every band and every stack.
+    /// Whether the root tries singles first on a puzzle whose givens
+    /// fill `filled` (as band lanes): at least [`MIN_GIVENS`] of them, and
+    /// at least [`MIN_IN_CHUTE`] in every band and every stack.
     #[inline(always)]
-    pub(super) fn worth_trying(givens: &[Lanes; 9]) -> bool {
-        let filled = givens.iter().fold(Lanes::ZERO, |a, g| a.or(*g));
+    pub(super) fn worth_trying(filled: Lanes) -> bool {
         let [b0, b1, b2, _] = filled.0;
         let bands = [b0, b1, b2].map(u32::count_ones);
         if bands.iter().sum::<u32>() < MIN_GIVENS || bands.iter().any(|&n| n < MIN_IN_CHUTE) {
@@ -202,12 +201,12 @@ impl Singles {
         })
     }
 
-    /// Loads `givens` (per digit, as band lanes) with `covered` from
-    /// [`Wide::covered`] (which also found any clash).
+    /// Loads `givens` (per digit, as band lanes; together they fill
+    /// `filled`) with `covered` from [`Wide::covered`] (which also found
+    /// any clash).
     #[inline(always)]
-    pub(super) fn load(&mut self, givens: &[Lanes; 9], covered: &[Lanes; 9]) {
+    pub(super) fn load(&mut self, givens: &[Lanes; 9], filled: Lanes, covered: &[Lanes; 9]) {
         let all = Lanes::bands(BAND);
-        let filled = givens.iter().fold(Lanes::ZERO, |a, g| a.or(*g));
         self.cand = covered.map(|c| all.and_not(c));
         self.placed = *givens;
         self.unsolved = all.and_not(filled);

@@ -291,19 +291,24 @@ impl Node {
         let givens = Lanes::givens(puzzle.cells());
         let mut covered = [Lanes::ZERO; 9];
         covered_nine(&givens, &mut covered)?;
-        self.load_covered(&givens, &covered);
+        let filled = givens.iter().fold(Lanes::ZERO, |acc, g| acc.or(*g));
+        self.load_covered(&givens, filled, &covered);
         Ok(())
     }
 
     /// Loads the givens (per digit, as band masks: entry `d` holds the
-    /// cells whose value is `d + 1`) onto a blank state, with `covered`
-    /// from [`Wide::covered`]: each digit's masks lose the other digits'
-    /// givens and every cell in a house with one of its own, but keep its
-    /// givens.
+    /// cells whose value is `d + 1`; together they fill `filled`) onto a
+    /// blank state, with `covered` from [`Wide::covered`]: each digit's
+    /// masks lose the other digits' givens and every cell in a house with
+    /// one of its own, but keep its givens.
     #[inline(always)]
-    pub(crate) fn load_covered(&mut self, givens: &[Lanes; 9], covered: &[Lanes; 9]) {
+    pub(crate) fn load_covered(
+        &mut self,
+        givens: &[Lanes; 9],
+        filled: Lanes,
+        covered: &[Lanes; 9],
+    ) {
         let all = Lanes::bands(BAND);
-        let filled = givens.iter().fold(Lanes::ZERO, |acc, g| acc.or(*g));
         self.unsolved = all.and_not(filled);
         for ((mask, covered), given) in self.bands.iter_mut().zip(covered).zip(givens) {
             *mask = self.unsolved.and_not(*covered).or(*given);

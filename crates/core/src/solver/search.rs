@@ -173,16 +173,17 @@ impl Search {
         // either way). Both start from the cells each digit's givens
         // cover, which also finds two equal givens that see each other.
         let givens = Lanes::givens(puzzle.cells());
+        let filled = givens.iter().fold(Lanes::ZERO, |acc, g| acc.or(*g));
         let mut covered = [Lanes::ZERO; 9];
         W::covered(&givens, &mut covered).ok()?;
         let mut fast = Singles::blank();
         let try_singles = match self.singles_first {
-            SinglesFirst::Chosen => Singles::worth_trying(&givens),
+            SinglesFirst::Chosen => Singles::worth_trying(filled),
             SinglesFirst::Always => true,
             SinglesFirst::Never => false,
         };
         let singles = if try_singles {
-            fast.load(&givens, &covered);
+            fast.load(&givens, filled, &covered);
             fast.run::<W>().ok()
         } else {
             None
@@ -196,7 +197,7 @@ impl Search {
                     self.seen.settle();
                 }
             }
-            None => cur.load_covered(&givens, &covered),
+            None => cur.load_covered(&givens, filled, &covered),
         }
         self.hard = false;
         let mut alive = true;
