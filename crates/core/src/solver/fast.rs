@@ -49,8 +49,8 @@
 //! [`MIN_IN_CHUTE`] in each band and each stack, take this path: on
 //! sparser ones singles rarely get far, and the attempt would be paid on
 //! top of the usual propagation. (Serg's benchmark, 34 or 35 givens but 5
-//! in one band and one stack, stalled after about two singles and paid
-//! about 340 instructions a puzzle for them.)
+//! in one band and one stack, stalls after about two singles: forced onto
+//! this path it pays about 370 instructions a puzzle for them.)
 
 use super::lanes::Lanes;
 use super::node::Contradiction;
@@ -59,7 +59,8 @@ use super::wide::Wide;
 
 /// The fewest givens for which the root tries singles first. Kaggle-like
 /// puzzles have 30 to 40; the hard public sets mostly under 28 (serg's
-/// benchmark, 34 and 35 givens and 6 guesses a puzzle, pays the attempt).
+/// benchmark, 34 and 35 givens and 6 guesses a puzzle, is kept off by
+/// [`MIN_IN_CHUTE`]).
 pub(super) const MIN_GIVENS: u32 = 28;
 
 /// The fewest givens in each band and each stack for which the root tries
