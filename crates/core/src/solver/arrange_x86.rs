@@ -1,6 +1,7 @@
-//! The hard mode's kernels ([`super::arrange`]) written with AVX2 and
+//! The hard mode's kernels ([`super::arrange`]) and the root fast path's
+//! hidden singles ([`super::fast::lone_cells_nine`]) written with AVX2 and
 //! AVX-512 vectors: two or four digits' masks per vector, every lane at
-//! once (the portable loops there are not widened by the compiler).
+//! once (the portable loops are not widened by the compiler).
 //!
 //! One body ([`kernels`]) is expanded for each width over a handful of
 //! vector helpers of the same names; the tests (in `wide.rs`) check both
@@ -10,7 +11,8 @@
 
 use super::arrange::Arrangements;
 use super::lanes::Lanes;
-use super::tables::ROW;
+use super::node::{Contradiction, ALL_LANES};
+use super::tables::{BOX_LOW, COLUMN_0, ROW, ROW_HIGH};
 use std::arch::x86_64::*;
 
 /// The first bit of every segment of a band mask (bits `9 * r + 3 * k`).
@@ -70,7 +72,7 @@ fn store_last(masks: &mut [Lanes; 9], v: __m128i) {
 
 /// The kernels over the module's vector type `V` and helpers: `load` and
 /// `store` (digits `d..d + DIGITS`, zero beyond digit 8), `splat`, `and`,
-/// `or`, `andnot` (`a & !b`), `add`, `shr`, `shl`, `next_band`,
+/// `or`, `andnot` (`a & !b`), `add`, `sub`, `mul`, `shr`, `shl`, `next_band`,
 /// `after_next_band`, `fields` (lane `j` of each four: bits `3j..3j + 3`),
 /// `eq_bits` and `ne_bits` (one bit per lane), `fold_sum` and `fold3`
 /// (over the four-lane groups) and `broadcast`.
@@ -192,6 +194,102 @@ macro_rules! kernels {
             }
             changed
         }
+
+        /// See [`super::super::node::covered_nine`]: per digit, the cells
+        /// in a house with one of its givens.
+        #[target_feature(enable = $features)]
+        #[inline]
+        pub(crate) fn covered(
+            givens: &[Lanes; 9],
+            covered: &mut [Lanes; 9],
+        ) -> Result<(), Contradiction> {
+            let (row, column, box_low, one) =
+                (splat(ROW), splat(COLUMN_0), splat(BOX_LOW), splat(1));
+            let (row_high, low) = (splat(ROW_HIGH), splat(ROW_HIGH - COLUMN_0));
+            let mut clash = splat(0);
+            for i in 0..VECTORS {
+                let g = load(givens, i * DIGITS);
+                let (r0, r1, r2) = (and(g, row), pick(g, 9, row), shr(g, 18));
+                // Rows with a given: bit 8 set or carried into, spread
+                // over the row.
+                let rows = and(or(add(and(g, low), low), g), row_high);
+                let rows = or(rows, sub(rows, shr(rows, 8)));
+                // Columns per band, then over the three bands; boxes by
+                // each box's three columns.
+                let o = or(or(r0, r1), r2);
+                let (o_next, o_after) = (next_band(o), after_next_band(o));
+                let columns = mul(or(or(o, o_next), o_after), column);
+                let (o0, o1, o2) = (and(o, box_low), pick(o, 1, box_low), pick(o, 2, box_low));
+                let boxes = mul(or(or(o0, o1), o2), splat(7 * COLUMN_0));
+                store(covered, i * DIGITS, or(or(rows, columns), boxes));
+                // Two givens in a row, in a column (one band or two), or
+                // in two columns of a box.
+                let twice_in = |r: V| and(r, sub(r, one));
+                let in_rows = or(or(twice_in(r0), twice_in(r1)), twice_in(r2));
+                let in_band = or(and(r0, r1), and(r2, or(r0, r1)));
+                let across = or(and(o, o_next), and(o_after, or(o, o_next)));
+                let in_boxes = or(and(o0, o1), and(o2, or(o0, o1)));
+                clash = or(clash, or(or(in_rows, in_band), or(across, in_boxes)));
+            }
+            if ne_bits(clash, splat(0)) != 0 {
+                return Err(Contradiction);
+            }
+            Ok(())
+        }
+
+        /// See [`super::super::fast::lone_cells_nine`]: the cells alone
+        /// in a row, column or box for their digit, every digit at once.
+        #[target_feature(enable = $features)]
+        #[inline]
+        pub(crate) fn lone_cells(
+            cand: &[Lanes; 9],
+            unsolved: Lanes,
+            placed: &[Lanes; 9],
+            lone: &mut [Lanes; 9],
+        ) -> Result<u64, Contradiction> {
+            // SAFETY: an aligned 16-byte load of one `Lanes`.
+            let unsolved = broadcast(unsafe { _mm_load_si128(unsolved.0.as_ptr().cast()) });
+            let (row, column, box_low) = (splat(ROW), splat(COLUMN_0), splat(BOX_LOW));
+            let (row_high, low) = (splat(ROW_HIGH), splat(ROW_HIGH - COLUMN_0));
+            let zero = splat(0);
+            let (mut missing, mut found) = (0, 0);
+            for i in 0..VECTORS {
+                let m = and(load(cand, i * DIGITS), unsolved);
+                let f = or(m, load(placed, i * DIGITS));
+                // Rows with no cell: bit 8 neither set nor carried into.
+                let empty_rows = andnot(row_high, or(add(and(f, low), low), f));
+                // Each band's rows folded: columns with at least one and
+                // at least two cells; then each box's three positions.
+                let (r0, r1, r2) = (and(f, row), pick(f, 9, row), shr(f, 18));
+                let o = or(or(r0, r1), r2);
+                let t = or(and(r0, r1), and(r2, or(r0, r1)));
+                let (o0, o1, o2) = (and(o, box_low), pick(o, 1, box_low), pick(o, 2, box_low));
+                let any = or(or(o0, o1), o2);
+                let spread = and(or(or(t, shr(t, 1)), shr(t, 2)), box_low);
+                let two = or(or(and(o0, o1), and(o2, or(o0, o1))), spread);
+                let boxes = mul(andnot(any, two), splat(7 * COLUMN_0));
+                // Columns: counted over the three bands of the digit.
+                let (o_next, o_after) = (next_band(o), after_next_band(o));
+                let once = or(or(o, o_next), o_after);
+                let t_all = or(or(t, next_band(t)), after_next_band(t));
+                let twice = or(t_all, or(and(o, o_next), and(o_after, or(o, o_next))));
+                let columns = mul(andnot(once, twice), column);
+                // Rows: each row without its lowest cell, then the rows
+                // where that leaves something.
+                let rest = and(f, sub(f, column));
+                let crowded = and(or(add(and(rest, low), low), rest), row_high);
+                let rows = andnot(f, or(crowded, sub(crowded, shr(crowded, 8))));
+                let here = and(or(or(rows, and(f, boxes)), columns), m);
+                let empty = or(or(empty_rows, andnot(box_low, any)), andnot(row, once));
+                missing |= ne_bits(empty, zero) << (4 * DIGITS * i);
+                found |= ne_bits(here, zero) << (4 * DIGITS * i);
+                store(lone, i * DIGITS, here);
+            }
+            if missing & ALL_LANES != 0 {
+                return Err(Contradiction);
+            }
+            Ok(found & ALL_LANES)
+        }
     };
 }
 
@@ -261,6 +359,20 @@ pub(crate) mod avx2 {
     #[inline]
     fn add(a: V, b: V) -> V {
         _mm256_add_epi32(a, b)
+    }
+
+    /// Lane-wise `a - b`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn sub(a: V, b: V) -> V {
+        _mm256_sub_epi32(a, b)
+    }
+
+    /// Lane-wise `a * b` (the low 32 bits).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn mul(a: V, b: V) -> V {
+        _mm256_mullo_epi32(a, b)
     }
 
     /// Lane-wise `a >> n`.
@@ -415,6 +527,20 @@ pub(crate) mod avx512 {
     #[inline]
     fn add(a: V, b: V) -> V {
         _mm512_add_epi32(a, b)
+    }
+
+    /// Lane-wise `a - b`.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn sub(a: V, b: V) -> V {
+        _mm512_sub_epi32(a, b)
+    }
+
+    /// Lane-wise `a * b` (the low 32 bits).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn mul(a: V, b: V) -> V {
+        _mm512_mullo_epi32(a, b)
     }
 
     /// Lane-wise `a >> n`.

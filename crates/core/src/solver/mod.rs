@@ -24,6 +24,7 @@
 mod arrange;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod arrange_x86;
+mod fast;
 mod lanes;
 mod node;
 mod search;
@@ -326,6 +327,22 @@ impl Solver {
         path.is_available().then(|| Solver {
             search: Search::new(path),
         })
+    }
+
+    /// This solver without the root's singles fast path, for tests that
+    /// compare the search with and without it.
+    #[cfg(test)]
+    pub(crate) fn without_fast_path(mut self) -> Solver {
+        self.search.singles_first = search::SinglesFirst::Never;
+        self
+    }
+
+    /// This solver with the root's singles fast path on every puzzle,
+    /// whatever its givens, for the same tests.
+    #[cfg(test)]
+    pub(crate) fn always_fast_path(mut self) -> Solver {
+        self.search.singles_first = search::SinglesFirst::Always;
+        self
     }
 
     /// The [`SimdPath`] this solver runs.

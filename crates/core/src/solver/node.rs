@@ -54,9 +54,8 @@
 
 use super::lanes::Lanes;
 use super::tables::{
-    box_nine, lone_in_full_rows, segments, transpose_groups, ARRANGEMENTS, BAND, BAND_PEERS,
-    BOX_CELLS, COLUMN_0, MATCHED_CELLS, MATCHED_SEGMENTS, ONES_IN_NINE, ROW, SEGMENT_CELLS,
-    SPREAD_EIGHT,
+    box_nine, lone_in_full_rows, transpose_groups, ARRANGEMENTS, BAND, BAND_PEERS, BOX_CELLS,
+    COLUMN_0, MATCHED_CELLS, MATCHED_SEGMENTS, ONES_IN_NINE, ROW, SEGMENT_CELLS, SPREAD_EIGHT,
 };
 use super::wide::Wide;
 use crate::grid::{Grid, CELLS};
@@ -84,7 +83,7 @@ pub(crate) const fn bit_digit(bit: u16) -> u8 {
 
 /// Every digit-band lane: bit `4 * d + b` for digit `d` (0-based) and band
 /// `b`.
-const ALL_LANES: u64 = 0x7_7777_7777;
+pub(super) const ALL_LANES: u64 = 0x7_7777_7777;
 
 /// What propagation must look at again: the digit-band masks changed since
 /// their last check, and the masks as the stack pass last saw them. Owned
@@ -127,6 +126,13 @@ impl Seen {
         self.stacks[d] = flipped;
     }
 
+    /// Empties the work list: for a state known to be a fixed point (the
+    /// root's fast path filled the grid).
+    #[inline(always)]
+    pub(crate) fn settle(&mut self) {
+        self.pending = 0;
+    }
+
     /// Adds the lanes in `changed` (bit `4 * d + b`) to the work list: the
     /// masks a step outside propagation changed (a guess placed).
     #[inline(always)]
@@ -153,6 +159,36 @@ fn pack(l: Lanes) -> u32 {
 #[inline(always)]
 fn columns_of(cells: u32) -> u32 {
     ((cells | cells >> 9 | cells >> 18) & ROW) * COLUMN_0
+}
+
+/// Per digit, the cells in a row, column or box holding one of its
+/// `givens` (the givens included), into `covered`; a contradiction when
+/// two givens of a digit share a house. The portable version of
+/// [`Wide::covered`] (the x86 ones: `arrange_x86.rs`).
+#[inline(always)]
+pub(crate) fn covered_nine(
+    givens: &[Lanes; 9],
+    covered: &mut [Lanes; 9],
+) -> Result<(), Contradiction> {
+    for (covered, given) in covered.iter_mut().zip(givens) {
+        let mut peers = Lanes::ZERO;
+        for b in 0..3 {
+            let mut rest = given.0[b];
+            if rest == 0 {
+                continue;
+            }
+            peers = peers.or(Lanes::others(b, columns_of(rest)));
+            while rest != 0 {
+                peers.0[b] |= BAND_PEERS[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
+            }
+        }
+        if given.and(peers).any() {
+            return Err(Contradiction);
+        }
+        *covered = peers.or(*given);
+    }
+    Ok(())
 }
 
 /// A branch of the hard mode: digit `digit` (0-based) has exactly two
@@ -246,35 +282,46 @@ impl Node {
         }
     }
 
-    /// Loads the givens of `puzzle` onto a blank state, all at once: each
-    /// digit's masks lose the other digits' givens and every peer of its
-    /// own. Two equal givens that see each other are a contradiction;
-    /// propagation (not done here) finds the rest.
-    #[inline(always)]
+    /// Loads the givens of `puzzle` onto a blank state, all at once (see
+    /// [`load_covered`](Self::load_covered)). Two equal givens that see
+    /// each other are a contradiction; propagation (not done here) finds
+    /// the rest.
+    #[cfg(test)]
     pub(crate) fn load(&mut self, puzzle: &Grid) -> Result<(), Contradiction> {
         let givens = Lanes::givens(puzzle.cells());
-        let all = Lanes::bands(BAND);
+        let mut covered = [Lanes::ZERO; 9];
+        covered_nine(&givens, &mut covered)?;
         let filled = givens.iter().fold(Lanes::ZERO, |acc, g| acc.or(*g));
-        self.unsolved = all.and_not(filled);
-        for (mask, given) in self.bands.iter_mut().zip(givens) {
-            let mut peers = Lanes::ZERO;
-            for b in 0..3 {
-                let mut rest = given.0[b];
-                if rest == 0 {
-                    continue;
-                }
-                peers = peers.or(Lanes::others(b, columns_of(rest)));
-                while rest != 0 {
-                    peers.0[b] |= BAND_PEERS[rest.trailing_zeros() as usize];
-                    rest &= rest - 1;
-                }
-            }
-            if given.and(peers).any() {
-                return Err(Contradiction);
-            }
-            *mask = all.and_not(filled.and_not(given)).and_not(peers);
-        }
+        self.load_covered(&givens, filled, &covered);
         Ok(())
+    }
+
+    /// Loads the givens (per digit, as band masks: entry `d` holds the
+    /// cells whose value is `d + 1`; together they fill `filled`) onto a
+    /// blank state, with `covered` from [`Wide::covered`]: each digit's
+    /// masks lose the other digits' givens and every cell in a house with
+    /// one of its own, but keep its givens.
+    #[inline(always)]
+    pub(crate) fn load_covered(
+        &mut self,
+        givens: &[Lanes; 9],
+        filled: Lanes,
+        covered: &[Lanes; 9],
+    ) {
+        let all = Lanes::bands(BAND);
+        self.unsolved = all.and_not(filled);
+        for ((mask, covered), given) in self.bands.iter_mut().zip(covered).zip(givens) {
+            *mask = self.unsolved.and_not(*covered).or(*given);
+        }
+    }
+
+    /// A state from its masks: per digit, its candidates in empty cells
+    /// and the cells it is placed in; and the empty cells (the root's
+    /// fast path hands over this way).
+    #[inline(always)]
+    pub(crate) fn set_masks(&mut self, bands: [Lanes; 9], unsolved: Lanes) {
+        self.bands = bands;
+        self.unsolved = unsolved;
     }
 
     /// The candidate mask of a cell: bit `d - 1` set when digit `d` may
@@ -461,7 +508,7 @@ impl Node {
     #[inline(always)]
     fn update<W: Wide>(&mut self, d: usize, b: usize) -> Result<u64, Contradiction> {
         let mask = self.bands[d].0[b];
-        let allowed = MATCHED_CELLS[segments(mask)];
+        let allowed = MATCHED_CELLS[W::segments(mask)];
         if allowed == 0 {
             return Err(Contradiction);
         }
@@ -719,7 +766,7 @@ impl Node {
         let mask = self.bands[d];
         let all = Lanes::bands(BAND);
         if !is_stack {
-            let [x, y] = two_arrangements(segments(mask.0[k]));
+            let [x, y] = two_arrangements(W::segments(mask.0[k]));
             let keep = |a: u32| all.with_lane(k, SEGMENT_CELLS[a as usize]);
             return Some(Split {
                 digit: d,

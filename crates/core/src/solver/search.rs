@@ -21,6 +21,8 @@
 //! over all digits (the cell branch when there is none). A visitor's
 //! `choose_cell` wins over either.
 
+use super::fast::Singles;
+use super::lanes::Lanes;
 use super::node::{Node, Seen, Split};
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 use super::wide::{Avx2, Avx512};
@@ -85,6 +87,10 @@ pub(crate) struct Search {
     hard: bool,
     /// Whether the current search may enter hard mode.
     allow_hard: bool,
+    /// When the root tries the fast path (`fast.rs`) first: on the
+    /// puzzles it chooses, but for the tests that compare the search with
+    /// and without it.
+    pub(crate) singles_first: SinglesFirst,
 }
 
 impl Search {
@@ -103,6 +109,7 @@ impl Search {
             path,
             hard: false,
             allow_hard: false,
+            singles_first: SinglesFirst::Chosen,
         }
     }
 
@@ -159,8 +166,39 @@ impl Search {
         let mut stats = Stats::default();
         let mut depth = 0usize;
         let mut cur = Node::blank();
-        cur.load(puzzle).ok()?;
         self.seen = Seen::blank();
+        // Singles first, on the fast path's own masks, when the puzzle has
+        // enough givens; the usual load when it declines or meets a
+        // contradiction (see `fast.rs`: the root's fixed point is the same
+        // either way). Both start from the cells each digit's givens
+        // cover, which also finds two equal givens that see each other.
+        let givens = Lanes::givens(puzzle.cells());
+        let filled = givens.iter().fold(Lanes::ZERO, |acc, g| acc.or(*g));
+        let mut covered = [Lanes::ZERO; 9];
+        W::covered(&givens, &mut covered).ok()?;
+        let mut fast = Singles::blank();
+        let try_singles = match self.singles_first {
+            SinglesFirst::Chosen => Singles::worth_trying(filled),
+            SinglesFirst::Always => true,
+            SinglesFirst::Never => false,
+        };
+        let singles = if try_singles {
+            fast.load(&givens, filled, &covered);
+            fast.run::<W>().ok()
+        } else {
+            None
+        };
+        match singles {
+            Some(solved) => {
+                let (bands, unsolved) = fast.masks();
+                cur.set_masks(bands, unsolved);
+                if solved {
+                    // A full, consistent grid: nothing to check.
+                    self.seen.settle();
+                }
+            }
+            None => cur.load_covered(&givens, filled, &covered),
+        }
         self.hard = false;
         let mut alive = true;
         loop {
@@ -309,6 +347,21 @@ impl Search {
         self.seen.changed(u64::from(split.bands) << (4 * d));
         Step::Deeper
     }
+}
+
+/// When the root tries the fast path (`fast.rs`) before the usual
+/// propagation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SinglesFirst {
+    /// On puzzles [`Singles::worth_trying`] accepts (the search's own
+    /// choice).
+    Chosen,
+    /// On every puzzle (tests: the fast path's hand-over on any state).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Always,
+    /// Never (tests: the search as it is without the fast path).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Never,
 }
 
 /// What the loop does after expanding one node.

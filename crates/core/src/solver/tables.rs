@@ -112,7 +112,10 @@ pub(super) fn segments(band: u32) -> usize {
 }
 
 /// The high bit (bit 8) of each row of a band.
-const ROW_HIGH: u32 = 0x100 * COLUMN_0;
+pub(super) const ROW_HIGH: u32 = 0x100 * COLUMN_0;
+
+/// Bit 0 of each box of a nine-bit row.
+pub(super) const BOX_LOW: u32 = 0b001_001_001;
 
 /// The cells of a band mask alone in their row, for a band mask with no
 /// empty row (as the locked-candidates filter leaves it), by bit tricks on
