@@ -75,13 +75,19 @@ if [ "${PY_SDIST:-1}" != 0 ]; then
   rm -rf "$SDIST_VENV"
   python3 -m venv "$SDIST_VENV"
   # The sdist's files carry maturin's fixed reproducible-build date (2006), older than any build in $TARGET: cargo
-  # would take the crates compiled before (by the wheel, or an earlier sdist of other sources) as fresh and never
-  # compile the sdist's own. Unpacked and touched, its crates are compiled from its sources (the dependencies are
-  # still reused).
+  # would take crates compiled there from other sources (an earlier checkout's sdist) as fresh. Unpacked, each file
+  # takes the modification time of the checkout's file it copies, so cargo decides as it does for the checkout: it
+  # reuses the wheel's build of these same sources and compiles anything older.
   SDIST_SRC=target/py-sdist-src
   rm -rf "$SDIST_SRC" && mkdir -p "$SDIST_SRC"
   tar xzf "$sdist" -C "$SDIST_SRC"
-  find "$SDIST_SRC" -type f -exec touch {} +
+  (
+    repo=$PWD
+    cd "$SDIST_SRC"/batchdoku-*/
+    find . -type f | while read -r file; do
+      if [ -e "$repo/$file" ]; then touch -r "$repo/$file" "$file"; else touch "$file"; fi
+    done
+  )
   CARGO_TARGET_DIR="$TARGET" "$SDIST_VENV/bin/pip" install "${PIP_FLAGS[@]}" "$SDIST_SRC"/batchdoku-*/
   sdist_built=$(date +%s)
   # The same sources as the wheel's, so a smoke test (the suite ran on the wheel; CI's time is kept under 20
