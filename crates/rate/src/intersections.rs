@@ -6,7 +6,7 @@
 //! in another region of the first kind crossing the second, and places
 //! it; the plain variant (2.6, 2.8) counts whenever it removes something.
 
-use super::bits::count;
+use super::bits::indices;
 use super::cands::Cands;
 use super::cells::UNIT_SETS;
 use super::regions::{all_positions, BOXES, COLUMNS, ROWS};
@@ -81,20 +81,80 @@ pub(crate) fn lockings<T>(
     table: &[[u16; 9]; 27],
     mut visit: impl FnMut(usize, usize, u8) -> ControlFlow<T>,
 ) -> Option<T> {
-    for &(first, second, shared) in &CROSSINGS {
-        let (first, second) = (usize::from(first), usize::from(second));
-        for digit in 1..=9u8 {
-            let places = table[first][usize::from(digit - 1)];
-            if count(places) < 2 || places & !shared != 0 {
-                continue;
+    // The digits confined to each crossing, found with one look-up per
+    // unit and digit, then visited in the crossings' order.
+    let mut confined = [0u16; 108];
+    for (first, places) in table.iter().enumerate() {
+        for (d, &places) in places.iter().enumerate() {
+            let [third, column] = CONFINED[usize::from(places)];
+            if third != NONE {
+                confined[usize::from(CROSSING_AT[first][0][usize::from(third)])] |= 1 << d;
             }
-            if let ControlFlow::Break(found) = visit(first, second, digit) {
+            if column != NONE && first >= 18 {
+                confined[usize::from(CROSSING_AT[first][1][usize::from(column)])] |= 1 << d;
+            }
+        }
+    }
+    for (i, &(first, second, _)) in CROSSINGS.iter().enumerate() {
+        for d in indices(confined[i]) {
+            let (first, second) = (usize::from(first), usize::from(second));
+            if let ControlFlow::Break(found) = visit(first, second, d as u8 + 1) {
                 return Some(found);
             }
         }
     }
     None
 }
+
+/// No third or column in [`CONFINED`].
+const NONE: u8 = u8::MAX;
+
+/// For each mask of positions in a unit with two or more bits: the third
+/// (positions 0-2, 3-5 or 6-8: a box's row, a line's box) and the column
+/// of a box (positions k, k + 3, k + 6) holding them all, or [`NONE`].
+static CONFINED: [[u8; 2]; 512] = {
+    let mut t = [[NONE; 2]; 512];
+    let mut mask = 0;
+    while mask < 512 {
+        if (mask as u32).count_ones() >= 2 {
+            let mut k = 0;
+            while k < 3 {
+                if mask & !(0b111 << (3 * k)) == 0 {
+                    t[mask][0] = k as u8;
+                }
+                if mask & !(0b001_001_001 << k) == 0 {
+                    t[mask][1] = k as u8;
+                }
+                k += 1;
+            }
+        }
+        mask += 1;
+    }
+    t
+};
+
+/// For each unit `first`: the index in [`CROSSINGS`] of its crossing
+/// whose shared positions are its third `k` (`[first][0][k]`) or, for a
+/// box, its column `k` (`[first][1][k]`).
+static CROSSING_AT: [[[u8; 3]; 2]; 27] = {
+    let mut t = [[[0u8; 3]; 2]; 27];
+    let mut i = 0;
+    while i < 108 {
+        let (first, _, shared) = CROSSINGS[i];
+        let mut k = 0;
+        while k < 3 {
+            if shared == 0b111 << (3 * k) {
+                t[first as usize][0][k] = i as u8;
+            }
+            if shared == 0b001_001_001 << k {
+                t[first as usize][1][k] = i as u8;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    t
+};
 
 /// The crossing pairs of units `(first, second)` of [`KIND_PAIRS`], in
 /// its order (the pairs that share no cell left out), with the positions

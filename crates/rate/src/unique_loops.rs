@@ -12,7 +12,7 @@ use super::bits::{count, digits};
 use super::budget::{Budget, OutOfBudget};
 use super::cands::Cands;
 use super::cells::{CellSet, CELL_UNITS, PEER_SETS, UNIT_SETS};
-use super::combinations::Combinations;
+use super::combinations::{Combinations, SubsetsOf};
 use super::regions::{cells_at, empty_count, positions, positions_of};
 use super::step::{Pattern, Step};
 use super::technique::Technique;
@@ -279,9 +279,18 @@ impl LoopSearch<'_, '_> {
                 let index1 = positions_of(unit, CellSet::single(c1));
                 let index2 = positions_of(unit, CellSet::single(c2));
                 if degree * 2 <= empty {
-                    for tuple in Combinations::new(degree, 9) {
+                    // Tuples with a cell of fewer than two candidates, or
+                    // with c2, are never kept: only the others are walked.
+                    let mut wide = CellSet::EMPTY;
+                    for cell in UNIT_SETS[unit].iter() {
+                        if count(cands.candidates(cell)) >= 2 {
+                            wide.insert(cell);
+                        }
+                    }
+                    let allowed = positions_of(unit, wide) & !index2;
+                    for tuple in SubsetsOf::new(degree, allowed) {
                         let tuple = tuple as u16;
-                        if tuple & index1 == 0 || tuple & index2 != 0 {
+                        if tuple & index1 == 0 {
                             continue;
                         }
                         let mut naked = extra & cands.candidates(c1) & cands.candidates(c2);
