@@ -272,14 +272,6 @@ pub fn solved_by_singles(puzzle: &Grid) -> bool {
     Board::load(puzzle).is_ok_and(|b| b.is_solved())
 }
 
-/// The grid naked and hidden singles reach from `puzzle` (its givens and
-/// every single placed), `None` when they meet a contradiction: what the
-/// solver's singles fast path is checked against.
-#[cfg(test)]
-pub(crate) fn fill_singles(puzzle: &Grid) -> Option<Grid> {
-    Board::load(puzzle).ok().map(Board::to_grid)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,11 +5,11 @@ use super::*;
 use crate::engine::Engine;
 use crate::grid::Grid;
 use crate::rng::Rng;
-use crate::singles::{fill_singles, solved_by_singles};
+use crate::singles::solved_by_singles;
 use crate::solver::wide::Narrow;
 use crate::solver::Solver;
 use crate::testdata::corpus::mixed_corpus;
-use crate::testdata::{grid, EASY, HARD, PLATINUM, SEVENTEEN, SOLVED};
+use crate::testdata::{grid, plain_singles, EASY, HARD, PLATINUM, SEVENTEEN, SOLVED};
 use proptest::prelude::*;
 
 /// The fast path on `puzzle` whatever its givens: `None` for clashing
@@ -68,12 +68,12 @@ fn kaggle_like(seed: u64, givens: usize, solver: &mut Solver) -> Grid {
     puzzle
 }
 
-/// Checks the fast path against `fill_singles` on `p`: the same grid at
+/// Checks the fast path against `plain_singles` on `p`: the same grid at
 /// a stall, the solution when singles solve it, and a contradiction
-/// exactly when `fill_singles` finds one (clashing givens are refused at
+/// exactly when `plain_singles` finds one (clashing givens are refused at
 /// loading).
-fn agrees_with_fill_singles(p: &Grid) {
-    let want = fill_singles(p);
+fn agrees_with_plain_singles(p: &Grid) {
+    let want = plain_singles(p);
     match singles(p) {
         None => {
             assert!(p.first_conflict().is_some(), "refused without a clash");
@@ -102,7 +102,7 @@ fn solves_what_singles_solve_and_stalls_where_they_stall() {
         let (ok, g) = singles(&grid(hard)).unwrap();
         assert_eq!(ok, Ok(false), "{hard}");
         assert!(!g.is_complete());
-        assert_eq!(Some(g), fill_singles(&grid(hard)));
+        assert_eq!(Some(g), plain_singles(&grid(hard)));
     }
     // The empty grid: nothing to place.
     assert_eq!(singles(&Grid::empty()).unwrap(), (Ok(false), Grid::empty()));
@@ -132,8 +132,8 @@ fn detects_contradictions() {
     assert!(no_place.first_conflict().is_none());
     assert_eq!(singles(&no_place).unwrap().0, Err(Contradiction));
     // Both as the independent propagator finds them.
-    agrees_with_fill_singles(&no_place);
-    agrees_with_fill_singles(&empty_cell);
+    agrees_with_plain_singles(&no_place);
+    agrees_with_plain_singles(&empty_cell);
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn the_bounds_on_givens() {
 /// the fast path gives the same outcomes and counters as without it, both
 /// on the puzzles it chooses and forced onto every puzzle.
 #[test]
-fn agrees_with_fill_singles_and_leaves_the_search_as_it_was() {
+fn agrees_with_plain_singles_and_leaves_the_search_as_it_was() {
     let mut fast = Solver::new();
     let mut forced = Solver::new().always_fast_path();
     let mut usual = Solver::new().without_fast_path();
@@ -182,7 +182,7 @@ fn agrees_with_fill_singles_and_leaves_the_search_as_it_was() {
         p
     }));
     for p in &puzzles {
-        agrees_with_fill_singles(p);
+        agrees_with_plain_singles(p);
         let first = usual.solve_first(p);
         let count = usual.count_solutions_up_to(p, 2);
         for solver in [&mut fast, &mut forced] {
