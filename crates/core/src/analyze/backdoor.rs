@@ -139,12 +139,7 @@ mod tests {
     #[ignore = "reads ../shared/data; cargo test --release -p batchdoku-core -- --ignored backdoor_agrees"]
     fn backdoor_agrees_with_a_brute_force_on_public_sets() {
         let mut solver = Solver::new();
-        let mut puzzles = crate::testdata::shared_set("top95.txt");
-        puzzles.extend(
-            crate::testdata::shared_set("puzzles3_magictour_top1465.txt")
-                .into_iter()
-                .take(300),
-        );
+        let puzzles = crate::testdata::shared_hard_sample();
         let mut seen = [0usize; 4];
         for p in &puzzles {
             let solution = unique(&mut solver, p).unwrap();

@@ -257,12 +257,7 @@ mod tests {
     #[ignore = "reads ../shared/data; cargo test --release -p batchdoku-core -- --ignored te_agrees"]
     fn te_agrees_with_a_plain_loop_on_public_sets() {
         let mut solver = Solver::new();
-        let mut puzzles = crate::testdata::shared_set("top95.txt");
-        puzzles.extend(
-            crate::testdata::shared_set("puzzles3_magictour_top1465.txt")
-                .into_iter()
-                .take(300),
-        );
+        let puzzles = crate::testdata::shared_hard_sample();
         let mut seen = [0usize; 3];
         for p in &puzzles {
             let solution = solver.solve_first(p).unwrap().solution.unwrap();

@@ -135,6 +135,18 @@ pub fn shared_set(name: &str) -> Vec<Grid> {
         .collect()
 }
 
+/// The sample the analysis measures are checked on by hand: top95 and
+/// the first 300 of magictour's top1465 (395 puzzles, see [`shared_set`]).
+pub fn shared_hard_sample() -> Vec<Grid> {
+    let mut puzzles = shared_set("top95.txt");
+    puzzles.extend(
+        shared_set("puzzles3_magictour_top1465.txt")
+            .into_iter()
+            .take(300),
+    );
+    puzzles
+}
+
 /// Every value of a vocabulary (`all`, named by `name`) parses back from
 /// its name, in any case, and a wrong name's error lists the first name.
 pub fn round_trip<T>(all: &[T], name: fn(T) -> &'static str)
