@@ -277,7 +277,7 @@ impl Grid {
         #[cfg(all(feature = "simd", target_arch = "x86_64"))]
         if std::arch::is_x86_feature_detected!("ssse3") {
             // SAFETY: the CPU has SSSE3 (checked just above).
-            return unsafe { valid_solution_ssse3(&self.0) };
+            return unsafe { valid_solution_ssse3(&self.0, None) };
         }
         self.is_valid_solution_portable()
     }
@@ -320,13 +320,23 @@ impl Grid {
     /// True when `self` is a valid complete grid that keeps every given of
     /// `puzzle`.
     pub fn solves(&self, puzzle: &Grid) -> bool {
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        if std::arch::is_x86_feature_detected!("ssse3") {
+            // SAFETY: the CPU has SSSE3 (checked just above).
+            return unsafe { valid_solution_ssse3(&self.0, Some(&puzzle.0)) };
+        }
+        self.solves_portable(puzzle)
+    }
+
+    /// [`solves`](Self::solves) without SIMD intrinsics.
+    fn solves_portable(&self, puzzle: &Grid) -> bool {
         // Branch-free (and vectorisable) comparison of the givens.
         let changed = self
             .0
             .iter()
             .zip(puzzle.0.iter())
             .fold(false, |acc, (&s, &p)| acc | ((p != 0) & (s != p)));
-        !changed && self.is_valid_solution()
+        !changed && self.is_valid_solution_portable()
     }
 
     /// The 81-character line form, blanks written as `blank` (usually `.`
@@ -384,76 +394,110 @@ impl fmt::Display for Grid {
     }
 }
 
-/// [`Grid::is_valid_solution`] on SSSE3: the same test (every row, column
-/// and box collects the bits `1 << value` of all nine digits) in about a
-/// quarter of the instructions. The bits come from two byte lookups
-/// (`pshufb`) interleaved into 16-bit lanes; columns and stacked box rows
-/// are lane-wise ORs of rows loaded at their offsets, rows are folded
-/// within a vector. Lanes that hold no unit are forced to pass, the rest
-/// are ANDed together. A unit whose nine cells collect nine digit bits
-/// holds no blank (bit 0) and no value above 9 (bits 10-15, or none), so
-/// bits 1-9 alone decide.
+/// [`Grid::is_valid_solution`] and, with `puzzle`, [`Grid::solves`] on
+/// SSSE3: the same test (every row, column and box collects the bits
+/// `1 << value` of all nine digits; every given of `puzzle` kept) in about
+/// half the instructions of a scalar loop. The bits come from two byte
+/// lookups (`pshufb`) interleaved into 16-bit lanes. Eight lanes loaded at
+/// cell `i` ORed with eight loaded at `i + 1` hold a row's nine cells, so
+/// rows, columns and boxes are lane-wise ORs of such loads; the eight rows'
+/// lanes are then folded across vectors (unpack and OR, three rounds), the
+/// ninth row within its vector. Lanes that hold no unit are forced to pass,
+/// the rest are ANDed together. A unit whose nine cells collect nine digit
+/// bits holds no blank (bit 0) and no value above 9 (none), so bits 1-9
+/// alone decide.
+///
+/// Column 8 and the third box of each band are not read: once every row
+/// holds each digit once, columns 0-7 leave each digit one cell of column
+/// 8, and a band's first two boxes leave each digit one cell of its third
+/// (counting: a digit is in every row once, so 9 times in the grid and 3
+/// times in a band).
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 #[target_feature(enable = "ssse3")]
-fn valid_solution_ssse3(cells: &[u8; CELLS]) -> bool {
+fn valid_solution_ssse3(cells: &[u8; CELLS], puzzle: Option<&[u8; CELLS]>) -> bool {
     use std::arch::x86_64::*;
     const DIGITS: i16 = 0b11_1111_1110;
-    // The grid padded to six vectors; the padding (bits of cells 81..96)
-    // is never part of a unit.
-    let mut padded = [0u8; 96];
-    padded[..CELLS].copy_from_slice(cells);
     // Bit 1 << v, low and high byte, for v = 0..16 (v >= 10 has none).
     let lo_table = _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0);
     let hi_table = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0);
     let nibble = _mm_set1_epi8(15);
+    // Lanes 81.. stay 0: they are read, never part of a unit.
     let mut bits = [0u16; 96];
-    for (k, chunk) in padded.chunks_exact(16).enumerate() {
-        // SAFETY: `chunk` is 16 bytes and `bits[16 * k..16 * k + 16]` 32
-        // bytes (k < 6); the loads and stores are unaligned.
+    // Sixteen cells from 0, 16, 32, 48, 64, and the last sixteen (65..81,
+    // overlapping: the same bits written twice).
+    let mut kept = _mm_set1_epi8(-1);
+    for start in [0, 16, 32, 48, 64, CELLS - 16] {
+        // SAFETY: `start + 16 <= CELLS`, so the loads read within `cells`
+        // and `puzzle`, and the stores write lanes below 96; all are
+        // unaligned.
         unsafe {
-            let v = _mm_and_si128(_mm_loadu_si128(chunk.as_ptr().cast()), nibble);
+            let raw = _mm_loadu_si128(cells.as_ptr().add(start).cast());
+            if let Some(puzzle) = puzzle {
+                // A given (non-zero) must equal the cell.
+                let given = _mm_loadu_si128(puzzle.as_ptr().add(start).cast());
+                let same = _mm_cmpeq_epi8(raw, given);
+                let blank = _mm_cmpeq_epi8(given, _mm_setzero_si128());
+                kept = _mm_and_si128(kept, _mm_or_si128(same, blank));
+            }
+            let v = _mm_and_si128(raw, nibble);
             let lo = _mm_shuffle_epi8(lo_table, v);
             let hi = _mm_shuffle_epi8(hi_table, v);
-            let out = bits.as_mut_ptr().add(16 * k).cast::<__m128i>();
+            let out = bits.as_mut_ptr().add(start).cast::<__m128i>();
             _mm_storeu_si128(out, _mm_unpacklo_epi8(lo, hi));
             _mm_storeu_si128(out.add(1), _mm_unpackhi_epi8(lo, hi));
         }
     }
-    // Eight lanes from `i` (i <= 72: within `bits`).
+    // Eight lanes from `i` (i <= 88: within `bits`).
     let at = |i: usize| -> __m128i {
         assert!(i + 8 <= bits.len());
         // SAFETY: lanes i..i + 8 are within `bits` (checked above).
         unsafe { _mm_loadu_si128(bits.as_ptr().add(i).cast()) }
     };
-    // Lane of a vector (its low 16 bits after a byte shift).
-    let lane0 = |v: __m128i| _mm_cvtsi128_si32(v) as u16;
-    // Columns 0-7: the nine rows ORed lane by lane; column 8 in `rest`,
-    // with every unit that is a lane of no vector.
-    let mut cols = at(0);
-    let mut rest = bits[8];
-    for r in 1..9 {
-        cols = _mm_or_si128(cols, at(9 * r));
-        rest |= bits[9 * r + 8];
+    // `rows[r]`'s lanes OR to row r; per band, `low`'s lanes are columns
+    // 0-7 ORed over the band's three rows.
+    let mut rows = [_mm_setzero_si128(); 9];
+    let mut cols = _mm_setzero_si128();
+    let mut boxes = _mm_set1_epi16(-1);
+    for band in 0..3 {
+        let mut low = _mm_setzero_si128();
+        for r in 3 * band..3 * band + 3 {
+            let l = at(9 * r);
+            rows[r] = _mm_or_si128(l, at(9 * r + 1));
+            low = _mm_or_si128(low, l);
+        }
+        cols = _mm_or_si128(cols, low);
+        // Three columns at a time: the band's first two boxes in lanes 0
+        // and 3.
+        let three = _mm_or_si128(
+            _mm_or_si128(low, _mm_srli_si128(low, 2)),
+            _mm_srli_si128(low, 4),
+        );
+        boxes = _mm_and_si128(boxes, three);
     }
-    // Rows: cells 0-7 folded within the vector, cell 8 added.
-    for r in 0..9 {
-        let v = at(9 * r);
-        let v = _mm_or_si128(v, _mm_srli_si128(v, 8));
-        let v = _mm_or_si128(v, _mm_srli_si128(v, 4));
-        let v = _mm_or_si128(v, _mm_srli_si128(v, 2));
-        rest &= lane0(v) | bits[9 * r + 8];
-    }
-    // Boxes: a band's three rows stacked, then three columns at a time
-    // (lanes 0, 3 and 6; column 8 comes in as a scalar).
-    for b in 0..3 {
-        let s = _mm_or_si128(_mm_or_si128(at(27 * b), at(27 * b + 9)), at(27 * b + 18));
-        let s8 = bits[27 * b + 8] | bits[27 * b + 17] | bits[27 * b + 26];
-        let t = _mm_or_si128(_mm_or_si128(s, _mm_srli_si128(s, 2)), _mm_srli_si128(s, 4));
-        rest &= lane0(t) & lane0(_mm_srli_si128(t, 6)) & (lane0(_mm_srli_si128(t, 12)) | s8);
-    }
+    // Rows 0-7 folded across vectors: after three rounds of interleaving
+    // pairs (16-, 32-, then 64-bit elements) and ORing, lane k holds all of
+    // one row's lanes.
+    let by16 = |a, b| _mm_or_si128(_mm_unpacklo_epi16(a, b), _mm_unpackhi_epi16(a, b));
+    let by32 = |a, b| _mm_or_si128(_mm_unpacklo_epi32(a, b), _mm_unpackhi_epi32(a, b));
+    let by64 = |a, b| _mm_or_si128(_mm_unpacklo_epi64(a, b), _mm_unpackhi_epi64(a, b));
+    let rows_0_to_7 = by64(
+        by32(by16(rows[0], rows[1]), by16(rows[2], rows[3])),
+        by32(by16(rows[4], rows[5]), by16(rows[6], rows[7])),
+    );
+    // Row 8 within its vector, into lane 0.
+    let last = rows[8];
+    let last = _mm_or_si128(last, _mm_srli_si128(last, 8));
+    let last = _mm_or_si128(last, _mm_srli_si128(last, 4));
+    let last = _mm_or_si128(last, _mm_srli_si128(last, 2));
+    // Lanes that hold no unit pass (ORed with every digit bit); `0` marks
+    // the lanes checked.
+    const P: i16 = DIGITS;
+    let last = _mm_or_si128(last, _mm_setr_epi16(0, P, P, P, P, P, P, P));
+    let boxes = _mm_or_si128(boxes, _mm_setr_epi16(0, P, P, 0, P, P, P, P));
+    let all = _mm_and_si128(_mm_and_si128(rows_0_to_7, cols), _mm_and_si128(last, boxes));
     let digits = _mm_set1_epi16(DIGITS);
-    let cols_ok = _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(cols, digits), digits)) == 0xFFFF;
-    cols_ok & (rest & DIGITS as u16 == DIGITS as u16)
+    let units_ok = _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(all, digits), digits)) == 0xFFFF;
+    units_ok & (_mm_movemask_epi8(kept) == 0xFFFF)
 }
 
 #[cfg(test)]
@@ -601,6 +645,72 @@ mod tests {
                 assert_eq!(g.is_valid_solution_portable(), valid, "swap {cell} {other}");
             }
         }
+    }
+
+    /// A valid grid with two rows (or two columns) exchanged keeps every
+    /// row and column valid; its boxes stay valid exactly when both are in
+    /// the same band (stack). Both checks must see the boxes of every band
+    /// and stack.
+    #[test]
+    fn boxes_broken_alone_are_rejected() {
+        let base = grid(SOLVED);
+        for a in 0..9 {
+            for b in a + 1..9 {
+                let (mut rows, mut cols) = (base, base);
+                for k in 0..9 {
+                    rows.set(9 * a + k, base.get(9 * b + k));
+                    rows.set(9 * b + k, base.get(9 * a + k));
+                    cols.set(9 * k + a, base.get(9 * k + b));
+                    cols.set(9 * k + b, base.get(9 * k + a));
+                }
+                let valid = a / 3 == b / 3;
+                for g in [rows, cols] {
+                    assert_eq!(g.is_valid_solution(), valid, "{a} {b}");
+                    assert_eq!(g.is_valid_solution_portable(), valid, "{a} {b}");
+                }
+            }
+        }
+    }
+
+    /// `solves` (the SIMD check with the givens compared in the same
+    /// pass) agrees with its definition and with the portable path: on a
+    /// valid grid against puzzles keeping random givens, with one cell of
+    /// the grid or of the puzzle changed, and every cell blanked in turn.
+    #[test]
+    fn fast_solves_matches_its_definition() {
+        let slow = |g: &Grid, p: &Grid| {
+            g.is_complete()
+                && g.first_conflict().is_none()
+                && (0..CELLS).all(|c| p.get(c) == 0 || p.get(c) == g.get(c))
+        };
+        let mut rng = crate::rng::Rng::new(7);
+        let base = grid(SOLVED);
+        let (mut yes, mut no) = (0, 0);
+        for i in 0..4000 {
+            let mut puzzle = base;
+            for c in 0..CELLS {
+                if rng.below(3) != 0 {
+                    puzzle.set(c, 0);
+                }
+            }
+            let mut g = base;
+            let cell = i % CELLS;
+            match rng.below(4) {
+                0 => {}
+                1 => g.set(cell, rng.below(10) as u8),
+                2 => puzzle.set(cell, rng.below(10) as u8),
+                _ => g.set(cell, 0),
+            }
+            let expected = slow(&g, &puzzle);
+            assert_eq!(g.solves(&puzzle), expected, "{} {}", g, puzzle);
+            assert_eq!(g.solves_portable(&puzzle), expected, "{} {}", g, puzzle);
+            if expected {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+        }
+        assert!(yes > 500 && no > 500, "{yes} {no}");
     }
 
     #[test]
