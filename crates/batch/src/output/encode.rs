@@ -361,43 +361,63 @@ impl Serialize for PositionedError<'_> {
 
 /// A row of [`SOLVE_COLUMNS`] without an error, as CSV: the bytes
 /// [`RowEncoder::encode_csv`] writes (no field of it needs quotes, the last
-/// is empty), in straight-line code: no dispatch per column, the grids
-/// copied at their known length, one-digit numbers pushed.
+/// is empty), in straight-line code: no dispatch per column, written into
+/// room made once at the end of `out` (no capacity check per field), the
+/// grids copied at their known length.
 fn encode_solve_csv(row: &Row, out: &mut Vec<u8>) {
     debug_assert!(row.error.is_empty());
-    out.reserve(2 * 81 + 64);
-    push_u64(out, row.index);
-    out.push(b',');
-    push_u64(out, row.line);
-    out.push(b',');
+    let start = out.len();
+    out.resize(start + SOLVE_ROW_MAX, 0);
+    let room: &mut [u8; SOLVE_ROW_MAX] =
+        (&mut out[start..]).try_into().expect("room was made above");
+    let mut at = 0;
+    at = put_u64(room, at, row.index);
+    room[at] = b',';
+    at = put_u64(room, at + 1, row.line);
+    room[at] = b',';
+    at += 1;
     if let Some(g) = &row.puzzle {
-        out.extend_from_slice(&g.to_line());
+        at = put(room, at, &g.to_line());
     }
-    out.push(b',');
-    out.extend_from_slice(row.status.as_str().as_bytes());
-    out.push(b',');
+    room[at] = b',';
+    at = put(room, at + 1, row.status.as_str().as_bytes());
+    room[at] = b',';
+    at += 1;
     if let Some(n) = row.solutions_known() {
-        push_u64(out, n);
+        at = put_u64(room, at, n);
     }
-    out.push(b',');
+    room[at] = b',';
+    at += 1;
     if let Some(g) = &row.solution {
-        out.extend_from_slice(&g.to_line());
+        at = put(room, at, &g.to_line());
     }
-    out.push(b',');
-    push_u64(out, row.guesses);
+    room[at] = b',';
+    at = put_u64(room, at + 1, row.guesses);
     // The error column, empty.
-    out.extend_from_slice(b",\n");
+    at = put(room, at, b",\n");
+    out.truncate(start + at);
 }
 
-/// `n` in decimal, as [`CsvFields::num`] writes it (the same `i64`
-/// conversion: what does not fit is written negative, as there).
-#[inline]
-fn push_u64(out: &mut Vec<u8>, n: u64) {
+/// The longest row [`encode_solve_csv`] writes: four numbers of at most 20
+/// characters, two grids, a status of at most 10 and 8 separators.
+const SOLVE_ROW_MAX: usize = 4 * 20 + 2 * 81 + 10 + 8;
+
+/// Copies `bytes` into `room` at `at`; returns the position after them.
+#[inline(always)]
+fn put(room: &mut [u8; SOLVE_ROW_MAX], at: usize, bytes: &[u8]) -> usize {
+    room[at..at + bytes.len()].copy_from_slice(bytes);
+    at + bytes.len()
+}
+
+/// [`put`] of `n` in decimal, as [`CsvFields::num`] writes it (the same
+/// `i64` conversion: what does not fit is written negative, as there).
+#[inline(always)]
+fn put_u64(room: &mut [u8; SOLVE_ROW_MAX], at: usize, n: u64) -> usize {
     if n < 10 {
-        out.push(b'0' + n as u8);
+        room[at] = b'0' + n as u8;
+        at + 1
     } else {
-        let mut buf = itoa::Buffer::new();
-        out.extend_from_slice(buf.format(n as i64).as_bytes());
+        put(room, at, itoa::Buffer::new().format(n as i64).as_bytes())
     }
 }
 
