@@ -458,11 +458,11 @@ fn valid_solution_ssse3(cells: &[u8; CELLS], puzzle: Option<&[u8; CELLS]>) -> bo
     let mut rows = [_mm_setzero_si128(); 9];
     let mut cols = _mm_setzero_si128();
     let mut boxes = _mm_set1_epi16(-1);
-    for band in 0..3 {
+    for (band, band_rows) in rows.chunks_exact_mut(3).enumerate() {
         let mut low = _mm_setzero_si128();
-        for r in 3 * band..3 * band + 3 {
+        for (r, row) in (3 * band..).zip(band_rows) {
             let l = at(9 * r);
-            rows[r] = _mm_or_si128(l, at(9 * r + 1));
+            *row = _mm_or_si128(l, at(9 * r + 1));
             low = _mm_or_si128(low, l);
         }
         cols = _mm_or_si128(cols, low);
