@@ -645,12 +645,18 @@ impl Node {
     /// the stack pass. On success the work list is empty.
     #[inline(always)]
     pub(crate) fn propagate<W: Wide>(&mut self, seen: &mut Seen) -> Result<(), Contradiction> {
+        // The work list in a local: kept in a register across the band
+        // checks, not stored back after each one (the work list is only
+        // read again by the next propagation, after a success; a dead end
+        // is followed by `Seen::resume`, which sets it anew).
+        let mut pending = seen.pending;
+        seen.pending = 0;
         loop {
-            while seen.pending != 0 {
-                let i = seen.pending.trailing_zeros() as usize;
-                seen.pending &= seen.pending - 1;
+            while pending != 0 {
+                let i = pending.trailing_zeros() as usize;
+                pending &= pending - 1;
                 let (d, b) = (i >> 2, i & 3);
-                seen.pending |= self.update::<W>(d, b)?;
+                pending |= self.update::<W>(d, b)?;
             }
             let mut changed = self.naked_singles::<W>()?;
             if changed == 0 && self.empty_count() >= seen.stack_pass_from {
@@ -659,7 +665,7 @@ impl Node {
             if changed == 0 {
                 return Ok(());
             }
-            seen.pending = changed;
+            pending = changed;
         }
     }
 
