@@ -191,6 +191,23 @@ pub(crate) fn covered_nine(
     Ok(())
 }
 
+/// The stack pass's permutation filter of one digit (the portable
+/// version of [`Wide::stack_keep`]): from the columns holding it per band
+/// (packed, band `b` at bit `9 * b`), those that fit an arrangement in
+/// their stack, same packing; a contradiction when some stack has none.
+#[inline(always)]
+pub(crate) fn stack_keep(columns: u32) -> Result<u32, Contradiction> {
+    // The three stacks' band-column patterns side by side (stack `s` at
+    // bit `9 * s`), each filtered by the permutation table.
+    let stacked = transpose_groups(columns);
+    let allowed = |s: u32| u32::from(MATCHED_SEGMENTS[(stacked >> (9 * s) & ROW) as usize]);
+    let (a0, a1, a2) = (allowed(0), allowed(1), allowed(2));
+    if a0 == 0 || a1 == 0 || a2 == 0 {
+        return Err(Contradiction);
+    }
+    Ok(transpose_groups(a0 | a1 << 9 | a2 << 18))
+}
+
 /// A branch of the hard mode: digit `digit` (0-based) has exactly two
 /// arrangements left in one band or stack, and each child keeps one of
 /// them (its masks ANDed with that child's `keep`).
@@ -603,15 +620,7 @@ impl Node {
             let lone = pack(once.and_not(twice));
             let placed = pack(placed.and(row));
             let placed = (placed | placed >> 9 | placed >> 18) & ROW;
-            // The three stacks' band-column patterns side by side (stack
-            // `s` at bit `9 * s`), each filtered by the permutation table.
-            let stacked = transpose_groups(columns);
-            let allowed = |s: u32| u32::from(MATCHED_SEGMENTS[(stacked >> (9 * s) & ROW) as usize]);
-            let (a0, a1, a2) = (allowed(0), allowed(1), allowed(2));
-            if a0 == 0 || a1 == 0 || a2 == 0 {
-                return Err(Contradiction);
-            }
-            let keep = transpose_groups(a0 | a1 << 9 | a2 << 18);
+            let keep = W::stack_keep(columns)?;
             if keep != columns {
                 let spread = |b: u32| (keep >> (9 * b) & ROW) * COLUMN_0;
                 let kept = Lanes([spread(0), spread(1), spread(2), 0]);

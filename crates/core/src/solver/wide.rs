@@ -42,6 +42,12 @@ pub(crate) trait Wide {
     /// The segment pattern of a band mask (see [`tables::segments`]).
     fn segments(band: u32) -> usize;
 
+    /// The stack pass's permutation filter of one digit: from the columns
+    /// holding it per band (packed, band `b` at bit `9 * b`), those that
+    /// fit an arrangement in their stack (same packing); a contradiction
+    /// when some stack has none (see [`node::stack_keep`]).
+    fn stack_keep(columns: u32) -> Result<u32, Contradiction>;
+
     /// Bit `4 * d + k` set where lane `k` of `masks[d]` and of `cells`
     /// overlap.
     fn overlap(masks: &[Lanes; 9], cells: Lanes) -> u64;
@@ -102,6 +108,11 @@ impl Wide for Narrow {
     #[inline(always)]
     fn segments(band: u32) -> usize {
         tables::segments(band)
+    }
+
+    #[inline(always)]
+    fn stack_keep(columns: u32) -> Result<u32, Contradiction> {
+        node::stack_keep(columns)
     }
 
     #[inline(always)]
@@ -310,6 +321,30 @@ mod x86 {
         // compiler the result indexes a 512-entry table: an `and` instead
         // of a bounds check.
         (_pext_u32(band | band >> 1 | band >> 2, SEGMENT_FIRST) & 0x1FF) as usize
+    }
+
+    /// The columns of stack 0 in a packed per-band column mask (bits
+    /// `9 * b..9 * b + 3`); stack `s`'s are these shifted by `3 * s`.
+    const STACK_0: u32 = 0x1C_0E07;
+
+    /// [`super::node::stack_keep`] by bit gathers and deposits (BMI2's
+    /// `pext` and `pdep`): each stack's band-column pattern gathered
+    /// straight from the packed columns, and each filtered pattern put
+    /// back, instead of transposing the 3x3 groups twice with shifts.
+    #[target_feature(enable = "bmi2")]
+    #[inline]
+    fn stack_keep(columns: u32) -> Result<u32, Contradiction> {
+        let mut keep = 0;
+        for s in 0..3 {
+            let stack = STACK_0 << (3 * s);
+            let pattern = (_pext_u32(columns, stack) & 0x1FF) as usize;
+            let allowed = u32::from(super::tables::MATCHED_SEGMENTS[pattern]);
+            if allowed == 0 {
+                return Err(Contradiction);
+            }
+            keep |= _pdep_u32(allowed, stack);
+        }
+        Ok(keep)
     }
 
     /// Two digits per vector: digits 0-1, 2-3, 4-5 and 6-7 as 256-bit
@@ -674,6 +709,12 @@ mod x86 {
                 }
 
                 #[inline(always)]
+                fn stack_keep(columns: u32) -> Result<u32, Contradiction> {
+                    // SAFETY: as above.
+                    unsafe { stack_keep(columns) }
+                }
+
+                #[inline(always)]
                 fn overlap(masks: &[Lanes; 9], cells: Lanes) -> u64 {
                     // SAFETY: as above.
                     unsafe { $module::overlap(masks, cells) }
@@ -771,6 +812,10 @@ mod tests {
             assert_eq!(W::overlap(&a, b[3]), Narrow::overlap(&a, b[3]));
             let band = a[0].0[0] & BAND;
             assert_eq!(W::segments(band), Narrow::segments(band));
+            for columns in [a[1].0[0], a[2].0[1] | a[3].0[2], !a[4].0[0]] {
+                let columns = columns & BAND;
+                assert_eq!(W::stack_keep(columns), Narrow::stack_keep(columns));
+            }
             assert_eq!(W::at_least_three(&a), Narrow::at_least_three(&a));
             assert_eq!(W::arrangements(&a), Narrow::arrangements(&a));
             let (mut wide, mut narrow) = (a, a);
