@@ -56,6 +56,7 @@ use super::lanes::Lanes;
 use super::tables::{
     box_nine, lone_in_full_rows, transpose_groups, ARRANGEMENTS, BAND, BAND_PEERS, BOX_CELLS,
     COLUMN_0, MATCHED_CELLS, MATCHED_SEGMENTS, ONES_IN_NINE, ROW, SEGMENT_CELLS, SPREAD_EIGHT,
+    TWO_ARRANGEMENTS,
 };
 use super::wide::Wide;
 use crate::grid::{Grid, CELLS};
@@ -225,15 +226,16 @@ pub(crate) struct Split {
 /// pattern known to have exactly two.
 #[inline(always)]
 fn two_arrangements(pattern: usize) -> [u32; 2] {
-    let mut out = [0; 2];
-    let mut n = 0;
-    for a in ARRANGEMENTS {
-        if usize::from(a) & !pattern == 0 && n < 2 {
-            out[n] = u32::from(a);
-            n += 1;
-        }
-    }
-    debug_assert_eq!(n, 2, "pattern {pattern:09b} has not two arrangements");
+    let out = TWO_ARRANGEMENTS[pattern & 0x1FF].map(u32::from);
+    debug_assert!(
+        out[1] != 0
+            && ARRANGEMENTS
+                .iter()
+                .filter(|&&a| usize::from(a) & !pattern == 0)
+                .count()
+                == 2,
+        "pattern {pattern:09b} has not two arrangements"
+    );
     out
 }
 
@@ -532,12 +534,12 @@ impl Node {
         let band = mask & allowed;
         let lone = lone_in_full_rows(band) & self.unsolved.0[b];
         let changed = if lone != 0 {
-            self.fill::<W>(d, b, lone)
+            self.fill::<W>(d, b, lone) & !(1 << (4 * d + b))
         } else {
             0
         };
         self.bands[d].0[b] = band;
-        Ok(changed & !(1 << (4 * d + b)))
+        Ok(changed)
     }
 
     /// Places every naked single (a cell with one digit left); returns the
