@@ -421,6 +421,17 @@ impl Node {
         self.unsolved.count_ones()
     }
 
+    /// Whether at least `n` cells are empty: without counting them for
+    /// `n` of 1 (the hard mode's stack pass asks at every fixed point).
+    #[inline(always)]
+    fn empty_at_least(&self, n: u32) -> bool {
+        match n {
+            0 => true,
+            1 => self.unsolved.any(),
+            _ => self.empty_count() >= n,
+        }
+    }
+
     /// The filled cells as a grid.
     ///
     /// Built from four bit planes of the cell values (plane `k` holds the
@@ -672,7 +683,7 @@ impl Node {
                 pending |= self.update::<W>(d, b)?;
             }
             let mut changed = self.naked_singles::<W>()?;
-            if changed == 0 && self.empty_count() >= seen.stack_pass_from {
+            if changed == 0 && self.empty_at_least(seen.stack_pass_from) {
                 changed = self.stacks::<W>(&mut seen.stacks)?;
             }
             if changed == 0 {
