@@ -514,6 +514,18 @@ impl Node {
             | self.remove(d, Lanes::others(b, columns_of(cells)))
     }
 
+    /// The mask of lane `i` (bit `i` of a lane set: digit `i / 4`, band
+    /// `i % 4`), by one index into the 36 lanes in a row (cheaper to
+    /// address than the digit, then the band).
+    #[inline(always)]
+    fn lane(&mut self, i: usize) -> &mut u32 {
+        // SAFETY: `Lanes` is `repr(C)` over `[u32; 4]` (16 bytes, no
+        // padding), so the nine of `bands` are 36 `u32`s in a row, and the
+        // borrow of `self` covers them.
+        let all = unsafe { &mut *self.bands.as_mut_ptr().cast::<[u32; 36]>() };
+        &mut all[i]
+    }
+
     /// Removes `cells` from digit `d`'s masks; returns the lanes that
     /// changed (bit `4 * d + b`).
     #[inline(always)]
@@ -536,8 +548,9 @@ impl Node {
     /// mask itself is left at its fixed point (the filter keeps what it
     /// keeps, and the singles are placed).
     #[inline(always)]
-    fn update<W: Wide>(&mut self, d: usize, b: usize) -> Result<u64, Contradiction> {
-        let mask = self.bands[d].0[b];
+    fn update<W: Wide>(&mut self, i: usize) -> Result<u64, Contradiction> {
+        let (d, b) = (i >> 2, i & 3);
+        let mask = *self.lane(i);
         let allowed = MATCHED_CELLS[W::segments(mask)];
         if allowed == 0 {
             return Err(Contradiction);
@@ -545,11 +558,11 @@ impl Node {
         let band = mask & allowed;
         let lone = lone_in_full_rows(band) & self.unsolved.0[b];
         let changed = if lone != 0 {
-            self.fill::<W>(d, b, lone) & !(1 << (4 * d + b))
+            self.fill::<W>(d, b, lone) & !(1 << i)
         } else {
             0
         };
-        self.bands[d].0[b] = band;
+        *self.lane(i) = band;
         Ok(changed)
     }
 
@@ -679,8 +692,7 @@ impl Node {
             while pending != 0 {
                 let i = pending.trailing_zeros() as usize;
                 pending &= pending - 1;
-                let (d, b) = (i >> 2, i & 3);
-                pending |= self.update::<W>(d, b)?;
+                pending |= self.update::<W>(i)?;
             }
             let mut changed = self.naked_singles::<W>()?;
             if changed == 0 && self.empty_at_least(seen.stack_pass_from) {
