@@ -504,14 +504,15 @@ impl Node {
     }
 
     /// Marks `cells` of band `b` filled with digit `d`: clears them from
-    /// every digit's masks (their own digit's too: the caller sets its own
-    /// lane) and their columns from the digit's other bands. Returns the
-    /// lanes that changed.
+    /// every digit's masks and their columns from the digit's masks (its
+    /// own lane `b` too: the caller sets that lane, which it reports as
+    /// changed or masks out, so clearing it whole saves picking the other
+    /// two). Returns the lanes that changed.
     #[inline(always)]
     fn fill<W: Wide>(&mut self, d: usize, b: usize, cells: u32) -> u64 {
         self.unsolved.0[b] &= !cells;
         W::clear(&mut self.bands, Lanes::only(b, cells))
-            | self.remove(d, Lanes::others(b, columns_of(cells)))
+            | self.remove(d, Lanes::bands(columns_of(cells)))
     }
 
     /// The mask of lane `i` (bit `i` of a lane set: digit `i / 4`, band
