@@ -56,6 +56,7 @@ use super::lanes::Lanes;
 use super::tables::{
     box_nine, lone_in_full_rows, transpose_groups, ARRANGEMENTS, BAND, BAND_PEERS, BOX_CELLS,
     COLUMN_0, MATCHED_CELLS, MATCHED_SEGMENTS, ONES_IN_NINE, ROW, SEGMENT_CELLS, SPREAD_EIGHT,
+    TWO_ARRANGEMENTS,
 };
 use super::wide::Wide;
 use crate::grid::{Grid, CELLS};
@@ -191,6 +192,23 @@ pub(crate) fn covered_nine(
     Ok(())
 }
 
+/// The stack pass's permutation filter of one digit (the portable
+/// version of [`Wide::stack_keep`]): from the columns holding it per band
+/// (packed, band `b` at bit `9 * b`), those that fit an arrangement in
+/// their stack, same packing; a contradiction when some stack has none.
+#[inline(always)]
+pub(crate) fn stack_keep(columns: u32) -> Result<u32, Contradiction> {
+    // The three stacks' band-column patterns side by side (stack `s` at
+    // bit `9 * s`), each filtered by the permutation table.
+    let stacked = transpose_groups(columns);
+    let allowed = |s: u32| u32::from(MATCHED_SEGMENTS[(stacked >> (9 * s) & ROW) as usize]);
+    let (a0, a1, a2) = (allowed(0), allowed(1), allowed(2));
+    if a0 == 0 || a1 == 0 || a2 == 0 {
+        return Err(Contradiction);
+    }
+    Ok(transpose_groups(a0 | a1 << 9 | a2 << 18))
+}
+
 /// A branch of the hard mode: digit `digit` (0-based) has exactly two
 /// arrangements left in one band or stack, and each child keeps one of
 /// them (its masks ANDed with that child's `keep`).
@@ -208,15 +226,16 @@ pub(crate) struct Split {
 /// pattern known to have exactly two.
 #[inline(always)]
 fn two_arrangements(pattern: usize) -> [u32; 2] {
-    let mut out = [0; 2];
-    let mut n = 0;
-    for a in ARRANGEMENTS {
-        if usize::from(a) & !pattern == 0 && n < 2 {
-            out[n] = u32::from(a);
-            n += 1;
-        }
-    }
-    debug_assert_eq!(n, 2, "pattern {pattern:09b} has not two arrangements");
+    let out = TWO_ARRANGEMENTS[pattern & 0x1FF].map(u32::from);
+    debug_assert!(
+        out[1] != 0
+            && ARRANGEMENTS
+                .iter()
+                .filter(|&&a| usize::from(a) & !pattern == 0)
+                .count()
+                == 2,
+        "pattern {pattern:09b} has not two arrangements"
+    );
     out
 }
 
@@ -402,6 +421,17 @@ impl Node {
         self.unsolved.count_ones()
     }
 
+    /// Whether at least `n` cells are empty: without counting them for
+    /// `n` of 1 (the hard mode's stack pass asks at every fixed point).
+    #[inline(always)]
+    fn empty_at_least(&self, n: u32) -> bool {
+        match n {
+            0 => true,
+            1 => self.unsolved.any(),
+            _ => self.empty_count() >= n,
+        }
+    }
+
     /// The filled cells as a grid.
     ///
     /// Built from four bit planes of the cell values (plane `k` holds the
@@ -475,14 +505,27 @@ impl Node {
     }
 
     /// Marks `cells` of band `b` filled with digit `d`: clears them from
-    /// every digit's masks (their own digit's too: the caller sets its own
-    /// lane) and their columns from the digit's other bands. Returns the
-    /// lanes that changed.
+    /// every digit's masks and their columns from the digit's masks (its
+    /// own lane `b` too: the caller sets that lane, which it reports as
+    /// changed or masks out, so clearing it whole saves picking the other
+    /// two). Returns the lanes that changed.
     #[inline(always)]
     fn fill<W: Wide>(&mut self, d: usize, b: usize, cells: u32) -> u64 {
         self.unsolved.0[b] &= !cells;
         W::clear(&mut self.bands, Lanes::only(b, cells))
-            | self.remove(d, Lanes::others(b, columns_of(cells)))
+            | self.remove(d, Lanes::bands(columns_of(cells)))
+    }
+
+    /// The mask of lane `i` (bit `i` of a lane set: digit `i / 4`, band
+    /// `i % 4`), by one index into the 36 lanes in a row (cheaper to
+    /// address than the digit, then the band).
+    #[inline(always)]
+    fn lane(&mut self, i: usize) -> &mut u32 {
+        // SAFETY: `Lanes` is `repr(C)` over `[u32; 4]` (16 bytes, no
+        // padding), so the nine of `bands` are 36 `u32`s in a row, and the
+        // borrow of `self` covers them.
+        let all = unsafe { &mut *self.bands.as_mut_ptr().cast::<[u32; 36]>() };
+        &mut all[i]
     }
 
     /// Removes `cells` from digit `d`'s masks; returns the lanes that
@@ -507,8 +550,9 @@ impl Node {
     /// mask itself is left at its fixed point (the filter keeps what it
     /// keeps, and the singles are placed).
     #[inline(always)]
-    fn update<W: Wide>(&mut self, d: usize, b: usize) -> Result<u64, Contradiction> {
-        let mask = self.bands[d].0[b];
+    fn update<W: Wide>(&mut self, i: usize) -> Result<u64, Contradiction> {
+        let (d, b) = (i >> 2, i & 3);
+        let mask = *self.lane(i);
         let allowed = MATCHED_CELLS[W::segments(mask)];
         if allowed == 0 {
             return Err(Contradiction);
@@ -516,12 +560,12 @@ impl Node {
         let band = mask & allowed;
         let lone = lone_in_full_rows(band) & self.unsolved.0[b];
         let changed = if lone != 0 {
-            self.fill::<W>(d, b, lone)
+            self.fill::<W>(d, b, lone) & !(1 << i)
         } else {
             0
         };
-        self.bands[d].0[b] = band;
-        Ok(changed & !(1 << (4 * d + b)))
+        *self.lane(i) = band;
+        Ok(changed)
     }
 
     /// Places every naked single (a cell with one digit left); returns the
@@ -542,11 +586,13 @@ impl Node {
         self.unsolved = self.unsolved.and_not(singles);
         // A single's cell holds no other digit, so only its own digit's
         // masks change: its band mates and its column in the other bands.
-        for d in 0..9 {
+        // The digits holding a single, all at once (each step below
+        // changes only its own digit's masks).
+        let mut digits = W::overlap(&self.bands, singles);
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize / 4;
+            digits &= !(0xF << (4 * d));
             let mine = singles.and(self.bands[d]);
-            if !mine.any() {
-                continue;
-            }
             let mut clear = Lanes::ZERO;
             for b in 0..3 {
                 let cells = mine.0[b];
@@ -604,15 +650,7 @@ impl Node {
             let lone = pack(once.and_not(twice));
             let placed = pack(placed.and(row));
             let placed = (placed | placed >> 9 | placed >> 18) & ROW;
-            // The three stacks' band-column patterns side by side (stack
-            // `s` at bit `9 * s`), each filtered by the permutation table.
-            let stacked = transpose_groups(columns);
-            let allowed = |s: u32| u32::from(MATCHED_SEGMENTS[(stacked >> (9 * s) & ROW) as usize]);
-            let (a0, a1, a2) = (allowed(0), allowed(1), allowed(2));
-            if a0 == 0 || a1 == 0 || a2 == 0 {
-                return Err(Contradiction);
-            }
-            let keep = transpose_groups(a0 | a1 << 9 | a2 << 18);
+            let keep = W::stack_keep(columns)?;
             if keep != columns {
                 let spread = |b: u32| (keep >> (9 * b) & ROW) * COLUMN_0;
                 let kept = Lanes([spread(0), spread(1), spread(2), 0]);
@@ -646,21 +684,26 @@ impl Node {
     /// the stack pass. On success the work list is empty.
     #[inline(always)]
     pub(crate) fn propagate<W: Wide>(&mut self, seen: &mut Seen) -> Result<(), Contradiction> {
+        // The work list in a local: kept in a register across the band
+        // checks, not stored back after each one (the work list is only
+        // read again by the next propagation, after a success; a dead end
+        // is followed by `Seen::resume`, which sets it anew).
+        let mut pending = seen.pending;
+        seen.pending = 0;
         loop {
-            while seen.pending != 0 {
-                let i = seen.pending.trailing_zeros() as usize;
-                seen.pending &= seen.pending - 1;
-                let (d, b) = (i >> 2, i & 3);
-                seen.pending |= self.update::<W>(d, b)?;
+            while pending != 0 {
+                let i = pending.trailing_zeros() as usize;
+                pending &= pending - 1;
+                pending |= self.update::<W>(i)?;
             }
             let mut changed = self.naked_singles::<W>()?;
-            if changed == 0 && self.empty_count() >= seen.stack_pass_from {
+            if changed == 0 && self.empty_at_least(seen.stack_pass_from) {
                 changed = self.stacks::<W>(&mut seen.stacks)?;
             }
             if changed == 0 {
                 return Ok(());
             }
-            seen.pending = changed;
+            pending = changed;
         }
     }
 

@@ -178,6 +178,29 @@ const fn build_arrangements() -> [u16; 6] {
     masks
 }
 
+/// Per segment pattern, the first two [`ARRANGEMENTS`] that fit it (in
+/// that order; zero where fewer fit): the two children of the hard mode's
+/// branch on a pattern with exactly two.
+pub(super) const TWO_ARRANGEMENTS: [[u16; 2]; 512] = build_two_arrangements();
+
+const fn build_two_arrangements() -> [[u16; 2]; 512] {
+    let masks = ARRANGEMENTS;
+    let mut t = [[0u16; 2]; 512];
+    let mut p = 0;
+    while p < 512 {
+        let (mut i, mut n) = (0, 0);
+        while i < 6 {
+            if masks[i] & !(p as u16) == 0 && n < 2 {
+                t[p][n] = masks[i];
+                n += 1;
+            }
+            i += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
 const fn build_matched_segments() -> [u16; 512] {
     let masks = ARRANGEMENTS;
     let mut t = [0u16; 512];

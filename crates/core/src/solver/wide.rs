@@ -42,6 +42,12 @@ pub(crate) trait Wide {
     /// The segment pattern of a band mask (see [`tables::segments`]).
     fn segments(band: u32) -> usize;
 
+    /// The stack pass's permutation filter of one digit: from the columns
+    /// holding it per band (packed, band `b` at bit `9 * b`), those that
+    /// fit an arrangement in their stack (same packing); a contradiction
+    /// when some stack has none (see [`node::stack_keep`]).
+    fn stack_keep(columns: u32) -> Result<u32, Contradiction>;
+
     /// Bit `4 * d + k` set where lane `k` of `masks[d]` and of `cells`
     /// overlap.
     fn overlap(masks: &[Lanes; 9], cells: Lanes) -> u64;
@@ -102,6 +108,11 @@ impl Wide for Narrow {
     #[inline(always)]
     fn segments(band: u32) -> usize {
         tables::segments(band)
+    }
+
+    #[inline(always)]
+    fn stack_keep(columns: u32) -> Result<u32, Contradiction> {
+        node::stack_keep(columns)
     }
 
     #[inline(always)]
@@ -306,7 +317,34 @@ mod x86 {
     #[target_feature(enable = "bmi2")]
     #[inline]
     fn segments(band: u32) -> usize {
-        _pext_u32(band | band >> 1 | band >> 2, SEGMENT_FIRST) as usize
+        // The mask changes nothing (nine bits gathered) but tells the
+        // compiler the result indexes a 512-entry table: an `and` instead
+        // of a bounds check.
+        (_pext_u32(band | band >> 1 | band >> 2, SEGMENT_FIRST) & 0x1FF) as usize
+    }
+
+    /// The columns of stack 0 in a packed per-band column mask (bits
+    /// `9 * b..9 * b + 3`); stack `s`'s are these shifted by `3 * s`.
+    const STACK_0: u32 = 0x1C_0E07;
+
+    /// [`super::node::stack_keep`] by bit gathers and deposits (BMI2's
+    /// `pext` and `pdep`): each stack's band-column pattern gathered
+    /// straight from the packed columns, and each filtered pattern put
+    /// back, instead of transposing the 3x3 groups twice with shifts.
+    #[target_feature(enable = "bmi2")]
+    #[inline]
+    fn stack_keep(columns: u32) -> Result<u32, Contradiction> {
+        let mut keep = 0;
+        for s in 0..3 {
+            let stack = STACK_0 << (3 * s);
+            let pattern = (_pext_u32(columns, stack) & 0x1FF) as usize;
+            let allowed = u32::from(super::tables::MATCHED_SEGMENTS[pattern]);
+            if allowed == 0 {
+                return Err(Contradiction);
+            }
+            keep |= _pdep_u32(allowed, stack);
+        }
+        Ok(keep)
     }
 
     /// Two digits per vector: digits 0-1, 2-3, 4-5 and 6-7 as 256-bit
@@ -409,6 +447,24 @@ mod x86 {
             unsafe { _mm256_loadu_si256(at(masks, d).cast()) }
         }
 
+        /// Bit `4 * d + k` set where lane `k` of digit `d`'s (0..8) entry
+        /// in `all` is all ones (entry `i` holds digits `2i` and `2i + 1`,
+        /// each lane all ones or zero): one byte per lane by two rounds of
+        /// packing, put back in digit order, then one byte mask (four
+        /// moves of four bits each, with their shifts and ors, before).
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn lane_bits(all: [__m256i; 4]) -> u64 {
+            // Words: digits 0, 2 | 1, 3 (per 128-bit half), and 4, 6 | 5, 7.
+            let low = _mm256_packs_epi32(all[0], all[1]);
+            let high = _mm256_packs_epi32(all[2], all[3]);
+            // Bytes, four per digit: 0, 2, 4, 6 | 1, 3, 5, 7.
+            let bytes = _mm256_packs_epi16(low, high);
+            let ordered =
+                _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+            u64::from(_mm256_movemask_epi8(ordered) as u32)
+        }
+
         #[target_feature(enable = "avx2")]
         #[inline]
         pub(super) fn copy(dst: &mut [Lanes; 9], src: &[Lanes; 9]) {
@@ -427,14 +483,11 @@ mod x86 {
         #[target_feature(enable = "avx2")]
         #[inline]
         pub(super) fn differ(a: &[Lanes; 9], b: &[Lanes; 9]) -> u64 {
-            // Equal lanes become all ones; one sign bit per lane.
-            let same = |d: usize| {
-                let eq = _mm256_cmpeq_epi32(pair(a, d), pair(b, d));
-                _mm256_movemask_ps(_mm256_castsi256_ps(eq)) as u32 as u64
-            };
+            // Equal lanes become all ones.
+            let eq = [0, 2, 4, 6].map(|d| _mm256_cmpeq_epi32(pair(a, d), pair(b, d)));
             let eq8 = _mm_cmpeq_epi32(last(a), last(b));
             let same8 = _mm_movemask_ps(_mm_castsi128_ps(eq8)) as u32 as u64;
-            let same = same(0) | same(2) << 8 | same(4) << 16 | same(6) << 24 | same8 << 32;
+            let same = lane_bits(eq) | same8 << 32;
             !same & ((1 << 36) - 1)
         }
 
@@ -444,16 +497,16 @@ mod x86 {
             let narrow = vector(cells);
             let wide = _mm256_broadcastsi128_si256(narrow);
             // Lanes whose overlap with `cells` is zero keep their value.
-            let mut same = 0u64;
-            for d in [0, 2, 4, 6] {
+            let mut kept = [_mm256_setzero_si256(); 4];
+            for (i, d) in [0, 2, 4, 6].into_iter().enumerate() {
                 let m = pair(masks, d);
-                let kept = _mm256_cmpeq_epi32(_mm256_and_si256(m, wide), _mm256_setzero_si256());
-                same |= (_mm256_movemask_ps(_mm256_castsi256_ps(kept)) as u32 as u64) << (4 * d);
+                kept[i] = _mm256_cmpeq_epi32(_mm256_and_si256(m, wide), _mm256_setzero_si256());
                 // SAFETY: the extent `pair` loaded.
                 unsafe {
                     _mm256_storeu_si256(at_mut(masks, d).cast(), _mm256_andnot_si256(wide, m))
                 };
             }
+            let mut same = lane_bits(kept);
             let m = last(masks);
             let kept = _mm_cmpeq_epi32(_mm_and_si128(m, narrow), _mm_setzero_si128());
             same |= (_mm_movemask_ps(_mm_castsi128_ps(kept)) as u32 as u64) << 32;
@@ -467,14 +520,13 @@ mod x86 {
         pub(super) fn overlap(masks: &[Lanes; 9], cells: Lanes) -> u64 {
             let narrow = vector(cells);
             let wide = _mm256_broadcastsi128_si256(narrow);
-            let mut none = 0u64;
-            for d in [0, 2, 4, 6] {
-                let apart = _mm256_cmpeq_epi32(
+            let apart = [0, 2, 4, 6].map(|d| {
+                _mm256_cmpeq_epi32(
                     _mm256_and_si256(pair(masks, d), wide),
                     _mm256_setzero_si256(),
-                );
-                none |= (_mm256_movemask_ps(_mm256_castsi256_ps(apart)) as u32 as u64) << (4 * d);
-            }
+                )
+            });
+            let mut none = lane_bits(apart);
             let apart = _mm_cmpeq_epi32(_mm_and_si128(last(masks), narrow), _mm_setzero_si128());
             none |= (_mm_movemask_ps(_mm_castsi128_ps(apart)) as u32 as u64) << 32;
             !none & ((1 << 36) - 1)
@@ -671,6 +723,12 @@ mod x86 {
                 }
 
                 #[inline(always)]
+                fn stack_keep(columns: u32) -> Result<u32, Contradiction> {
+                    // SAFETY: as above.
+                    unsafe { stack_keep(columns) }
+                }
+
+                #[inline(always)]
                 fn overlap(masks: &[Lanes; 9], cells: Lanes) -> u64 {
                     // SAFETY: as above.
                     unsafe { $module::overlap(masks, cells) }
@@ -768,6 +826,10 @@ mod tests {
             assert_eq!(W::overlap(&a, b[3]), Narrow::overlap(&a, b[3]));
             let band = a[0].0[0] & BAND;
             assert_eq!(W::segments(band), Narrow::segments(band));
+            for columns in [a[1].0[0], a[2].0[1] | a[3].0[2], !a[4].0[0]] {
+                let columns = columns & BAND;
+                assert_eq!(W::stack_keep(columns), Narrow::stack_keep(columns));
+            }
             assert_eq!(W::at_least_three(&a), Narrow::at_least_three(&a));
             assert_eq!(W::arrangements(&a), Narrow::arrangements(&a));
             let (mut wide, mut narrow) = (a, a);
