@@ -270,7 +270,7 @@ impl Propagation {
                         Some((q_complexity, u32::from(self.rec.out.complexity[off])));
                     return true;
                 }
-                self.rec.add_with_set(q, acc, mode);
+                self.rec.add_with_set(q, acc);
             } else {
                 if clash {
                     let q_complexity = u32::from(self.rec.out.complexity[p]) + 1;
@@ -308,11 +308,6 @@ impl Propagation {
     #[inline(never)]
     fn ask_simpler_rules(&mut self, rules: &mut dyn SimplerRules) {
         let (grid, source) = (self.grid, self.source);
-        let mode = Mode {
-            dynamic: true,
-            cell_links: true,
-            simpler: true,
-        };
         rules.eliminations(&grid, &source, &mut |cell, digit, parents| {
             let q = node::off(cell, digit);
             if self.rec.out.holds(q) {
@@ -329,7 +324,7 @@ impl Propagation {
                     self.rec.gather(parent, &mut acc);
                 }
             }
-            self.rec.add_with_set(q, acc, mode);
+            self.rec.add_with_set(q, acc);
         });
     }
 }
@@ -338,6 +333,29 @@ impl Record {
     /// Records potential `node` as found; `parent` is the "on" potential
     /// an "off" one follows from, or `None` for the root (a set of its own).
     fn add(&mut self, node: usize, parent: Option<usize>, mode: Mode) {
+        let slot = self.list(node);
+        match parent {
+            Some(p) => {
+                self.out.complexity[node] = self.out.complexity[p] + 1;
+                self.own_set[slot] = false;
+                self.parent_slot[slot] = self.slot_of[p];
+            }
+            None => {
+                self.out.complexity[node] = 1;
+                self.own_set[slot] = true;
+                if mode.dynamic {
+                    let set = &mut self.sets[slot][..=slot / 64];
+                    set.fill(0);
+                    set[slot / 64] |= 1 << (slot % 64);
+                }
+            }
+        }
+    }
+
+    /// Lists potential `node` as found (its slot, its bit, its place in
+    /// the order found); returns its slot.
+    #[inline(always)]
+    fn list(&mut self, node: usize) -> usize {
         let slot = self.slots;
         self.slots += 1;
         self.slot_of[node] = slot as u16;
@@ -353,47 +371,36 @@ impl Record {
             self.out.off_order[self.out.off_len] = node as u16;
             self.out.off_len += 1;
         }
-        match parent {
-            Some(p) => {
-                self.out.complexity[node] = self.out.complexity[p] + 1;
-                self.own_set[slot] = false;
-                self.parent_slot[slot] = self.slot_of[p];
-            }
-            None => {
-                self.out.complexity[node] = 1;
-                self.own_set[slot] = true;
-                if mode.dynamic {
-                    self.sets[slot] = [0; WORDS];
-                    self.sets[slot][slot / 64] |= 1 << (slot % 64);
-                }
-            }
-        }
+        slot
     }
 
     /// Records `node` found with its ancestors already gathered in `acc`
-    /// (its own bit not yet in).
-    fn add_with_set(&mut self, node: usize, mut acc: [u64; WORDS], mode: Mode) {
-        self.add(node, None, mode);
-        let slot = self.slots - 1;
+    /// (its own bit not yet in). A slot's ancestors come before it, so
+    /// its set is kept only up to its own word (see [`Record::gather`]).
+    fn add_with_set(&mut self, node: usize, mut acc: [u64; WORDS]) {
+        let slot = self.list(node);
+        self.own_set[slot] = true;
         acc[slot / 64] |= 1 << (slot % 64);
         self.out.complexity[node] = ancestor_count(&acc, self.slots) as u16;
-        self.sets[slot] = acc;
+        let words = slot / 64 + 1;
+        self.sets[slot][..words].copy_from_slice(&acc[..words]);
     }
 
     /// Adds the ancestors of found "off" potential `q` (itself included)
-    /// to `acc`.
+    /// to `acc`: a set holds only slots up to its own, so only the words
+    /// up to its slot's are read.
     fn gather(&self, q: usize, acc: &mut [u64; WORDS]) {
         let s = usize::from(self.slot_of[q]);
-        let words = self.slots.div_ceil(64);
-        if self.own_set[s] {
-            for (a, b) in acc[..words].iter_mut().zip(&self.sets[s][..words]) {
-                *a |= b;
-            }
+        let (from, own) = if self.own_set[s] {
+            (s, false)
         } else {
-            let p = usize::from(self.parent_slot[s]);
-            for (a, b) in acc[..words].iter_mut().zip(&self.sets[p][..words]) {
-                *a |= b;
-            }
+            (usize::from(self.parent_slot[s]), true)
+        };
+        let words = from / 64 + 1;
+        for (a, b) in acc[..words].iter_mut().zip(&self.sets[from][..words]) {
+            *a |= b;
+        }
+        if own {
             acc[s / 64] |= 1 << (s % 64);
         }
     }
