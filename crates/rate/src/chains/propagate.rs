@@ -11,11 +11,12 @@
 //! sets record. The complexity of a potential is the number of distinct
 //! potentials among itself and its ancestors.
 
-use super::links::{box_row_column, off_to_on, on_to_off, removed_behind, Places, Via};
+use super::links::{box_row_column, off_to_on, removed_behind, Places, Via};
 use super::node::{self, CANDIDATES, NODES};
 use super::reads::Reads;
 use super::simpler::SimplerRules;
-use super::unit_places::UnitPlaces;
+use super::unit_places::{UnitPlaces, NEW_PEERS};
+use crate::bits::digits;
 use crate::budget::{Budget, OutOfBudget};
 use crate::cands::Cands;
 use crate::cells::{CellSet, UNIT_SETS};
@@ -72,6 +73,18 @@ impl Outcome {
     #[inline(always)]
     pub(super) fn holds(&self, node: usize) -> bool {
         self.found[node / 64] >> (node % 64) & 1 != 0
+    }
+
+    /// Which of the nine potentials from `first` on follow, one bit each
+    /// (bit `i` for potential `first + i`).
+    #[inline(always)]
+    fn nine(&self, first: usize) -> u16 {
+        let (word, shift) = (first / 64, first % 64);
+        let mut bits = self.found[word] >> shift;
+        if shift > 64 - 9 {
+            bits |= self.found[word + 1] << (64 - shift);
+        }
+        (bits & 0x1FF) as u16
     }
 
     /// The "on" potentials in the order found.
@@ -214,23 +227,47 @@ impl Propagation {
         Ok(())
     }
 
-    /// Expands "on" potential `p`: its [`on_to_off`] links. Whether a
-    /// contradiction stopped it.
+    /// Expands "on" potential `p`: its [`on_to_off`](super::links::on_to_off) links, in the same
+    /// order, a group at a time (the cell's other digits, then the
+    /// digit's new places in the box, row and column): a group that holds
+    /// no "on" potential cannot clash, so only its potentials not yet
+    /// found are visited; one that does is visited in full, in order, up
+    /// to the clash. Whether a contradiction stopped it.
     fn expand_on(&mut self, p: usize, mode: Mode) -> bool {
-        let grid = Places {
-            cands: &self.grid,
-            units: &self.units,
-        };
         let rec = &mut self.rec;
-        let (c, digit) = (node::cell(p), node::digit(p));
-        // Inlined into the loop (called from two places, it is not otherwise).
-        on_to_off(
-            &grid,
-            (c, digit),
-            mode.cell_links,
-            #[inline(always)]
-            |x, w, _| rec.found_off((x, w), p),
-        )
+        let (c, digit) = node::on_cell_digit(p);
+        let d0 = usize::from(digit - 1);
+        if mode.cell_links {
+            let others = self.grid.candidates(c) & !(1 << d0);
+            let first = node::on(c, 1);
+            if others & rec.out.nine(first) != 0 {
+                for w in digits(others) {
+                    if rec.found_off((c, w), p) {
+                        return true;
+                    }
+                }
+            } else {
+                for w in digits(others & !rec.out.nine(first + CANDIDATES)) {
+                    rec.add_off((c, w), p);
+                }
+            }
+        }
+        let places = self.grid.digit_cells(digit);
+        for peers in &NEW_PEERS[c] {
+            let cells = places.and(*peers);
+            if !cells.and(rec.out.on[d0]).is_empty() {
+                for x in cells.iter() {
+                    if rec.found_off((x, digit), p) {
+                        return true;
+                    }
+                }
+            } else {
+                for x in cells.minus(rec.out.off[d0]).iter() {
+                    rec.add_off((x, digit), p);
+                }
+            }
+        }
+        false
     }
 
     /// Expands "off" potential `p`: its [`off_to_on`] links go on; then,
