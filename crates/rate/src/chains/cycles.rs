@@ -14,11 +14,11 @@
 
 use super::best::Best;
 use super::forcing::{forcing_chain_from_off, forcing_chain_from_on, Walked};
-use super::links::{self, Links, Partners, Places, Static};
+use super::links::{self, Links, Partners, Static};
 use super::links_of;
 use super::node;
 use super::rating::{cycle_kind, HintKey};
-use super::unit_places::UnitPlaces;
+use super::unit_places::NEW_PEERS;
 use crate::bits::{count, digits};
 use crate::budget::{Budget, OutOfBudget};
 use crate::cands::Cands;
@@ -107,31 +107,6 @@ pub(super) fn search(
     Ok(())
 }
 
-/// The "off" potentials an "on" one implies ([`links::on_to_off`], cell
-/// links with Y links), with their cells and digits.
-#[inline(always)]
-fn on_to_off(
-    cands: &Cands,
-    units: &UnitPlaces,
-    p: usize,
-    links: Links,
-    mut visit: impl FnMut(usize, usize, u8),
-) {
-    let grid = Places { cands, units };
-    let from = node::on_cell_digit(p);
-    // Inlined into the walk (called from two places, it is not otherwise).
-    links::on_to_off(
-        &grid,
-        from,
-        links.y,
-        #[inline(always)]
-        |x, d, _| {
-            visit(node::off(x, d), x, d);
-            false
-        },
-    );
-}
-
 /// The "on" potentials an "off" one implies ([`links::off_to_on`], cell
 /// links with Y links, unit links with X links), with their cells and
 /// digits.
@@ -197,6 +172,11 @@ fn cycles(
             s.closing_index[q] = k as u8;
         }
     }
+    // The cells of the closing potentials, per digit.
+    let mut closing_cells = [CellSet::EMPTY; 9];
+    for &q in closing {
+        closing_cells[usize::from(node::digit(q) - 1)].insert(node::cell(q));
+    }
     s.closing[..n].copy_from_slice(closing);
     s.closing_len = n;
     let mut iteration: u32 = 0;
@@ -214,21 +194,50 @@ fn cycles(
             let (next, closings, parent, walked) =
                 (&mut s.next, &mut s.closings, &mut s.parent, &mut s.walked);
             let (met, closing_index) = (&mut walked.met, &s.closing_index);
-            on_to_off(cands, &partners.units, p, links, |q, x, d| {
+            let walked_target = &mut walked.target;
+            let mut closes = |q: usize| {
                 if iteration >= 2 {
                     let k = closing_index[q];
                     if k != NOT_CLOSING && on_path >> k & 1 == 0 {
                         closings.push((p as u16, q as u16));
                     }
                 }
-                if mark(met, false, x, d) {
-                    parent[q] = p as u16;
-                    next.push(q as u16);
-                    if q == target {
-                        walked.target = 2 * iteration - 1;
+            };
+            let mut reached = |q: usize| {
+                parent[q] = p as u16;
+                next.push(q as u16);
+                if q == target {
+                    *walked_target = 2 * iteration - 1;
+                }
+            };
+            // The links of [`links::on_to_off`] in its order, the cell's
+            // other digits one by one (with Y links), then the digit's new
+            // places in the box, row and column a unit at a time: only
+            // the places of closing potentials are tested for a cycle,
+            // only the places not met yet are walked on.
+            let (c, digit) = node::on_cell_digit(p);
+            let d0 = usize::from(digit - 1);
+            if links.y {
+                for w in digits(cands.candidates(c) & !(1 << d0)) {
+                    let q = node::off(c, w);
+                    closes(q);
+                    if mark(met, false, c, w) {
+                        reached(q);
                     }
                 }
-            });
+            }
+            let places = cands.digit_cells(digit);
+            for peers in &NEW_PEERS[c] {
+                let cells = places.and(*peers);
+                for x in cells.and(closing_cells[d0]).iter() {
+                    closes(node::off(x, digit));
+                }
+                let fresh = cells.minus(met[1][d0]);
+                met[1][d0] = met[1][d0].or(cells);
+                for x in fresh.iter() {
+                    reached(node::off(x, digit));
+                }
+            }
         }
         for i in 0..s.closings.len() {
             let (p, q) = s.closings[i];
