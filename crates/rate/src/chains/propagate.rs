@@ -112,6 +112,10 @@ pub(super) struct Propagation {
     source: Cands,
     /// The source grid's places per unit.
     source_units: UnitPlaces,
+    /// Whether the working grid may differ from the source (a dynamic run
+    /// reduced it): static runs leave it alone, so after one the next run
+    /// need not copy the source again.
+    reduced: bool,
 }
 
 /// What a propagation has found: the outcome and, by discovery slot, the
@@ -161,6 +165,7 @@ impl Propagation {
             units: UnitPlaces::EMPTY,
             source: Cands::new(&batchdoku_core::Grid::empty()),
             source_units: UnitPlaces::EMPTY,
+            reduced: true,
         })
     }
 
@@ -169,6 +174,7 @@ impl Propagation {
     pub(super) fn prepare(&mut self, cands: &Cands) {
         self.source = *cands;
         self.source_units = UnitPlaces::of(cands);
+        self.reduced = true;
     }
 
     /// Propagates the assumption `root` in the prepared grid (`cands`,
@@ -182,8 +188,11 @@ impl Propagation {
         budget: &mut Budget,
     ) -> Result<(), OutOfBudget> {
         debug_assert!(self.source == *cands, "run on the prepared grid");
-        self.grid = self.source;
-        self.units = self.source_units;
+        if self.reduced {
+            self.grid = self.source;
+            self.units = self.source_units;
+        }
+        self.reduced = mode.dynamic;
         self.rec.out.on = [CellSet::EMPTY; 9];
         self.rec.out.off = [CellSet::EMPTY; 9];
         self.rec.out.found = [0; WORDS];
