@@ -201,7 +201,7 @@ impl Propagation {
         self.rec.out.contradiction = None;
         self.rec.out.reads = Reads::NONE;
         self.rec.slots = 0;
-        self.rec.add(root, None, mode);
+        self.rec.add_root(root, mode);
         let (mut on_head, mut off_head) = (0, 0);
         let mut spent = 0;
         loop {
@@ -324,7 +324,7 @@ impl Propagation {
                         Some((q_complexity, u32::from(self.rec.out.complexity[off])));
                     return true;
                 }
-                self.rec.add(q, Some(p), mode);
+                self.rec.add_static_on(q, p);
             }
         }
         false
@@ -376,25 +376,16 @@ impl Propagation {
 }
 
 impl Record {
-    /// Records potential `node` as found; `parent` is the "on" potential
-    /// an "off" one follows from, or `None` for the root (a set of its own).
-    fn add(&mut self, node: usize, parent: Option<usize>, mode: Mode) {
+    /// Records the root potential `node` (the first found: slot 0, an
+    /// ancestor set of its own).
+    fn add_root(&mut self, node: usize, mode: Mode) {
         let slot = self.list(node);
-        match parent {
-            Some(p) => {
-                self.out.complexity[node] = self.out.complexity[p] + 1;
-                self.own_set[slot] = false;
-                self.parent_slot[slot] = self.slot_of[p];
-            }
-            None => {
-                self.out.complexity[node] = 1;
-                self.own_set[slot] = true;
-                if mode.dynamic {
-                    let set = &mut self.sets[slot][..=slot / 64];
-                    set.fill(0);
-                    set[slot / 64] |= 1 << (slot % 64);
-                }
-            }
+        self.out.complexity[node] = 1;
+        self.own_set[slot] = true;
+        if mode.dynamic {
+            let set = &mut self.sets[slot][..=slot / 64];
+            set.fill(0);
+            set[slot / 64] |= 1 << (slot % 64);
         }
     }
 
@@ -451,6 +442,19 @@ impl Record {
         }
     }
 
+    /// Records "on" potential `q` found in a static run from "off"
+    /// potential `p` (no ancestry: only dynamic runs read it). Kept out
+    /// of line: inlined it slows the propagation loop.
+    #[inline(never)]
+    fn add_static_on(&mut self, q: usize, p: usize) {
+        let (cell, digit) = node::on_cell_digit(q);
+        self.out.found[q / 64] |= 1 << (q % 64);
+        self.out.on[usize::from(digit - 1)].insert(cell);
+        self.out.on_order[self.out.on_len] = q as u16;
+        self.out.on_len += 1;
+        self.out.complexity[q] = self.out.complexity[p] + 1;
+    }
+
     /// Handles "off" potential `q` found from "on" potential `p`: a
     /// contradiction if its candidate is on, else recorded once.
     #[inline(always)]
@@ -469,8 +473,8 @@ impl Record {
     }
 
     /// Records "off" potential `digit` (1..=9) in `cell` as found from
-    /// "on" potential `p`: what [`Propagation::add`] does with a parent,
-    /// inlined into the most frequent caller.
+    /// "on" potential `p`, with its slot and parent slot (the ancestry
+    /// dynamic runs gather).
     #[inline(always)]
     fn add_off(&mut self, (cell, digit): (usize, u8), p: usize) {
         let q = node::off(cell, digit);
