@@ -27,8 +27,11 @@ use crate::step::{Pattern, Step};
 
 /// Reusable working memory of the search.
 pub(super) struct Scratch {
-    /// The current layer of the walk.
+    /// The current layer of the walk (its first `layer_len` potentials;
+    /// room for every candidate, as `next`).
     layer: Vec<u16>,
+    /// How many potentials `layer` holds.
+    layer_len: usize,
     /// The layer being built.
     next: Vec<u16>,
     /// The potential each potential met was first reached from.
@@ -59,8 +62,9 @@ impl Scratch {
     /// Empty working memory.
     pub(super) fn new() -> Scratch {
         Scratch {
-            layer: Vec::with_capacity(node::CANDIDATES),
-            next: Vec::with_capacity(node::CANDIDATES),
+            layer: vec![0; node::CANDIDATES],
+            layer_len: 0,
+            next: vec![0; node::CANDIDATES],
             parent: vec![0; node::NODES],
             closing_on_path: vec![0; node::NODES],
             closings: Vec::with_capacity(64),
@@ -69,6 +73,18 @@ impl Scratch {
             closing: [0; 4],
             closing_len: 0,
         }
+    }
+}
+
+impl Scratch {
+    /// The layer being built, of `len` potentials, is complete: its work
+    /// is spent, its size noted, and it becomes the current layer.
+    fn end_layer(&mut self, len: usize, budget: &mut Budget) -> Result<(), OutOfBudget> {
+        budget.spend(len as u64 + 1)?;
+        self.walked.sizes.push(len as u32);
+        std::mem::swap(&mut self.layer, &mut self.next);
+        self.layer_len = len;
+        Ok(())
     }
 }
 
@@ -97,7 +113,7 @@ pub(super) fn search(
                     // The cycle walk has walked the same links from the
                     // same start as the forcing chain from it "on".
                     let start = (cell, digit);
-                    let walked = (&mut scratch.walked, &scratch.layer[..]);
+                    let walked = (&mut scratch.walked, &scratch.layer[..scratch.layer_len]);
                     forcing_chain_from_on(cands, &partners, start, links, walked, best, budget)?;
                     forcing_chain_from_off(cands, &partners, start, links, best, budget)?;
                 }
@@ -155,8 +171,8 @@ fn cycles(
     });
     s.walked.start();
     mark(&mut s.walked.met, true, cell, digit);
-    s.layer.clear();
-    s.layer.push(start as u16);
+    s.layer[0] = start as u16;
+    s.layer_len = 1;
     if n == 0 {
         return Ok(());
     }
@@ -180,20 +196,23 @@ fn cycles(
     s.closing[..n].copy_from_slice(closing);
     s.closing_len = n;
     let mut iteration: u32 = 0;
-    while !s.layer.is_empty() {
+    while s.layer_len != 0 {
         iteration += 1;
         // Cycles closing in this iteration have 2 * iteration potentials.
         if iteration >= 2 && !best.wants(&HintKey::new(base, 2 * iteration, sort_key)) {
             break;
         }
-        s.next.clear();
         s.closings.clear();
-        for i in 0..s.layer.len() {
-            let p = usize::from(s.layer[i]);
-            let on_path = s.closing_on_path[p];
-            let (next, closings, parent, walked) =
-                (&mut s.next, &mut s.closings, &mut s.parent, &mut s.walked);
-            let (met, closing_index) = (&mut walked.met, &s.closing_index);
+        // The walk's arrays as slices held here, so that the loop keeps
+        // them in registers instead of reading them back after each store.
+        let mut reached_len = 0;
+        let (next, parent) = (&mut s.next[..], &mut s.parent[..]);
+        let (closings, closing_index) = (&mut s.closings, &s.closing_index[..]);
+        let (paths, walked) = (&s.closing_on_path[..], &mut s.walked);
+        for &p in &s.layer[..s.layer_len] {
+            let p = usize::from(p);
+            let on_path = paths[p];
+            let met = &mut walked.met;
             let walked_target = &mut walked.target;
             let mut closes = |q: usize| {
                 if iteration >= 2 {
@@ -205,7 +224,8 @@ fn cycles(
             };
             let mut reached = |q: usize| {
                 parent[q] = p as u16;
-                next.push(q as u16);
+                next[reached_len] = q as u16;
+                reached_len += 1;
                 if q == target {
                     *walked_target = 2 * iteration - 1;
                 }
@@ -246,33 +266,27 @@ fn cycles(
             let depth = 2 * (iteration - 1);
             offer_cycle(cands, start, (p, depth), q, links, best, s);
         }
-        budget.spend(s.next.len() as u64 + 1)?;
-        s.walked.sizes.push(s.next.len() as u32);
-        std::mem::swap(&mut s.layer, &mut s.next);
-        s.next.clear();
-        for i in 0..s.layer.len() {
-            let q = usize::from(s.layer[i]);
-            let p = usize::from(s.parent[q]);
-            let k = s.closing_index[q];
+        s.end_layer(reached_len, budget)?;
+        let mut reached_len = 0;
+        let (next, parent) = (&mut s.next[..], &mut s.parent[..]);
+        let (paths, closing_index) = (&mut s.closing_on_path[..], &s.closing_index[..]);
+        let met = &mut s.walked.met;
+        for &q in &s.layer[..s.layer_len] {
+            let q = usize::from(q);
+            let p = usize::from(parent[q]);
+            let k = closing_index[q];
             let bit = if k == NOT_CLOSING { 0 } else { 1u8 << k };
-            let on_path = s.closing_on_path[p] | bit;
-            let (next, parent, paths, met) = (
-                &mut s.next,
-                &mut s.parent,
-                &mut s.closing_on_path,
-                &mut s.walked.met,
-            );
+            let on_path = paths[p] | bit;
             off_to_on(cands, partners, q, links, |r, x, d| {
                 if mark(met, true, x, d) {
                     parent[r] = q as u16;
                     paths[r] = on_path;
-                    next.push(r as u16);
+                    next[reached_len] = r as u16;
+                    reached_len += 1;
                 }
             });
         }
-        budget.spend(s.next.len() as u64 + 1)?;
-        s.walked.sizes.push(s.next.len() as u32);
-        std::mem::swap(&mut s.layer, &mut s.next);
+        s.end_layer(reached_len, budget)?;
     }
     Ok(())
 }
