@@ -14,11 +14,11 @@
 
 use super::best::Best;
 use super::forcing::{forcing_chain_from_off, forcing_chain_from_on, Walked};
-use super::links::{self, Links, Partners, Places, Static};
+use super::links::{self, Links, Partners, Static};
 use super::links_of;
 use super::node;
 use super::rating::{cycle_kind, HintKey};
-use super::unit_places::UnitPlaces;
+use super::unit_places::NEW_PEERS;
 use crate::bits::{count, digits};
 use crate::budget::{Budget, OutOfBudget};
 use crate::cands::Cands;
@@ -27,8 +27,11 @@ use crate::step::{Pattern, Step};
 
 /// Reusable working memory of the search.
 pub(super) struct Scratch {
-    /// The current layer of the walk.
+    /// The current layer of the walk (its first `layer_len` potentials;
+    /// room for every candidate, as `next`).
     layer: Vec<u16>,
+    /// How many potentials `layer` holds.
+    layer_len: usize,
     /// The layer being built.
     next: Vec<u16>,
     /// The potential each potential met was first reached from.
@@ -59,8 +62,9 @@ impl Scratch {
     /// Empty working memory.
     pub(super) fn new() -> Scratch {
         Scratch {
-            layer: Vec::with_capacity(node::CANDIDATES),
-            next: Vec::with_capacity(node::CANDIDATES),
+            layer: vec![0; node::CANDIDATES],
+            layer_len: 0,
+            next: vec![0; node::CANDIDATES],
             parent: vec![0; node::NODES],
             closing_on_path: vec![0; node::NODES],
             closings: Vec::with_capacity(64),
@@ -69,6 +73,18 @@ impl Scratch {
             closing: [0; 4],
             closing_len: 0,
         }
+    }
+}
+
+impl Scratch {
+    /// The layer being built, of `len` potentials, is complete: its work
+    /// is spent, its size noted, and it becomes the current layer.
+    fn end_layer(&mut self, len: usize, budget: &mut Budget) -> Result<(), OutOfBudget> {
+        budget.spend(len as u64 + 1)?;
+        self.walked.sizes.push(len as u32);
+        std::mem::swap(&mut self.layer, &mut self.next);
+        self.layer_len = len;
+        Ok(())
     }
 }
 
@@ -97,7 +113,7 @@ pub(super) fn search(
                     // The cycle walk has walked the same links from the
                     // same start as the forcing chain from it "on".
                     let start = (cell, digit);
-                    let walked = (&mut scratch.walked, &scratch.layer[..]);
+                    let walked = (&mut scratch.walked, &scratch.layer[..scratch.layer_len]);
                     forcing_chain_from_on(cands, &partners, start, links, walked, best, budget)?;
                     forcing_chain_from_off(cands, &partners, start, links, best, budget)?;
                 }
@@ -105,31 +121,6 @@ pub(super) fn search(
         }
     }
     Ok(())
-}
-
-/// The "off" potentials an "on" one implies ([`links::on_to_off`], cell
-/// links with Y links), with their cells and digits.
-#[inline(always)]
-fn on_to_off(
-    cands: &Cands,
-    units: &UnitPlaces,
-    p: usize,
-    links: Links,
-    mut visit: impl FnMut(usize, usize, u8),
-) {
-    let grid = Places { cands, units };
-    let from = node::on_cell_digit(p);
-    // Inlined into the walk (called from two places, it is not otherwise).
-    links::on_to_off(
-        &grid,
-        from,
-        links.y,
-        #[inline(always)]
-        |x, d, _| {
-            visit(node::off(x, d), x, d);
-            false
-        },
-    );
 }
 
 /// The "on" potentials an "off" one implies ([`links::off_to_on`], cell
@@ -180,8 +171,8 @@ fn cycles(
     });
     s.walked.start();
     mark(&mut s.walked.met, true, cell, digit);
-    s.layer.clear();
-    s.layer.push(start as u16);
+    s.layer[0] = start as u16;
+    s.layer_len = 1;
     if n == 0 {
         return Ok(());
     }
@@ -197,38 +188,76 @@ fn cycles(
             s.closing_index[q] = k as u8;
         }
     }
+    // The cells of the closing potentials, per digit.
+    let mut closing_cells = [CellSet::EMPTY; 9];
+    for &q in closing {
+        closing_cells[usize::from(node::digit(q) - 1)].insert(node::cell(q));
+    }
     s.closing[..n].copy_from_slice(closing);
     s.closing_len = n;
     let mut iteration: u32 = 0;
-    while !s.layer.is_empty() {
+    while s.layer_len != 0 {
         iteration += 1;
         // Cycles closing in this iteration have 2 * iteration potentials.
         if iteration >= 2 && !best.wants(&HintKey::new(base, 2 * iteration, sort_key)) {
             break;
         }
-        s.next.clear();
         s.closings.clear();
-        for i in 0..s.layer.len() {
-            let p = usize::from(s.layer[i]);
-            let on_path = s.closing_on_path[p];
-            let (next, closings, parent, walked) =
-                (&mut s.next, &mut s.closings, &mut s.parent, &mut s.walked);
-            let (met, closing_index) = (&mut walked.met, &s.closing_index);
-            on_to_off(cands, &partners.units, p, links, |q, x, d| {
+        // The walk's arrays as slices held here, so that the loop keeps
+        // them in registers instead of reading them back after each store.
+        let mut reached_len = 0;
+        let (next, parent) = (&mut s.next[..], &mut s.parent[..]);
+        let (closings, closing_index) = (&mut s.closings, &s.closing_index[..]);
+        let (paths, walked) = (&s.closing_on_path[..], &mut s.walked);
+        for &p in &s.layer[..s.layer_len] {
+            let p = usize::from(p);
+            let on_path = paths[p];
+            let met = &mut walked.met;
+            let walked_target = &mut walked.target;
+            let mut closes = |q: usize| {
                 if iteration >= 2 {
                     let k = closing_index[q];
                     if k != NOT_CLOSING && on_path >> k & 1 == 0 {
                         closings.push((p as u16, q as u16));
                     }
                 }
-                if mark(met, false, x, d) {
-                    parent[q] = p as u16;
-                    next.push(q as u16);
-                    if q == target {
-                        walked.target = 2 * iteration - 1;
+            };
+            let mut reached = |q: usize| {
+                parent[q] = p as u16;
+                next[reached_len] = q as u16;
+                reached_len += 1;
+                if q == target {
+                    *walked_target = 2 * iteration - 1;
+                }
+            };
+            // The links of [`links::on_to_off`] in its order, the cell's
+            // other digits one by one (with Y links), then the digit's new
+            // places in the box, row and column a unit at a time: only
+            // the places of closing potentials are tested for a cycle,
+            // only the places not met yet are walked on.
+            let (c, digit) = node::on_cell_digit(p);
+            let d0 = usize::from(digit - 1);
+            if links.y {
+                for w in digits(cands.candidates(c) & !(1 << d0)) {
+                    let q = node::off(c, w);
+                    closes(q);
+                    if mark(met, false, c, w) {
+                        reached(q);
                     }
                 }
-            });
+            }
+            let places = cands.digit_cells(digit);
+            for peers in &NEW_PEERS[c] {
+                let cells = places.and(*peers);
+                for x in cells.and(closing_cells[d0]).iter() {
+                    closes(node::off(x, digit));
+                }
+                let fresh = cells.minus(met[1][d0]);
+                met[1][d0] = met[1][d0].or(cells);
+                for x in fresh.iter() {
+                    reached(node::off(x, digit));
+                }
+            }
         }
         for i in 0..s.closings.len() {
             let (p, q) = s.closings[i];
@@ -237,33 +266,27 @@ fn cycles(
             let depth = 2 * (iteration - 1);
             offer_cycle(cands, start, (p, depth), q, links, best, s);
         }
-        budget.spend(s.next.len() as u64 + 1)?;
-        s.walked.sizes.push(s.next.len() as u32);
-        std::mem::swap(&mut s.layer, &mut s.next);
-        s.next.clear();
-        for i in 0..s.layer.len() {
-            let q = usize::from(s.layer[i]);
-            let p = usize::from(s.parent[q]);
-            let k = s.closing_index[q];
+        s.end_layer(reached_len, budget)?;
+        let mut reached_len = 0;
+        let (next, parent) = (&mut s.next[..], &mut s.parent[..]);
+        let (paths, closing_index) = (&mut s.closing_on_path[..], &s.closing_index[..]);
+        let met = &mut s.walked.met;
+        for &q in &s.layer[..s.layer_len] {
+            let q = usize::from(q);
+            let p = usize::from(parent[q]);
+            let k = closing_index[q];
             let bit = if k == NOT_CLOSING { 0 } else { 1u8 << k };
-            let on_path = s.closing_on_path[p] | bit;
-            let (next, parent, paths, met) = (
-                &mut s.next,
-                &mut s.parent,
-                &mut s.closing_on_path,
-                &mut s.walked.met,
-            );
+            let on_path = paths[p] | bit;
             off_to_on(cands, partners, q, links, |r, x, d| {
                 if mark(met, true, x, d) {
                     parent[r] = q as u16;
                     paths[r] = on_path;
-                    next.push(r as u16);
+                    next[reached_len] = r as u16;
+                    reached_len += 1;
                 }
             });
         }
-        budget.spend(s.next.len() as u64 + 1)?;
-        s.walked.sizes.push(s.next.len() as u32);
-        std::mem::swap(&mut s.layer, &mut s.next);
+        s.end_layer(reached_len, budget)?;
     }
     Ok(())
 }

@@ -362,25 +362,23 @@ pub(super) fn ons_imply_offs(
     *out = [CellSet::EMPTY; 9];
     let mut out_live = 0;
     let mut visited = 0;
-    // A cell's other candidates go off (fronts hold a few cells: cell by
-    // cell is cheaper than digit by digit).
+    // One pass over the front's cells: a cell's other candidates go off
+    // (fronts hold a few cells: cell by cell is cheaper than digit by
+    // digit), and its digit's places among its peers. A digit's "off"
+    // cells from other digits' cells are in `out_live` already.
     for d in indices(live) {
+        let places = cands.digit_cells(d as u8 + 1);
+        let mut offs = CellSet::EMPTY;
         for c in front[d].iter() {
+            visited += 1;
             let others = cands.candidates(c) & !(1 << d);
             out_live |= others;
             for w in indices(others) {
                 out[w].insert(c);
             }
-        }
-    }
-    for d in indices(live) {
-        let places = cands.digit_cells(d as u8 + 1);
-        let mut offs = out[d];
-        for c in front[d].iter() {
-            visited += 1;
             offs = offs.or(PEER_SETS[c].and(places));
         }
-        out[d] = offs;
+        out[d] = out[d].or(offs);
         if !offs.is_empty() {
             out_live |= 1 << d;
         }

@@ -324,14 +324,18 @@ fn offer_common(
             off[d] = off[d].and(cache[o].off[d]);
         }
     }
-    if on.iter().chain(off.iter()).all(|s| s.is_empty()) {
-        return;
-    }
+    // The common potentials, met in the first outcome's order: the walk
+    // stops at the last of them.
+    let mut left = cells_in(&on) + cells_in(&off);
     for p in first.ons().chain(first.offs()) {
+        if left == 0 {
+            break;
+        }
         let set = if node::is_on(p) { &on } else { &off };
         if !set[usize::from(node::digit(p) - 1)].contains(node::cell(p)) {
             continue;
         }
+        left -= 1;
         let complexity = outcomes
             .iter()
             .map(|&o| u32::from(cache[o].complexity[p]))
@@ -344,6 +348,20 @@ fn offer_common(
             best,
         );
     }
+}
+
+/// How many cells `sets` hold in all (a few at most here: counted bit by
+/// bit, cheaper than a population count without the instruction).
+fn cells_in(sets: &[CellSet; 9]) -> u32 {
+    let mut n = 0;
+    for s in sets {
+        let mut bits = s.0;
+        while bits != 0 {
+            bits &= bits - 1;
+            n += 1;
+        }
+    }
+    n
 }
 
 /// Offers the hint that potential `p` holds: a placement for an "on"

@@ -11,11 +11,12 @@
 //! sets record. The complexity of a potential is the number of distinct
 //! potentials among itself and its ancestors.
 
-use super::links::{box_row_column, off_to_on, on_to_off, removed_behind, Places, Via};
+use super::links::{box_row_column, off_to_on, removed_behind, Places, Via};
 use super::node::{self, CANDIDATES, NODES};
 use super::reads::Reads;
 use super::simpler::SimplerRules;
-use super::unit_places::UnitPlaces;
+use super::unit_places::{UnitPlaces, NEW_PEERS};
+use crate::bits::digits;
 use crate::budget::{Budget, OutOfBudget};
 use crate::cands::Cands;
 use crate::cells::{CellSet, UNIT_SETS};
@@ -74,6 +75,18 @@ impl Outcome {
         self.found[node / 64] >> (node % 64) & 1 != 0
     }
 
+    /// Which of the nine potentials from `first` on follow, one bit each
+    /// (bit `i` for potential `first + i`).
+    #[inline(always)]
+    fn nine(&self, first: usize) -> u16 {
+        let (word, shift) = (first / 64, first % 64);
+        let mut bits = self.found[word] >> shift;
+        if shift > 64 - 9 {
+            bits |= self.found[word + 1] << (64 - shift);
+        }
+        (bits & 0x1FF) as u16
+    }
+
     /// The "on" potentials in the order found.
     pub(super) fn ons(&self) -> impl Iterator<Item = usize> + '_ {
         self.on_order[..self.on_len].iter().map(|&n| usize::from(n))
@@ -99,6 +112,10 @@ pub(super) struct Propagation {
     source: Cands,
     /// The source grid's places per unit.
     source_units: UnitPlaces,
+    /// Whether the working grid may differ from the source (a dynamic run
+    /// reduced it): static runs leave it alone, so after one the next run
+    /// need not copy the source again.
+    reduced: bool,
 }
 
 /// What a propagation has found: the outcome and, by discovery slot, the
@@ -148,6 +165,7 @@ impl Propagation {
             units: UnitPlaces::EMPTY,
             source: Cands::new(&batchdoku_core::Grid::empty()),
             source_units: UnitPlaces::EMPTY,
+            reduced: true,
         })
     }
 
@@ -156,6 +174,7 @@ impl Propagation {
     pub(super) fn prepare(&mut self, cands: &Cands) {
         self.source = *cands;
         self.source_units = UnitPlaces::of(cands);
+        self.reduced = true;
     }
 
     /// Propagates the assumption `root` in the prepared grid (`cands`,
@@ -169,8 +188,11 @@ impl Propagation {
         budget: &mut Budget,
     ) -> Result<(), OutOfBudget> {
         debug_assert!(self.source == *cands, "run on the prepared grid");
-        self.grid = self.source;
-        self.units = self.source_units;
+        if self.reduced {
+            self.grid = self.source;
+            self.units = self.source_units;
+        }
+        self.reduced = mode.dynamic;
         self.rec.out.on = [CellSet::EMPTY; 9];
         self.rec.out.off = [CellSet::EMPTY; 9];
         self.rec.out.found = [0; WORDS];
@@ -179,7 +201,7 @@ impl Propagation {
         self.rec.out.contradiction = None;
         self.rec.out.reads = Reads::NONE;
         self.rec.slots = 0;
-        self.rec.add(root, None, mode);
+        self.rec.add_root(root, mode);
         let (mut on_head, mut off_head) = (0, 0);
         let mut spent = 0;
         loop {
@@ -214,23 +236,47 @@ impl Propagation {
         Ok(())
     }
 
-    /// Expands "on" potential `p`: its [`on_to_off`] links. Whether a
-    /// contradiction stopped it.
+    /// Expands "on" potential `p`: its [`on_to_off`](super::links::on_to_off) links, in the same
+    /// order, a group at a time (the cell's other digits, then the
+    /// digit's new places in the box, row and column): a group that holds
+    /// no "on" potential cannot clash, so only its potentials not yet
+    /// found are visited; one that does is visited in full, in order, up
+    /// to the clash. Whether a contradiction stopped it.
     fn expand_on(&mut self, p: usize, mode: Mode) -> bool {
-        let grid = Places {
-            cands: &self.grid,
-            units: &self.units,
-        };
         let rec = &mut self.rec;
-        let (c, digit) = (node::cell(p), node::digit(p));
-        // Inlined into the loop (called from two places, it is not otherwise).
-        on_to_off(
-            &grid,
-            (c, digit),
-            mode.cell_links,
-            #[inline(always)]
-            |x, w, _| rec.found_off((x, w), p),
-        )
+        let (c, digit) = node::on_cell_digit(p);
+        let d0 = usize::from(digit - 1);
+        if mode.cell_links {
+            let others = self.grid.candidates(c) & !(1 << d0);
+            let first = node::on(c, 1);
+            if others & rec.out.nine(first) != 0 {
+                for w in digits(others) {
+                    if rec.found_off((c, w), p) {
+                        return true;
+                    }
+                }
+            } else {
+                for w in digits(others & !rec.out.nine(first + CANDIDATES)) {
+                    rec.add_off((c, w), p);
+                }
+            }
+        }
+        let places = self.grid.digit_cells(digit);
+        for peers in &NEW_PEERS[c] {
+            let cells = places.and(*peers);
+            if !cells.and(rec.out.on[d0]).is_empty() {
+                for x in cells.iter() {
+                    if rec.found_off((x, digit), p) {
+                        return true;
+                    }
+                }
+            } else {
+                for x in cells.minus(rec.out.off[d0]).iter() {
+                    rec.add_off((x, digit), p);
+                }
+            }
+        }
+        false
     }
 
     /// Expands "off" potential `p`: its [`off_to_on`] links go on; then,
@@ -270,7 +316,7 @@ impl Propagation {
                         Some((q_complexity, u32::from(self.rec.out.complexity[off])));
                     return true;
                 }
-                self.rec.add_with_set(q, acc, mode);
+                self.rec.add_with_set(q, acc);
             } else {
                 if clash {
                     let q_complexity = u32::from(self.rec.out.complexity[p]) + 1;
@@ -278,7 +324,7 @@ impl Propagation {
                         Some((q_complexity, u32::from(self.rec.out.complexity[off])));
                     return true;
                 }
-                self.rec.add(q, Some(p), mode);
+                self.rec.add_static_on(q, p);
             }
         }
         false
@@ -308,11 +354,6 @@ impl Propagation {
     #[inline(never)]
     fn ask_simpler_rules(&mut self, rules: &mut dyn SimplerRules) {
         let (grid, source) = (self.grid, self.source);
-        let mode = Mode {
-            dynamic: true,
-            cell_links: true,
-            simpler: true,
-        };
         rules.eliminations(&grid, &source, &mut |cell, digit, parents| {
             let q = node::off(cell, digit);
             if self.rec.out.holds(q) {
@@ -329,15 +370,29 @@ impl Propagation {
                     self.rec.gather(parent, &mut acc);
                 }
             }
-            self.rec.add_with_set(q, acc, mode);
+            self.rec.add_with_set(q, acc);
         });
     }
 }
 
 impl Record {
-    /// Records potential `node` as found; `parent` is the "on" potential
-    /// an "off" one follows from, or `None` for the root (a set of its own).
-    fn add(&mut self, node: usize, parent: Option<usize>, mode: Mode) {
+    /// Records the root potential `node` (the first found: slot 0, an
+    /// ancestor set of its own).
+    fn add_root(&mut self, node: usize, mode: Mode) {
+        let slot = self.list(node);
+        self.out.complexity[node] = 1;
+        self.own_set[slot] = true;
+        if mode.dynamic {
+            let set = &mut self.sets[slot][..=slot / 64];
+            set.fill(0);
+            set[slot / 64] |= 1 << (slot % 64);
+        }
+    }
+
+    /// Lists potential `node` as found (its slot, its bit, its place in
+    /// the order found); returns its slot.
+    #[inline(always)]
+    fn list(&mut self, node: usize) -> usize {
         let slot = self.slots;
         self.slots += 1;
         self.slot_of[node] = slot as u16;
@@ -353,49 +408,51 @@ impl Record {
             self.out.off_order[self.out.off_len] = node as u16;
             self.out.off_len += 1;
         }
-        match parent {
-            Some(p) => {
-                self.out.complexity[node] = self.out.complexity[p] + 1;
-                self.own_set[slot] = false;
-                self.parent_slot[slot] = self.slot_of[p];
-            }
-            None => {
-                self.out.complexity[node] = 1;
-                self.own_set[slot] = true;
-                if mode.dynamic {
-                    self.sets[slot] = [0; WORDS];
-                    self.sets[slot][slot / 64] |= 1 << (slot % 64);
-                }
-            }
-        }
+        slot
     }
 
     /// Records `node` found with its ancestors already gathered in `acc`
-    /// (its own bit not yet in).
-    fn add_with_set(&mut self, node: usize, mut acc: [u64; WORDS], mode: Mode) {
-        self.add(node, None, mode);
-        let slot = self.slots - 1;
+    /// (its own bit not yet in). A slot's ancestors come before it, so
+    /// its set is kept only up to its own word (see [`Record::gather`]).
+    fn add_with_set(&mut self, node: usize, mut acc: [u64; WORDS]) {
+        let slot = self.list(node);
+        self.own_set[slot] = true;
         acc[slot / 64] |= 1 << (slot % 64);
         self.out.complexity[node] = ancestor_count(&acc, self.slots) as u16;
-        self.sets[slot] = acc;
+        let words = slot / 64 + 1;
+        self.sets[slot][..words].copy_from_slice(&acc[..words]);
     }
 
     /// Adds the ancestors of found "off" potential `q` (itself included)
-    /// to `acc`.
+    /// to `acc`: a set holds only slots up to its own, so only the words
+    /// up to its slot's are read.
     fn gather(&self, q: usize, acc: &mut [u64; WORDS]) {
         let s = usize::from(self.slot_of[q]);
-        let words = self.slots.div_ceil(64);
-        if self.own_set[s] {
-            for (a, b) in acc[..words].iter_mut().zip(&self.sets[s][..words]) {
-                *a |= b;
-            }
+        let (from, own) = if self.own_set[s] {
+            (s, false)
         } else {
-            let p = usize::from(self.parent_slot[s]);
-            for (a, b) in acc[..words].iter_mut().zip(&self.sets[p][..words]) {
-                *a |= b;
-            }
+            (usize::from(self.parent_slot[s]), true)
+        };
+        let words = from / 64 + 1;
+        for (a, b) in acc[..words].iter_mut().zip(&self.sets[from][..words]) {
+            *a |= b;
+        }
+        if own {
             acc[s / 64] |= 1 << (s % 64);
         }
+    }
+
+    /// Records "on" potential `q` found in a static run from "off"
+    /// potential `p` (no ancestry: only dynamic runs read it). Kept out
+    /// of line: inlined it slows the propagation loop.
+    #[inline(never)]
+    fn add_static_on(&mut self, q: usize, p: usize) {
+        let (cell, digit) = node::on_cell_digit(q);
+        self.out.found[q / 64] |= 1 << (q % 64);
+        self.out.on[usize::from(digit - 1)].insert(cell);
+        self.out.on_order[self.out.on_len] = q as u16;
+        self.out.on_len += 1;
+        self.out.complexity[q] = self.out.complexity[p] + 1;
     }
 
     /// Handles "off" potential `q` found from "on" potential `p`: a
@@ -416,8 +473,8 @@ impl Record {
     }
 
     /// Records "off" potential `digit` (1..=9) in `cell` as found from
-    /// "on" potential `p`: what [`Propagation::add`] does with a parent,
-    /// inlined into the most frequent caller.
+    /// "on" potential `p`, with its slot and parent slot (the ancestry
+    /// dynamic runs gather).
     #[inline(always)]
     fn add_off(&mut self, (cell, digit): (usize, u8), p: usize) {
         let q = node::off(cell, digit);

@@ -4,7 +4,7 @@
 //! mask instead of an 81-bit intersection and population test.
 
 use crate::cands::Cands;
-use crate::cells::CELL_UNITS;
+use crate::cells::{CellSet, CELL_UNITS};
 use batchdoku_core::internal::{CELLS, UNITS};
 
 /// For each digit (index `d - 1`) and unit (see
@@ -118,10 +118,39 @@ const fn build_seen_before() -> [[u16; 3]; CELLS] {
     t
 }
 
+/// For each cell and each of its units in [`BOX_ROW_COLUMN`] order, the
+/// unit's cells outside [`SEEN_BEFORE`] as a cell set: the peers an "on"
+/// potential of the cell reaches first through that unit.
+pub(super) static NEW_PEERS: [[CellSet; 3]; CELLS] = build_new_peers();
+
+/// Builds [`NEW_PEERS`].
+const fn build_new_peers() -> [[CellSet; 3]; CELLS] {
+    let units = build_box_row_column();
+    let seen = build_seen_before();
+    let mut t = [[CellSet::EMPTY; 3]; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let mut k = 0;
+        while k < 3 {
+            let u = units[c][k].0 as usize;
+            let mut i = 0;
+            while i < 9 {
+                if seen[c][k] & 1 << i == 0 {
+                    t[c][k] = CellSet(t[c][k].0 | 1 << UNITS[u][i]);
+                }
+                i += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cells::{CellSet, UNIT_SETS};
+    use crate::cells::UNIT_SETS;
 
     #[test]
     fn masks_agree_with_the_cell_sets() {
@@ -156,6 +185,7 @@ mod tests {
                     }
                 }
                 assert_eq!(SEEN_BEFORE[c][k], mask);
+                assert_eq!(NEW_PEERS[c][k], unit.minus(seen));
                 seen = seen.or(unit);
             }
         }
