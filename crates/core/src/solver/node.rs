@@ -440,13 +440,14 @@ impl Node {
     /// that spreads eight bits over eight bytes. No loop over cells.
     #[inline]
     pub fn to_grid(&self) -> Grid {
+        let planes = self.value_planes();
         #[cfg(all(feature = "simd", target_arch = "x86_64"))]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2 (checked just above).
-            let bytes = unsafe { spread_bands_avx2(&self.bands, self.unsolved) };
+            let bytes = unsafe { spread_planes_avx2(&planes) };
             return grid_of(&bytes);
         }
-        grid_of(&spread_planes(&self.value_planes()))
+        grid_of(&spread_planes(&planes))
     }
 
     /// The four bit planes of the placed cells' values, each as one 81-bit
@@ -884,53 +885,31 @@ fn spread_planes(planes: &[u128; 4]) -> [u8; 96] {
     bytes
 }
 
-/// [`Node::to_grid`]'s cells on AVX2, straight from the digits' band
-/// masks: the value planes built a band per lane (four lanes a vector),
-/// then each band's 27 cells spread over bytes, one plane at a time (each
-/// byte takes its cell's bit by a byte shuffle, a mask and a compare) and
-/// the four planes ORed as bits 0-3. A band's 32-byte store ends in five
-/// bytes the next band's store overwrites (bytes 81.. are padding).
+/// [`spread_planes`] on AVX2: 32 cells of a plane at a time (each byte
+/// takes its cell's bit by a byte shuffle, a mask and a compare), the four
+/// planes ORed as bits 0-3 of the bytes.
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
-fn spread_bands_avx2(bands: &[Lanes; 9], unsolved: Lanes) -> [u8; 96] {
+fn spread_planes_avx2(planes: &[u128; 4]) -> [u8; 96] {
     use std::arch::x86_64::*;
-    let load = |lanes: &Lanes| {
-        // SAFETY: `Lanes` is 16 bytes (four `u32`); the load is unaligned.
-        unsafe { _mm_loadu_si128((lanes as *const Lanes).cast()) }
-    };
-    let open = load(&unsolved);
-    let mut planes = [_mm_setzero_si128(); 4];
-    for (d, mask) in bands.iter().enumerate() {
-        let placed = _mm_andnot_si128(open, load(mask));
-        for (k, plane) in planes.iter_mut().enumerate() {
-            if (d + 1) >> k & 1 == 1 {
-                *plane = _mm_or_si128(*plane, placed);
-            }
-        }
-    }
-    // Byte i of a band reads byte i / 8 of the band's bits (the shuffle
-    // works within 16-byte halves: the 32 bits are in both).
+    // Byte i of a 32-cell chunk reads byte i / 8 of the chunk's bits (the
+    // shuffle works within 16-byte halves: the 32 bits are in both).
     let pick = _mm256_setr_epi8(
         0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3,
         3, 3,
     );
     let bit = _mm256_set1_epi64x(0x8040_2010_0804_0201_u64 as i64);
     let mut bytes = [0u8; 96];
-    for band in 0..3 {
+    for (chunk, out) in bytes.chunks_exact_mut(32).enumerate() {
         let mut cells = _mm256_setzero_si256();
         for (k, plane) in planes.iter().enumerate() {
-            let bits = match band {
-                0 => _mm_cvtsi128_si32(*plane),
-                1 => _mm_extract_epi32::<1>(*plane),
-                _ => _mm_extract_epi32::<2>(*plane),
-            };
-            let spread = _mm256_shuffle_epi8(_mm256_set1_epi32(bits), pick);
+            let bits = (plane >> (32 * chunk)) as u32;
+            let spread = _mm256_shuffle_epi8(_mm256_set1_epi32(bits as i32), pick);
             let set = _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
             cells = _mm256_or_si256(cells, _mm256_and_si256(set, _mm256_set1_epi8(1 << k)));
         }
-        // SAFETY: bytes 27 * band .. 27 * band + 32 are within the 96; the
-        // store is unaligned.
-        unsafe { _mm256_storeu_si256(bytes.as_mut_ptr().add(27 * band).cast(), cells) };
+        // SAFETY: `out` is 32 bytes; the store is unaligned.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), cells) };
     }
     bytes
 }
