@@ -435,25 +435,11 @@ impl Node {
     /// The filled cells as a grid.
     ///
     /// Built from four bit planes of the cell values (plane `k` holds the
-    /// placed cells whose digit has bit `k` set), spread over bytes: 32
-    /// cells per plane at a time on AVX2, else eight at a time by a table
-    /// that spreads eight bits over eight bytes. No loop over cells.
+    /// placed cells whose digit has bit `k` set), eight cells at a time by
+    /// a table that spreads eight bits over eight bytes: no loop over
+    /// cells.
     #[inline]
     pub fn to_grid(&self) -> Grid {
-        let planes = self.value_planes();
-        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (checked just above).
-            let bytes = unsafe { spread_planes_avx2(&planes) };
-            return grid_of(&bytes);
-        }
-        grid_of(&spread_planes(&planes))
-    }
-
-    /// The four bit planes of the placed cells' values, each as one 81-bit
-    /// number (cell c at bit c).
-    #[inline]
-    fn value_planes(&self) -> [u128; 4] {
         let mut planes = [Lanes::ZERO; 4];
         for (d, mask) in self.bands.iter().enumerate() {
             let placed = mask.and_not(self.unsolved);
@@ -463,7 +449,20 @@ impl Node {
                 }
             }
         }
-        planes.map(|p| u128::from(p.0[0]) | u128::from(p.0[1]) << 27 | u128::from(p.0[2]) << 54)
+        // Each plane as one 81-bit number, cell c at bit c.
+        let planes = planes
+            .map(|p| u128::from(p.0[0]) | u128::from(p.0[1]) << 27 | u128::from(p.0[2]) << 54);
+        let mut bytes = [0u8; 88];
+        for (g, chunk) in bytes.chunks_exact_mut(8).enumerate() {
+            let mut values = 0u64;
+            for (k, plane) in planes.iter().enumerate() {
+                values |= SPREAD_EIGHT[(plane >> (8 * g)) as usize & 0xFF] << k;
+            }
+            chunk.copy_from_slice(&values.to_le_bytes());
+        }
+        let mut cells = [0u8; CELLS];
+        cells.copy_from_slice(&bytes[..CELLS]);
+        Grid::from_cells(cells).expect("a placed cell holds one digit")
     }
 
     /// Overwrites `self` with `other`, inline (see [`Lanes::copy_nine`]):
@@ -869,57 +868,6 @@ impl Node {
         }
         best
     }
-}
-
-/// The cells of [`Node::to_grid`] from the value planes (bytes 81.. are
-/// padding): eight cells of each plane at a time, spread by a table.
-fn spread_planes(planes: &[u128; 4]) -> [u8; 96] {
-    let mut bytes = [0u8; 96];
-    for (g, chunk) in bytes.chunks_exact_mut(8).enumerate() {
-        let mut values = 0u64;
-        for (k, plane) in planes.iter().enumerate() {
-            values |= SPREAD_EIGHT[(plane >> (8 * g)) as usize & 0xFF] << k;
-        }
-        chunk.copy_from_slice(&values.to_le_bytes());
-    }
-    bytes
-}
-
-/// [`spread_planes`] on AVX2: 32 cells of a plane at a time (each byte
-/// takes its cell's bit by a byte shuffle, a mask and a compare), the four
-/// planes ORed as bits 0-3 of the bytes.
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
-#[target_feature(enable = "avx2")]
-fn spread_planes_avx2(planes: &[u128; 4]) -> [u8; 96] {
-    use std::arch::x86_64::*;
-    // Byte i of a 32-cell chunk reads byte i / 8 of the chunk's bits (the
-    // shuffle works within 16-byte halves: the 32 bits are in both).
-    let pick = _mm256_setr_epi8(
-        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3,
-        3, 3,
-    );
-    let bit = _mm256_set1_epi64x(0x8040_2010_0804_0201_u64 as i64);
-    let mut bytes = [0u8; 96];
-    for (chunk, out) in bytes.chunks_exact_mut(32).enumerate() {
-        let mut cells = _mm256_setzero_si256();
-        for (k, plane) in planes.iter().enumerate() {
-            let bits = (plane >> (32 * chunk)) as u32;
-            let spread = _mm256_shuffle_epi8(_mm256_set1_epi32(bits as i32), pick);
-            let set = _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
-            cells = _mm256_or_si256(cells, _mm256_and_si256(set, _mm256_set1_epi8(1 << k)));
-        }
-        // SAFETY: `out` is 32 bytes; the store is unaligned.
-        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), cells) };
-    }
-    bytes
-}
-
-/// The grid of the first 81 spread bytes.
-#[inline]
-fn grid_of(bytes: &[u8; 96]) -> Grid {
-    let mut cells = [0u8; CELLS];
-    cells.copy_from_slice(&bytes[..CELLS]);
-    Grid::from_cells(cells).expect("a placed cell holds one digit")
 }
 
 #[cfg(test)]

@@ -343,21 +343,3 @@ fn work_list_propagation_matches_checking_everything() {
     }
     assert!(compared > 1000, "only {compared} placements compared");
 }
-
-/// The AVX2 spreading of the value planes writes the table's bytes, for
-/// any bits (cells beyond 81 included).
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
-#[test]
-fn planes_spread_the_same_on_avx2() {
-    if !std::arch::is_x86_feature_detected!("avx2") {
-        return;
-    }
-    let mut rng = crate::rng::Rng::new(41);
-    let mut word = || u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64());
-    for _ in 0..2000 {
-        let planes = [word(), word(), word(), word()];
-        // SAFETY: the CPU has AVX2 (checked above).
-        let fast = unsafe { super::spread_planes_avx2(&planes) };
-        assert_eq!(fast, super::spread_planes(&planes), "{planes:x?}");
-    }
-}
